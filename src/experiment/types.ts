@@ -1,0 +1,73 @@
+import type { TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { ScoredEval } from '../scoring/types.js';
+
+/** One row × repeat of an experiment, as appended to results.jsonl and given to reporters. */
+export interface RowResult {
+  /** Zero-based dataset row index. */
+  index: number;
+  /** 1-based line of the row in the dataset file. */
+  line: number;
+  /** Zero-based repeat number (`--repeat N`). */
+  repeat: number;
+  input: Record<string, unknown>;
+  expectedOutput?: unknown;
+  metadata: Record<string, unknown>;
+  /** Text, object, or undefined when the row errored before an output existed. */
+  output?: string | Record<string, unknown> | unknown[];
+  toolCalls: ToolCallRecord[];
+  /** By eval name, in the order of test_settings.evals. Empty with --skip-eval. */
+  evals: Record<string, ScoredEval>;
+  /** Why the row failed (render, model call, cache-only miss). */
+  error?: string;
+  errorCode?: string;
+  latencyMs?: number;
+  usage?: TokenUsage;
+  costUsd?: number;
+  finishReason?: string;
+  cached: boolean;
+  /** Scored a pre-generated output; no model was called. */
+  pregenerated?: boolean;
+  retries: number;
+}
+
+/** Statistics of one eval across the run's rows. */
+export interface EvalSummary {
+  name: string;
+  /** Results counted (rows × repeats that ran this eval). */
+  count: number;
+  errored: number;
+  /** Results that carried `passed`. */
+  passCount: number;
+  passed: number;
+  passRate?: number;
+  passRateCi95?: [number, number];
+  meanScore?: number;
+  meanScoreStdErr?: number;
+  meanScoreCi95?: [number, number];
+  min?: number;
+  median?: number;
+  max?: number;
+  untyped?: boolean;
+}
+
+export interface RunSummary {
+  rows: number;
+  errored: number;
+  cached: number;
+  pregenerated: number;
+  evals: EvalSummary[];
+  /** Live calls only: cached rows never skew these. */
+  latencyMs: { p50?: number; p95?: number; mean?: number };
+  usage: TokenUsage;
+  costUsd?: number;
+  /** Rows whose verdict differed between repeats (with --repeat). */
+  flaky: Array<{ index: number; evals: string[] }>;
+  gates: GateResult[];
+  passed: boolean;
+}
+
+export interface GateResult {
+  name: string;
+  passed: boolean;
+  message: string;
+}

@@ -1,0 +1,40 @@
+/** One score schema, `scores.<name>` in agentmark.json. */
+export interface ScoreSchema {
+  type: 'boolean' | 'numeric' | 'categorical';
+  /** What it measures; also the criterion an LLM judge is given. */
+  description?: string;
+  /** Numeric range (numeric only). */
+  min?: number;
+  max?: number;
+  /** Categorical only: each label and the score it stands for. */
+  categories?: Array<{ label: string; value: number }>;
+  /** This project's addition: the built-in scorer that produces this score, so no code is needed. */
+  scorer?: string;
+  /** This project's addition: options for `scorer`. */
+  options?: Record<string, unknown>;
+}
+
+/** The parsed `agentmark.json`. Unknown keys are kept and ignored. */
+export interface ProjectFile {
+  version?: string;
+  mdxVersion?: '1.0' | '0.0';
+  agentmarkPath?: string;
+  builtInModels?: string[];
+  scores?: Record<string, ScoreSchema>;
+  evals?: string[];
+  [key: string]: unknown;
+}
+
+/** A loaded project: where it is and what its agentmark.json says. */
+export interface Project {
+  /** Absolute folder holding agentmark.json. */
+  root: string;
+  /** Absolute path of agentmark.json. */
+  configPath: string;
+  file: ProjectFile;
+  /** Absolute folder under which prompts live (root + agentmarkPath). */
+  promptRoot: string;
+  scores: Record<string, ScoreSchema>;
+  /** Empty when any model is allowed. */
+  builtInModels: string[];
+}
