@@ -1,3 +1,5 @@
+import { isAbsolute, relative } from 'node:path';
+
 /** Where in a file an error points. Lines and columns are 1-based. */
 export interface SourceLocation {
   file: string;
@@ -29,11 +31,11 @@ export abstract class AgentmarkError extends Error {
     this.hint = options.hint;
   }
 
-  /** `file:line:col: message` (the parts that are known), without the hint. */
-  get where(): string {
+  /** `file:line:col` (the parts that are known); relative to `cwd` when given. */
+  whereFrom(cwd?: string): string {
     const loc = this.location;
     if (!loc) return '';
-    let text = loc.file;
+    let text = cwd !== undefined && isAbsolute(loc.file) ? relative(cwd, loc.file) || loc.file : loc.file;
     if (loc.line !== undefined) {
       text += `:${loc.line}`;
       if (loc.column !== undefined) text += `:${loc.column}`;
@@ -41,9 +43,14 @@ export abstract class AgentmarkError extends Error {
     return text;
   }
 
-  /** One line per problem, then the hint indented, as the CLI prints it. */
-  format(): string {
-    const head = this.where ? `${this.where}: ${this.message}` : this.message;
+  get where(): string {
+    return this.whereFrom();
+  }
+
+  /** One line per problem, then the hint indented, as the CLI prints it. Paths relative to `cwd` when given. */
+  format(cwd?: string): string {
+    const where = this.whereFrom(cwd);
+    const head = where ? `${where}: ${this.message}` : this.message;
     return this.hint ? `${head}\n  hint: ${this.hint}` : head;
   }
 }

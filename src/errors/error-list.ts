@@ -13,8 +13,8 @@ export class ErrorList extends AgentmarkError {
     this.errors = errors;
   }
 
-  override format(): string {
-    return this.errors.map((error) => error.format()).join('\n');
+  override format(cwd?: string): string {
+    return this.errors.map((error) => error.format(cwd)).join('\n');
   }
 }
 

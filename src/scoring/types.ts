@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../prompt/types.js';
 import type { ScoreSchema } from '../project/types.js';
-import type { TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { JSONSchema7 } from '../prompt/json-schema.js';
 
 /** What a scorer receives (format.md section 4, plus what this project adds). */
 export interface EvalParams {
@@ -25,6 +26,11 @@ export interface EvalResult {
   passed?: boolean;
   label?: string;
   reason?: string;
+  /**
+   * The scorer had nothing to judge on this row (e.g. `latency` on a cached output): no verdict,
+   * not an error, and left out of pass rates and means.
+   */
+  skipped?: boolean;
 }
 
 export type Scorer = (params: EvalParams) => EvalResult | Promise<EvalResult>;
@@ -41,4 +47,50 @@ export interface ScoredEval {
   error?: string;
   /** No score schema: shown as given, without validation. */
   untyped?: boolean;
+  /** No verdict on this row (see EvalResult.skipped). */
+  skipped?: boolean;
+}
+
+/** Calls a model for an LLM judge; the runner wires it to the same cache, retries and timeouts as main calls. */
+export type JudgeFn = (request: ModelRequest) => Promise<ModelResponse>;
+
+/** What a built-in's `create` may need besides its options. */
+export interface ScorerContext {
+  /** The eval name being bound (for messages). */
+  evalName: string;
+  /** The score schema the eval is bound to, when agentmark.json has one. */
+  schema: ScoreSchema | undefined;
+  /** The prompt's `object_config.schema`, for `json_schema` without its own schema. */
+  promptSchema: JSONSchema7 | undefined;
+  judge: JudgeFn | undefined;
+  /** Judge model when the eval's options name none. */
+  judgeModel: string | undefined;
+  /** Absolute project root; judge prompt paths in options resolve against it. */
+  projectRoot: string;
+  /** Absolute path of the prompt being evaluated (for error locations). */
+  promptPath: string;
+}
+
+/** A built-in scorer: a factory that turns validated options into a Scorer. */
+export interface BuiltinScorer {
+  name: string;
+  description: string;
+  /** JSON Schema of the options; checked with ajv before `create` runs. */
+  options: JSONSchema7;
+  /**
+   * May be async so that work with a cost (compiling a JSON Schema, loading a judge prompt)
+   * happens once, at bind time, where a mistake is a binding error rather than one error per row.
+   */
+  create(options: Record<string, unknown>, ctx: ScorerContext): Scorer | Promise<Scorer>;
+}
+
+/** An eval name bound to the function that scores it. */
+export interface BoundEval {
+  name: string;
+  scorer: Scorer;
+  schema: ScoreSchema | undefined;
+  /** Where the scorer came from: the project's config, or a built-in. */
+  source: 'user' | 'builtin';
+  /** The built-in's name when `source` is `builtin`. */
+  builtin?: string;
 }

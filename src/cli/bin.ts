@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+import { commands } from './commands.js';
+import { ExitCode } from './exit-codes.js';
+import { main } from './main.js';
+
+// The AI SDK prints its own warnings (e.g. an unsupported setting) to the console, which
+// would break table and JSON output; runs record what matters in their results instead.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+const argv = process.argv.slice(2);
+const controller = new AbortController();
+
+// Long-running commands stop dispatching on the first Ctrl-C and write what finished;
+// a second Ctrl-C exits at once (results already appended are on disk).
+if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    controller.abort();
+  });
+  process.on('SIGTERM', () => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    controller.abort();
+  });
+}
+
+const code = await main(argv, {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+  signal: controller.signal,
+  stdin: process.stdin,
+});
+process.exitCode = code;

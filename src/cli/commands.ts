@@ -1,0 +1,40 @@
+import type { CommandRun } from './io.js';
+
+export interface CommandEntry {
+  summary: string;
+  /** Loaded only when the command runs, so --help and --version stay fast. */
+  load: () => Promise<{ run: CommandRun }>;
+  /** Handles Ctrl-C itself (stops dispatching, writes what finished). */
+  interruptible?: boolean;
+}
+
+export const commands: Record<string, CommandEntry> = {
+  'run-experiment': {
+    summary: 'Run a prompt over every row of its dataset, score each row, and report',
+    load: () => import('./commands/run-experiment.js'),
+    interruptible: true,
+  },
+  watch: {
+    summary: 'Run experiments, then rerun the affected ones whenever a file they use changes',
+    load: () => import('./commands/watch.js'),
+    interruptible: true,
+  },
+  'run-prompt': {
+    summary: 'Run one prompt once and print its output',
+    load: () => import('./commands/run-prompt.js'),
+    interruptible: true,
+  },
+  score: {
+    summary: 'Score pre-generated outputs with a prompt\'s evals, without calling a model',
+    load: () => import('./commands/score.js'),
+    interruptible: true,
+  },
+  render: {
+    summary: 'Render a prompt with props and print the messages as JSON',
+    load: () => import('./commands/render.js'),
+  },
+  validate: {
+    summary: 'Check agentmark.json, every prompt and every dataset; list every problem',
+    load: () => import('./commands/validate.js'),
+  },
+};

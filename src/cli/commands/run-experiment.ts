@@ -1,0 +1,73 @@
+import { runExperiment } from '../../experiment/index.js';
+import { loadConfig } from '../../project/index.js';
+import { UsageError } from '../../errors/index.js';
+import { attachReporters } from '../attach-reporters.js';
+import { openProject, resolvePromptPaths } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { renderHelp } from '../help.js';
+import type { CliIO } from '../io.js';
+import { parseOptions } from '../options.js';
+import { openReportOutput } from '../report-output.js';
+import { runOptions } from '../run-options.js';
+import { runSettingsFromFlags } from '../run-settings.js';
+
+const help = {
+  usage: 'agentmark run-experiment <prompt files or folders...> [options]',
+  summary:
+    'Runs each prompt over every row of its dataset with a real model, scores each row with the\n' +
+    'prompt\'s evals, and reports. Responses are cached under .agentmark/cache; every run is kept\n' +
+    'under .agentmark/runs/<run-id>/ and can be resumed.',
+  options: runOptions,
+  details:
+    'Gates: exit 1 when an eval did not pass or a row errored (or, with --threshold, when the\n' +
+    'pass rate is below it), or when a score_thresholds minimum is missed; 0 when all passed.',
+};
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { options, positionals } = parseOptions(argv, runOptions, 'run-experiment');
+  if (options.help) {
+    io.stdout.write(renderHelp(help));
+    return ExitCode.ok;
+  }
+  if (options.watch) {
+    const watch = await import('./watch.js');
+    return watch.run(argv.filter((arg) => arg !== '--watch' && arg !== '-w'), io);
+  }
+  if (positionals.length === 0) {
+    throw new UsageError('USAGE_MISSING_PROMPT', 'run-experiment needs a prompt file or folder', {
+      hint: 'e.g. `agentmark run-experiment prompts/support.prompt.mdx`',
+    });
+  }
+  const settings = runSettingsFromFlags(options);
+  const project = await openProject(options.project, io.cwd, positionals[0]);
+  const promptPaths = await resolvePromptPaths(positionals, io.cwd, project);
+  if (settings.run.resume !== undefined && promptPaths.length > 1) {
+    throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran');
+  }
+  const config = await loadConfig(project);
+  const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
+  let code: number = ExitCode.ok;
+  try {
+    for (const promptPath of promptPaths) {
+      if (io.signal.aborted) break;
+      const outcome = await runExperiment({
+        ...settings.run,
+        project,
+        config,
+        promptPath,
+        signal: io.signal,
+        env: io.env,
+        onEvent: attachReporters(settings.report, output.stream, io.stderr),
+      });
+      if (outcome.status === 'interrupted') code = ExitCode.interrupted;
+      else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
+    }
+  } finally {
+    output.close();
+  }
+  if (io.signal.aborted) {
+    io.stderr.write('interrupted: finished rows are saved; continue with --resume <run-id>\n');
+    return ExitCode.interrupted;
+  }
+  return code;
+}

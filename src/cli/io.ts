@@ -1,0 +1,19 @@
+/** A stream the CLI writes to; process.stdout in real use, a buffer in tests. */
+export interface OutStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** What a command may touch of the outside world, injected so tests are exact. */
+export interface CliIO {
+  stdout: OutStream;
+  stderr: OutStream;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Aborted on the first Ctrl-C. */
+  signal: AbortSignal;
+  stdin?: NodeJS.ReadStream;
+}
+
+export type CommandRun = (argv: string[], io: CliIO) => Promise<number>;

@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { UsageError } from '../errors/index.js';
+import { readDataset, resolveDatasetPath } from '../dataset/index.js';
+import type { Project } from '../project/types.js';
+import type { LoadedPrompt } from '../prompt/types.js';
+
+export interface PropsFlags {
+  props?: string;
+  'props-file'?: string;
+  row?: number;
+}
+
+/** The props to render with: --props JSON, --props-file (JSON or YAML), --row n, else test_settings.props. */
+export async function propsFromFlags(
+  flags: PropsFlags,
+  prompt: LoadedPrompt,
+  project: Project,
+  cwd: string,
+): Promise<Record<string, unknown>> {
+  const given = (['props', 'props-file', 'row'] as const).filter((name) => flags[name] !== undefined);
+  if (given.length > 1) {
+    throw new UsageError('USAGE_CONFLICT', `--${given.join(' and --')} cannot be used together`);
+  }
+  if (flags.props !== undefined) return asProps(parseJson(flags.props, '--props'), '--props');
+  if (flags['props-file'] !== undefined) {
+    const path = resolve(cwd, flags['props-file']);
+    const text = await readFile(path, 'utf8').catch(() => {
+      throw new UsageError('USAGE_NO_SUCH_FILE', `--props-file ${flags['props-file']}: no such file`);
+    });
+    if (extname(path) === '.yaml' || extname(path) === '.yml') {
+      const YAML = await import('yaml');
+      try {
+        return asProps(YAML.parse(text), flags['props-file']);
+      } catch (error) {
+        throw new UsageError('USAGE_BAD_PROPS', `${flags['props-file']}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return asProps(parseJson(text, flags['props-file']), flags['props-file']);
+  }
+  if (flags.row !== undefined) return propsFromRow(flags.row, prompt, project);
+  return prompt.testSettings.props ?? {};
+}
+
+async function propsFromRow(index: number, prompt: LoadedPrompt, project: Project): Promise<Record<string, unknown>> {
+  const dataset = prompt.testSettings.dataset;
+  if (!dataset) {
+    throw new UsageError('USAGE_NO_DATASET', '--row needs a dataset, but this prompt has no test_settings.dataset');
+  }
+  const path = resolveDatasetPath(dataset, prompt.path, project);
+  for await (const row of readDataset(path, { inputSchema: prompt.inputSchema })) {
+    if (row.index === index) return row.input;
+  }
+  throw new UsageError('USAGE_BAD_VALUE', `--row ${index}: the dataset ${dataset} has fewer rows`, {
+    hint: 'rows are counted from 0',
+  });
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError('USAGE_BAD_PROPS', `${what} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function asProps(value: unknown, what: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError('USAGE_BAD_PROPS', `${what} must be an object of props, e.g. {"name": "Ada"}`);
+  }
+  return value as Record<string, unknown>;
+}

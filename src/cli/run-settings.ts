@@ -1,0 +1,66 @@
+import { parseRowsSpec, parseSplitSpec } from '../dataset/index.js';
+import type { RowSelection } from '../dataset/types.js';
+import { UsageError } from '../errors/index.js';
+import type { RunExperimentOptions } from '../experiment/options.js';
+import { reporterNames, type ReporterName } from '../report/index.js';
+import type { ParsedOptions } from './options.js';
+import type { runOptions } from './run-options.js';
+
+/** The run options that come from flags alone (no project or prompt yet). */
+export type FlagRunSettings = Omit<RunExperimentOptions, 'project' | 'config' | 'promptPath'>;
+
+export interface ReportSettings {
+  format: ReporterName;
+  output?: string;
+  truncate: number;
+  quiet: boolean;
+}
+
+/** Checks and converts run-experiment's flags; conflicting or malformed flags are usage errors. */
+export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>): { run: FlagRunSettings; report: ReportSettings } {
+  const chosen = (['rows', 'sample', 'split'] as const).filter((name) => options[name] !== undefined);
+  if (chosen.length > 1) {
+    throw new UsageError('USAGE_CONFLICT', `--${chosen.join(' and --')} cannot be used together`, {
+      hint: 'pick one way of choosing rows',
+    });
+  }
+  if (options['cache-only'] && options.cache === false) {
+    throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
+  }
+  if (options.seed !== undefined && options.sample === undefined && options.split === undefined) {
+    throw new UsageError('USAGE_CONFLICT', '--seed only applies to --sample or --split');
+  }
+  const format = options.format ?? 'table';
+  if (!(reporterNames as readonly string[]).includes(format)) {
+    throw new UsageError('USAGE_BAD_VALUE', `--format ${format} is not a report format`, {
+      hint: `use one of: ${reporterNames.join(', ')}`,
+    });
+  }
+  const seed = options.seed ?? 0;
+  let selection: RowSelection = { kind: 'all' };
+  if (options.rows !== undefined) selection = { kind: 'rows', ranges: parseRowsSpec(options.rows) };
+  if (options.sample !== undefined) selection = { kind: 'sample', count: options.sample, seed };
+  if (options.split !== undefined) selection = { ...parseSplitSpec(options.split), kind: 'split', seed };
+
+  const run: FlagRunSettings = {
+    concurrency: options.concurrency ?? 10,
+    timeoutMs: Math.round((options.timeout ?? 60) * 1000),
+    repeat: options.repeat ?? 1,
+    selection,
+    skipEval: options['skip-eval'] ?? false,
+    cacheMode: options['cache-only'] ? 'only' : options.cache === false ? 'off' : 'use',
+    evalTimeoutMs: Math.round((options['eval-timeout'] ?? 30) * 1000),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options['max-retries'] === undefined ? {} : { maxRetries: options['max-retries'] }),
+    ...(options.resume === undefined ? {} : { resume: options.resume }),
+    ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+    ...(options['judge-model'] === undefined ? {} : { judgeModel: options['judge-model'] }),
+  };
+  const report: ReportSettings = {
+    format: format as ReporterName,
+    truncate: options.truncate ?? 200,
+    quiet: options.quiet ?? false,
+    ...(options.output === undefined ? {} : { output: options.output }),
+  };
+  return { run, report };
+}

@@ -1,0 +1,80 @@
+import type { TextDecoder } from 'node:util';
+import { DatasetError } from '../errors/index.js';
+import { scanJson } from '../project/json-source-map.js';
+import type { InputValidator } from './input-validator.js';
+import { jsonDepth, MAX_ROW_DEPTH } from './json-depth.js';
+import type { DatasetRow } from './types.js';
+
+export interface RowContext {
+  file: string;
+  line: number;
+  index: number;
+  decoder: TextDecoder;
+  validateInput: InputValidator | undefined;
+}
+
+const ROW_HINT = 'each line must be a JSON object like {"input": {...}, "expected_output": ...}';
+
+/** Decodes and checks one non-blank line; throws a DatasetError naming file and line. */
+export function parseRow(bytes: Buffer, context: RowContext): DatasetRow {
+  const { file, line } = context;
+  const fail = (code: `DATASET_${string}`, message: string, extra: { column?: number; hint?: string } = {}) =>
+    new DatasetError(code, message, {
+      location: extra.column === undefined ? { file, line } : { file, line, column: extra.column },
+      hint: extra.hint,
+    });
+
+  let text: string;
+  try {
+    text = context.decoder.decode(bytes);
+  } catch {
+    throw fail('DATASET_INVALID_UTF8', 'line is not valid UTF-8', { hint: 'save the file as UTF-8' });
+  }
+
+  if (text.length >= 2 * MAX_ROW_DEPTH && jsonDepth(text) > MAX_ROW_DEPTH) {
+    throw fail('DATASET_TOO_DEEP', `JSON is nested deeper than ${MAX_ROW_DEPTH} levels`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    if (error instanceof RangeError) throw fail('DATASET_TOO_DEEP', 'JSON is nested too deeply to parse');
+    // The scanner is only run on failure, to find the column V8's message may not give.
+    const scan = scanJson(text);
+    if (scan.ok) throw fail('DATASET_INVALID_JSON', `not valid JSON: ${(error as Error).message}`, { hint: ROW_HINT });
+    throw fail('DATASET_INVALID_JSON', `not valid JSON: ${scan.problem.message}`, { column: scan.problem.column, hint: ROW_HINT });
+  }
+
+  if (!isRecord(value)) throw fail('DATASET_ROW_NOT_OBJECT', `row must be a JSON object (got ${kind(value)})`, { hint: ROW_HINT });
+  const { input, expected_output: expectedOutput, output, ...metadata } = value;
+  if (!('input' in value)) throw fail('DATASET_MISSING_INPUT', 'row has no "input"', { hint: ROW_HINT });
+  if (!isRecord(input)) {
+    throw fail('DATASET_INPUT_NOT_OBJECT', `"input" must be an object of props (got ${kind(input)})`, { hint: ROW_HINT });
+  }
+  const violations = context.validateInput?.(input) ?? [];
+  if (violations.length > 0) {
+    throw fail('DATASET_INPUT_SCHEMA', `input does not match the prompt's input_schema: ${violations.join('; ')}`);
+  }
+
+  const row: DatasetRow = {
+    index: context.index,
+    line,
+    input,
+    hasExpectedOutput: 'expected_output' in value,
+    metadata,
+    hasOutput: 'output' in value,
+  };
+  if (row.hasExpectedOutput) row.expectedOutput = expectedOutput;
+  if (row.hasOutput) row.output = output;
+  return row;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'object' : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
+}

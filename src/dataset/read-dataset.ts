@@ -1,0 +1,49 @@
+import { TextDecoder } from 'node:util';
+import { DatasetError } from '../errors/index.js';
+import { compileInputSchema } from './input-validator.js';
+import { parseRow } from './parse-row.js';
+import { isBlankLine, readLines } from './read-lines.js';
+import type { DatasetRow } from './types.js';
+
+export interface ReadDatasetOptions {
+  /** The prompt's `input_schema`; each row's `input` must match it. */
+  inputSchema?: object;
+  /**
+   * Receives each bad line, which is then skipped so reading goes on (how `validate` lists
+   * every problem). Without it, the first bad line throws.
+   */
+  onError?: (error: DatasetError) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Streams a JSONL dataset's rows in file order, in constant memory whatever the file size.
+ * `index` counts non-blank lines, bad ones included, so that indexes (and therefore
+ * `--rows`, `--sample` and `--split`) do not shift when a line is fixed.
+ * Throws DATASET_NOT_FOUND for a missing file and DATASET_EMPTY when no line holds a row.
+ */
+export async function* readDataset(file: string, options: ReadDatasetOptions = {}): AsyncGenerator<DatasetRow, void, undefined> {
+  const validateInput = options.inputSchema ? await compileInputSchema(options.inputSchema) : undefined;
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let index = 0;
+  for await (const { line, bytes } of readLines(file, options.signal)) {
+    if (isBlankLine(bytes)) continue;
+    let row: DatasetRow;
+    try {
+      row = parseRow(bytes, { file, line, index: index++, decoder, validateInput });
+    } catch (error) {
+      if (error instanceof DatasetError && options.onError) {
+        options.onError(error);
+        continue;
+      }
+      throw error;
+    }
+    yield row;
+  }
+  if (index === 0) {
+    throw new DatasetError('DATASET_EMPTY', 'dataset has no rows', {
+      location: { file },
+      hint: 'add one JSON object per line, e.g. {"input": {"name": "Ada"}}',
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type { ScoredEval } from '../scoring/types.js';
+import type { RowResult, RunSummary } from './types.js';
+
+/** What reporters learn about a run. */
+export interface RunInfo {
+  runId: string;
+  runDir: string;
+  /** Prompt path relative to the project root. */
+  promptPath: string;
+  promptName: string;
+  model: string;
+  evalNames: string[];
+  /** Rows × repeats to run, when known up front. */
+  total?: number;
+  /** Rows already done by an earlier attempt (resume). */
+  resumed?: number;
+}
+
+export type RunStatus = 'completed' | 'interrupted' | 'failed';
+
+export type RunEvent =
+  | { type: 'run-start'; info: RunInfo }
+  | { type: 'row-start'; index: number; repeat: number }
+  | { type: 'eval-end'; index: number; repeat: number; name: string; result: ScoredEval }
+  | { type: 'row-end'; row: RowResult }
+  | { type: 'run-end'; info: RunInfo; summary: RunSummary; status: RunStatus };
+
+export type RunListener = (event: RunEvent) => void | Promise<void>;

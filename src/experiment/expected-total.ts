@@ -1,0 +1,16 @@
+import type { RowSelection } from '../dataset/types.js';
+
+/** Rows a selection will yield from a file of `rows` rows; NaN when it can't be known up front. */
+export function expectedTotal(selection: RowSelection | undefined, rows: number, only?: ReadonlySet<number>): number {
+  if (only) return [...only].filter((i) => i < rows).length;
+  if (!selection || selection.kind === 'all') return rows;
+  if (selection.kind === 'sample') return Math.min(selection.count, rows);
+  if (selection.kind === 'rows') {
+    const picked = new Set<number>();
+    for (const [from, to] of selection.ranges) {
+      for (let i = from; i <= Math.min(to, rows - 1); i++) picked.add(i);
+    }
+    return picked.size;
+  }
+  return NaN;
+}

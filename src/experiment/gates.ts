@@ -1,0 +1,92 @@
+import type { EvalSummary, GateResult, RowResult } from './types.js';
+
+export interface GateOptions {
+  /** `--threshold` in percent (0..100). */
+  threshold?: number;
+  /** `test_settings.score_thresholds`: minimum mean normalised score per eval. */
+  scoreThresholds?: Record<string, number>;
+  evalNames: string[];
+}
+
+/** Tallies the gates need, gathered row by row so no row has to be kept. */
+export interface GateTally {
+  rows: number;
+  erroredRows: number;
+  /** Eval results carrying `passed`, plus eval errors (they count as not passed). */
+  verdicts: number;
+  passedVerdicts: number;
+  failedVerdicts: number;
+  /** Sum and count of normalised scores per eval; eval errors count as 0. */
+  normalized: Map<string, { sum: number; count: number }>;
+}
+
+export function emptyTally(): GateTally {
+  return { rows: 0, erroredRows: 0, verdicts: 0, passedVerdicts: 0, failedVerdicts: 0, normalized: new Map() };
+}
+
+export function tallyRow(tally: GateTally, row: RowResult): void {
+  tally.rows++;
+  if (row.error !== undefined) tally.erroredRows++;
+  for (const [name, result] of Object.entries(row.evals)) {
+    if (result.error !== undefined || result.passed !== undefined) {
+      tally.verdicts++;
+      if (result.passed === true && result.error === undefined) tally.passedVerdicts++;
+      else tally.failedVerdicts++;
+    }
+    if (result.error !== undefined || result.normalized !== undefined) {
+      const entry = tally.normalized.get(name) ?? { sum: 0, count: 0 };
+      entry.sum += result.error === undefined ? (result.normalized ?? 0) : 0;
+      entry.count++;
+      tally.normalized.set(name, entry);
+    }
+  }
+}
+
+/**
+ * The run's gates. Without --threshold every eval must pass and no row may error; with it,
+ * the pass rate over verdicts (errored rows counting as failed ones) must reach it.
+ */
+export function evaluateGates(tally: GateTally, options: GateOptions, evals: EvalSummary[]): GateResult[] {
+  const gates: GateResult[] = [];
+  if (tally.rows === 0) {
+    gates.push({ name: 'rows', passed: false, message: 'no rows were run' });
+    return gates;
+  }
+  if (options.threshold === undefined) {
+    const failures = tally.failedVerdicts;
+    gates.push({
+      name: 'evals',
+      passed: failures === 0,
+      message: failures === 0 ? `all ${tally.verdicts} eval results passed` : `${failures} of ${tally.verdicts} eval results did not pass`,
+    });
+    gates.push({
+      name: 'errors',
+      passed: tally.erroredRows === 0,
+      message: tally.erroredRows === 0 ? 'no row errored' : `${tally.erroredRows} of ${tally.rows} rows errored`,
+    });
+  } else {
+    const perRow = Math.max(1, options.evalNames.length);
+    const total = tally.verdicts + tally.erroredRows * perRow;
+    const rate = total === 0 ? 0 : (tally.passedVerdicts / total) * 100;
+    gates.push({
+      name: 'threshold',
+      passed: rate >= options.threshold,
+      message: `pass rate ${rate.toFixed(1)}% ${rate >= options.threshold ? '>=' : '<'} threshold ${options.threshold}%`,
+    });
+  }
+  for (const [name, minimum] of Object.entries(options.scoreThresholds ?? {})) {
+    const entry = tally.normalized.get(name);
+    const summary = evals.find((e) => e.name === name);
+    if (!entry || entry.count === 0) {
+      gates.push({ name: `score:${name}`, passed: false, message: `${name}: no normalised scores to compare with ${minimum}` });
+      continue;
+    }
+    const mean = entry.sum / entry.count;
+    gates.push({
+      name: `score:${name}`,
+      passed: mean >= minimum,
+      message: `${name}: mean score ${mean.toFixed(3)} ${mean >= minimum ? '>=' : '<'} ${minimum}${summary?.errored ? ` (${summary.errored} errors count as 0)` : ''}`,
+    });
+  }
+  return gates;
+}

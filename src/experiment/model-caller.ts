@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { join, relative } from 'node:path';
+import { UsageError } from '../errors/index.js';
+import {
+  cachedCall,
+  checkTools,
+  createProviderRegistry,
+  executeModelRequest,
+  requestFromRendered,
+  ResponseCache,
+} from '../model/index.js';
+import type { ModelRequest, ModelResponse } from '../model/types.js';
+import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/types.js';
+import type { RunExperimentOptions } from './options.js';
+
+export interface ModelCaller {
+  modelName: string;
+  settings: Record<string, unknown>;
+  promptHash: string;
+  toRequest: (rendered: RenderedPrompt) => ModelRequest;
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
+  /** Judge calls share the cache, retries and timeout of the main calls. */
+  judge: (request: ModelRequest) => Promise<ModelResponse>;
+}
+
+/** Wires the provider registry, the response cache and the run's call options together. */
+export async function createModelCaller(options: RunExperimentOptions, prompt: LoadedPrompt): Promise<ModelCaller> {
+  const { project, config } = options;
+  const frontmatterConfig: ModelSettings | undefined = prompt.frontmatter.text_config ?? prompt.frontmatter.object_config;
+  if (!frontmatterConfig) {
+    throw new UsageError('USAGE_UNSUPPORTED_PROMPT', 'this prompt has no text_config or object_config to run', {
+      location: { file: relative(project.root, prompt.path) },
+    });
+  }
+  const modelName = options.model ?? frontmatterConfig.model_name;
+  if (options.model && project.builtInModels.length > 0 && !project.builtInModels.includes(options.model)) {
+    throw new UsageError('USAGE_MODEL_NOT_ALLOWED', `--model ${options.model} is not in builtInModels of agentmark.json`, {
+      hint: `allowed: ${project.builtInModels.join(', ')}`,
+    });
+  }
+  checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
+
+  const registry = createProviderRegistry({
+    providers: config.providers ?? {},
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    env: options.env ?? process.env,
+  });
+  const cache = new ResponseCache(join(project.root, '.agentmark', 'cache'));
+  const mode = options.cacheMode ?? 'use';
+  const callOptions = {
+    registry,
+    tools: config.tools ?? {},
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxRetries: options.maxRetries ?? frontmatterConfig.max_retries ?? 3,
+    prices: config.prices ?? {},
+  };
+  const call = (request: ModelRequest, repeat: number, signal: AbortSignal): Promise<ModelResponse> =>
+    cachedCall(request, { cache, mode, repeat }, () => executeModelRequest(request, { ...callOptions, signal }));
+
+  const { model_name: _model, max_retries: _retries, ...settings } = frontmatterConfig as ModelSettings & Record<string, unknown>;
+  return {
+    modelName,
+    settings,
+    promptHash: createHash('sha256').update(prompt.source).digest('hex'),
+    toRequest: (rendered) => requestFromRendered(rendered, options.model ? { model: options.model } : {}),
+    call,
+    judge: (request) => call(request, 0, options.signal ?? new AbortController().signal),
+  };
+}

@@ -1,0 +1,110 @@
+import { isAgentmarkError } from '../errors/index.js';
+import type { DatasetRow } from '../dataset/types.js';
+import type { ModelRequest, ModelResponse } from '../model/types.js';
+import type { LoadedPrompt, ChatMessage } from '../prompt/types.js';
+import type { BoundEval } from '../scoring/index.js';
+import { runEval } from '../scoring/index.js';
+import type { ScoredEval } from '../scoring/types.js';
+import type { RunListener } from './events.js';
+import type { RowResult } from './types.js';
+
+export interface RowPipeline {
+  prompt: LoadedPrompt;
+  /** Builds the model request from the rendered prompt (model override applied). */
+  toRequest: (rendered: ReturnType<LoadedPrompt['render']>) => ModelRequest;
+  /** One model call through the cache, retries and timeout. */
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
+  evals: BoundEval[];
+  evalTimeoutMs: number;
+  emit: RunListener;
+  /** Never call a model; rows must carry `output`. */
+  scoreOnly: boolean;
+}
+
+/** Thrown inside a row when the run was interrupted: the row is not recorded, resume reruns it. */
+export class RowAborted extends Error {}
+
+/**
+ * One row × repeat: render, call the model (or take the row's pre-generated output), run every
+ * eval. Failures of the row become an errored result; the run goes on.
+ */
+export async function processRow(
+  pipeline: RowPipeline,
+  row: DatasetRow,
+  repeat: number,
+  signal: AbortSignal,
+): Promise<RowResult> {
+  const base: RowResult = {
+    index: row.index,
+    line: row.line,
+    repeat,
+    input: row.input,
+    ...(row.hasExpectedOutput ? { expectedOutput: row.expectedOutput } : {}),
+    metadata: row.metadata,
+    toolCalls: [],
+    evals: {},
+    cached: false,
+    retries: 0,
+  };
+  let messages: ChatMessage[] = [];
+  try {
+    const rendered = pipeline.prompt.render(row.input);
+    messages = rendered.messages;
+    if (row.hasOutput) {
+      base.output = row.output as RowResult['output'];
+      base.pregenerated = true;
+    } else if (pipeline.scoreOnly) {
+      return { ...base, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' };
+    } else {
+      const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal);
+      Object.assign(base, {
+        output: response.output,
+        toolCalls: response.toolCalls,
+        latencyMs: response.latencyMs,
+        usage: response.usage,
+        finishReason: response.finishReason,
+        cached: response.cached,
+        retries: response.retries,
+        ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+      });
+    }
+  } catch (error) {
+    if (signal.aborted) throw new RowAborted('interrupted');
+    return { ...base, ...describeError(error) };
+  }
+
+  const output = base.output ?? '';
+  const results = await Promise.all(
+    pipeline.evals.map(async (bound): Promise<[string, ScoredEval]> => {
+      const result = await runEval(
+        bound,
+        {
+          input: row.input,
+          output,
+          ...(row.hasExpectedOutput ? { expectedOutput: row.expectedOutput } : {}),
+          metadata: row.metadata,
+          messages,
+          toolCalls: base.toolCalls,
+          usage: base.usage,
+          latencyMs: base.cached || base.pregenerated ? undefined : base.latencyMs,
+          costUsd: base.costUsd,
+          schema: bound.schema,
+        },
+        { timeoutMs: pipeline.evalTimeoutMs, signal },
+      );
+      await pipeline.emit({ type: 'eval-end', index: row.index, repeat, name: bound.name, result });
+      return [bound.name, result];
+    }),
+  );
+  if (signal.aborted && results.some(([, r]) => r.error !== undefined)) throw new RowAborted('interrupted');
+  base.evals = Object.fromEntries(results);
+  return base;
+}
+
+function describeError(error: unknown): { error: string; errorCode?: string } {
+  if (isAgentmarkError(error)) {
+    const where = error.where ? `${error.where}: ` : '';
+    return { error: `${where}${error.message}`, errorCode: error.code };
+  }
+  return { error: error instanceof Error ? error.message : String(error) };
+}

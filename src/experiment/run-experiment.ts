@@ -1,0 +1,194 @@
+import { relative } from 'node:path';
+import { readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
+import { DatasetError, UsageError } from '../errors/index.js';
+import { loadPrompt } from '../prompt/index.js';
+import { bindEvals } from '../scoring/index.js';
+import { createRunId, gitInfo, rowKey, RunStore, type RunHandle } from '../store/index.js';
+import type { RunInfo, RunListener, RunStatus } from './events.js';
+import { scanFile } from './file-scan.js';
+import { createModelCaller } from './model-caller.js';
+import type { RunExperimentOptions } from './options.js';
+import { runPool } from './pool.js';
+import { processRow, RowAborted, type RowPipeline } from './row-pipeline.js';
+import { RunAccumulator } from './run-summary.js';
+import type { RunSummary } from './types.js';
+import { workItems } from './work-items.js';
+import { expectedTotal } from './expected-total.js';
+
+export interface ExperimentOutcome {
+  runId: string;
+  runDir: string;
+  status: RunStatus;
+  summary: RunSummary;
+  /** Indexes of rows that errored or failed an eval (watch mode reruns these on `f`). */
+  failedIndexes: Set<number>;
+}
+
+/**
+ * Runs one prompt over its dataset: binds the evals before any model call, streams rows
+ * through a pool of workers, appends each finished row to the run store, and returns the
+ * summary with its gates. Prints nothing: listeners get typed events.
+ */
+export async function runExperiment(options: RunExperimentOptions): Promise<ExperimentOutcome> {
+  const { project, config } = options;
+  const emit: RunListener = options.onEvent ?? (() => {});
+  const now = options.now ?? Date.now;
+  const prompt = await loadPrompt(options.promptPath, { project });
+  if (prompt.kind !== 'text' && prompt.kind !== 'object') {
+    throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind}_config prompts are loaded but not run by this tool`, {
+      location: { file: relative(project.root, prompt.path) },
+      hint: 'experiments run text_config and object_config prompts',
+    });
+  }
+  const evalNames = options.skipEval ? [] : (prompt.testSettings.evals ?? []);
+  if (options.threshold !== undefined && evalNames.length === 0) {
+    throw new UsageError('USAGE_THRESHOLD_WITHOUT_EVALS', '--threshold needs evals that report passed, but this run has none', {
+      hint: options.skipEval ? 'drop --skip-eval' : 'add evals to test_settings.evals',
+    });
+  }
+
+  const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt.path, project);
+  const caller = await createModelCaller(options, prompt);
+  const bound = await bindEvals(evalNames, {
+    scores: project.scores,
+    userScorers: config.scorers ?? {},
+    promptSchema: prompt.frontmatter.object_config?.schema,
+    judge: caller.judge,
+    judgeModel: options.judgeModel ?? config.judgeModel,
+    projectRoot: project.root,
+    promptPath: prompt.path,
+  });
+
+  const store = new RunStore(project.root);
+  const scan = await scanFile(datasetPath);
+  const accumulator = new RunAccumulator();
+  let handle: RunHandle;
+  let done = new Set<string>();
+  if (options.resume) {
+    const opened = await store.open(options.resume);
+    handle = opened.handle;
+    done = opened.done;
+    for await (const row of opened.rows()) accumulator.add(row);
+  } else {
+    const random = options.random ?? Math.random;
+    handle = await store.create({
+      id: createRunId({ now, random }),
+      prompt: { path: relative(project.root, prompt.path), hash: caller.promptHash, name: prompt.name },
+      dataset: { path: relative(project.root, datasetPath), hash: scan.hash },
+      model: caller.modelName,
+      settings: caller.settings,
+      options: manifestOptions(options),
+      git: await gitInfo(project.root),
+      startedAt: new Date(now()).toISOString(),
+      status: 'running',
+    });
+  }
+
+  const repeat = options.repeat ?? 1;
+  const info: RunInfo = {
+    runId: handle.id,
+    runDir: handle.dir,
+    promptPath: relative(project.root, prompt.path),
+    promptName: prompt.name,
+    model: caller.modelName,
+    evalNames,
+    ...totalOf(expectedTotal(options.selection, scan.rows, options.onlyIndexes) * repeat - done.size),
+    ...(done.size > 0 ? { resumed: done.size } : {}),
+  };
+  await emit({ type: 'run-start', info });
+
+  // Ctrl-C stops dispatching at once; rows in flight get a grace period, then their calls abort.
+  const stop = options.signal;
+  const rowController = new AbortController();
+  const onStop = (): void => {
+    setTimeout(() => rowController.abort(), options.graceMs ?? 3000).unref();
+  };
+  stop?.addEventListener('abort', onStop, { once: true });
+
+  const pipeline: RowPipeline = {
+    prompt,
+    toRequest: caller.toRequest,
+    call: caller.call,
+    evals: bound.evals,
+    evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
+    emit,
+    scoreOnly: options.scoreOnly ?? false,
+  };
+  const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
+    path: datasetPath,
+  });
+  let status: RunStatus = 'completed';
+  let failure: unknown;
+  try {
+    await runPool(
+      workItems(rows, repeat, done, options.onlyIndexes),
+      options.concurrency ?? 10,
+      async ({ row, repeat: r }) => {
+        await emit({ type: 'row-start', index: row.index, repeat: r });
+        let result;
+        try {
+          result = await processRow(pipeline, row, r, rowController.signal);
+        } catch (error) {
+          if (error instanceof RowAborted) return;
+          throw error;
+        }
+        await handle.append(result);
+        done.add(rowKey(row.index, r));
+        accumulator.add(result);
+        await emit({ type: 'row-end', row: result });
+      },
+      stop,
+    );
+  } catch (error) {
+    failure = error;
+    status = 'failed';
+  } finally {
+    stop?.removeEventListener('abort', onStop);
+  }
+  if (stop?.aborted && status === 'completed') status = 'interrupted';
+
+  const summary = accumulator.finish({
+    evalNames,
+    ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+    ...(prompt.testSettings.score_thresholds ? { scoreThresholds: prompt.testSettings.score_thresholds } : {}),
+  });
+  await handle.updateManifest({ status, endedAt: new Date(now()).toISOString(), summary });
+  await handle.close();
+  await emit({ type: 'run-end', info, summary, status });
+  if (failure !== undefined) throw failure;
+  if (options.threshold !== undefined && summary.rows > 0 && summary.evals.every((e) => e.passCount === 0)) {
+    throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold was given but no eval reported passed', {
+      hint: 'use evals with boolean or categorical results, or score_thresholds for numeric scores',
+    });
+  }
+  return { runId: handle.id, runDir: handle.dir, status, summary, failedIndexes: accumulator.failedIndexes() };
+}
+
+function datasetOf(dataset: string | undefined, promptPath: string, project: RunExperimentOptions['project']): string {
+  if (!dataset) {
+    throw new DatasetError('DATASET_NOT_SET', 'this prompt has no test_settings.dataset to run an experiment on', {
+      location: { file: relative(project.root, promptPath) },
+      hint: 'add `test_settings: { dataset: ./my-data.jsonl }` to the frontmatter',
+    });
+  }
+  return resolveDatasetPath(dataset, promptPath, project);
+}
+
+function totalOf(total: number): { total?: number } {
+  return Number.isFinite(total) && total >= 0 ? { total } : {};
+}
+
+function manifestOptions(options: RunExperimentOptions): Record<string, unknown> {
+  return {
+    concurrency: options.concurrency ?? 10,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxRetries: options.maxRetries,
+    repeat: options.repeat ?? 1,
+    selection: options.selection ?? { kind: 'all' },
+    skipEval: options.skipEval ?? false,
+    cacheMode: options.cacheMode ?? 'use',
+    evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
+    judgeModel: options.judgeModel,
+    threshold: options.threshold,
+  };
+}

@@ -1,0 +1,89 @@
+import { relative } from 'node:path';
+import { readDataset, resolveDatasetPath } from '../dataset/index.js';
+import { AgentmarkError, isAgentmarkError } from '../errors/index.js';
+import { checkTools } from '../model/index.js';
+import { loadConfig, type LoadedConfig } from '../project/index.js';
+import type { Project } from '../project/types.js';
+import { loadPrompt } from '../prompt/index.js';
+import { bindEvals } from '../scoring/index.js';
+
+export interface ValidationReport {
+  errors: AgentmarkError[];
+  warnings: string[];
+  prompts: number;
+  datasets: number;
+  rows: number;
+}
+
+/**
+ * Everything `validate` checks, gathering every problem instead of stopping at the first:
+ * the config, each prompt (load, render with its test props, eval binding, tools) and each
+ * dataset it names (every row, against the prompt's input_schema).
+ */
+export async function validateProject(project: Project, promptPaths: string[]): Promise<ValidationReport> {
+  const report: ValidationReport = { errors: [], warnings: [], prompts: 0, datasets: 0, rows: 0 };
+  const collect = (error: unknown): void => {
+    if (isAgentmarkError(error)) report.errors.push(error);
+    else throw error;
+  };
+  let config: LoadedConfig | undefined;
+  try {
+    config = await loadConfig(project);
+  } catch (error) {
+    collect(error);
+  }
+  const datasetsSeen = new Set<string>();
+  for (const path of promptPaths) {
+    report.prompts++;
+    let prompt;
+    try {
+      prompt = await loadPrompt(path, { project });
+    } catch (error) {
+      collect(error);
+      continue;
+    }
+    for (const warning of prompt.warnings) {
+      const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
+      report.warnings.push(`${where}: ${warning.message}`);
+    }
+    try {
+      prompt.render(prompt.testSettings.props ?? {});
+    } catch (error) {
+      collect(error);
+    }
+    if (config) {
+      try {
+        checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
+        const bound = await bindEvals(prompt.testSettings.evals ?? [], {
+          scores: project.scores,
+          userScorers: config.scorers ?? {},
+          promptSchema: prompt.frontmatter.object_config?.schema,
+          projectRoot: project.root,
+          promptPath: prompt.path,
+        });
+        report.warnings.push(...bound.warnings);
+      } catch (error) {
+        collect(error);
+      }
+    }
+    const dataset = prompt.testSettings.dataset;
+    if (!dataset) continue;
+    let datasetPath: string;
+    try {
+      datasetPath = resolveDatasetPath(dataset, prompt.path, project);
+    } catch (error) {
+      collect(error);
+      continue;
+    }
+    const key = `${datasetPath}\0${JSON.stringify(prompt.inputSchema ?? null)}`;
+    if (datasetsSeen.has(key)) continue;
+    datasetsSeen.add(key);
+    report.datasets++;
+    try {
+      for await (const _row of readDataset(datasetPath, { inputSchema: prompt.inputSchema, onError: collect })) report.rows++;
+    } catch (error) {
+      collect(error);
+    }
+  }
+  return report;
+}

@@ -1,0 +1,26 @@
+// The library: everything the CLI does is available without it.
+export { loadProject, loadConfig, defineConfig } from './project/index.js';
+export type { AgentmarkConfig, LoadedConfig, Project, ProjectFile, ScoreSchema } from './project/index.js';
+export { loadPrompt, findPromptFiles } from './prompt/index.js';
+export type { LoadedPrompt, RenderedPrompt, ChatMessage, TextConfig, ObjectConfig, TestSettings } from './prompt/index.js';
+export { readDataset, resolveDatasetPath, selectRows } from './dataset/index.js';
+export type { DatasetRow, RowSelection } from './dataset/types.js';
+export { runExperiment } from './experiment/index.js';
+export type {
+  ExperimentOutcome,
+  RunExperimentOptions,
+  RunEvent,
+  RunInfo,
+  RunListener,
+  RowResult,
+  RunSummary,
+  EvalSummary,
+  GateResult,
+} from './experiment/index.js';
+export { builtinScorers, bindEvals, runEval, validateResult } from './scoring/index.js';
+export type { EvalParams, EvalResult, Scorer, ScoredEval } from './scoring/index.js';
+export { executeModelRequest, createProviderRegistry, ResponseCache } from './model/index.js';
+export type { ModelRequest, ModelResponse, ToolCallRecord, TokenUsage } from './model/index.js';
+export { RunStore } from './store/index.js';
+export { reporters } from './report/index.js';
+export * from './errors/index.js';

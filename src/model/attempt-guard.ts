@@ -1,0 +1,76 @@
+import type { LanguageModelMiddleware } from 'ai';
+import { backoffDelay, sleep } from './backoff.js';
+import { findConnectionFailure } from './network-errors.js';
+
+export interface AttemptPolicy {
+  /** Each HTTP request is aborted after this long. */
+  timeoutMs: number;
+  /** Failed attempts that may be retried, shared by this guard and the AI SDK's own retry. */
+  maxRetries: number;
+  /** First backoff wait for timeouts and connection failures; doubles each retry. */
+  retryDelayMs: number;
+  random: () => number;
+}
+
+/** What one model call went through; read after it ends. */
+export interface AttemptLog {
+  /** Attempts that failed (each one that was followed by another is a retry). */
+  failures: number;
+}
+
+/** An attempt ran longer than the policy allows; its request was aborted. */
+export class AttemptTimeoutError extends Error {
+  override readonly name = 'AttemptTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`timed out after ${formatSeconds(timeoutMs)}`);
+  }
+}
+
+/**
+ * Thrown when the retry budget is spent. It is deliberately not an APICallError, so the AI SDK's
+ * retry stops too; `failure` is the last real error.
+ */
+export class RetryBudgetExhaustedError extends Error {
+  override readonly name = 'RetryBudgetExhaustedError';
+  constructor(readonly failure: unknown, readonly attempts: number) {
+    super(`failed after ${attempts} attempts`, { cause: failure });
+  }
+}
+
+/**
+ * Middleware that gives every request its own timeout and retries what the AI SDK's retry does
+ * not: a timed-out attempt (the SDK treats any abort as final) and a dropped connection (so it
+ * gets our backoff instead of the SDK's fixed 2 s start). HTTP errors are left to the SDK, which
+ * honours Retry-After. The caller's own abort is never retried.
+ */
+export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageModelMiddleware {
+  return {
+    specificationVersion: 'v3',
+    wrapGenerate: async ({ model, params }) => {
+      const callerSignal = params.abortSignal;
+      for (;;) {
+        const timer = new AbortController();
+        const timeout = setTimeout(() => timer.abort(new AttemptTimeoutError(policy.timeoutMs)), policy.timeoutMs);
+        const signal = callerSignal === undefined ? timer.signal : AbortSignal.any([callerSignal, timer.signal]);
+        try {
+          return await model.doGenerate({ ...params, abortSignal: signal });
+        } catch (error) {
+          if (callerSignal?.aborted) throw error;
+          const timedOut = timer.signal.aborted;
+          const failure = timedOut ? new AttemptTimeoutError(policy.timeoutMs) : error;
+          log.failures += 1;
+          if (log.failures > policy.maxRetries) throw new RetryBudgetExhaustedError(failure, log.failures);
+          if (!timedOut && findConnectionFailure(error) === undefined) throw error;
+          await sleep(backoffDelay(log.failures, policy.retryDelayMs, policy.random), callerSignal);
+        } finally {
+          clearTimeout(timeout);
+        }
+      }
+    },
+  };
+}
+
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s`;
+}

@@ -1,0 +1,124 @@
+import type { LanguageModelUsage, Tool, ToolChoice as SdkToolChoice, ToolSet } from 'ai';
+import { ConfigError } from '../errors/index.js';
+import type { ToolChoice } from '../prompt/types.js';
+import { attemptGuard, type AttemptLog } from './attempt-guard.js';
+import { checkTools, pickTools } from './check-tools.js';
+import { toModelCallError } from './model-call-error.js';
+import { toModelMessages } from './model-messages.js';
+import { costOf } from './prices.js';
+import type { ProviderRegistry } from './provider-registry.js';
+import { collectToolCalls } from './tool-calls.js';
+import type { ModelPrice, ModelRequest, ModelResponse, TokenUsage } from './types.js';
+
+export interface ExecuteOptions {
+  registry: ProviderRegistry;
+  /** Tools registered in the project's config, by name. */
+  tools?: Record<string, Tool>;
+  /** Per HTTP request, not per call. @default 60000 */
+  timeoutMs?: number;
+  /** Failed attempts that may be retried, whatever the failure. @default 3 */
+  maxRetries?: number;
+  /** The caller's cancel (Ctrl-C); never retried. */
+  signal?: AbortSignal;
+  /** USD per million tokens, merged over the built-in table. */
+  prices?: Record<string, ModelPrice>;
+  /** @default Date.now */
+  now?: () => number;
+  /** First backoff wait after a timeout or dropped connection; doubles each retry. @default 1000 */
+  retryDelayMs?: number;
+  /** Jitter source in [0, 1). @default Math.random */
+  random?: () => number;
+}
+
+/**
+ * Runs one model call: a text prompt (with tool round trips) or an object prompt, with per-request
+ * timeouts and retries, and returns the answer with usage, latency and cost.
+ * Failures are ModelCallErrors; an unknown tool is a ConfigError.
+ */
+export async function executeModelRequest(request: ModelRequest, options: ExecuteOptions): Promise<ModelResponse> {
+  checkTools(request, options.tools);
+  const ai = await import('ai');
+  const now = options.now ?? Date.now;
+  const maxRetries = options.maxRetries ?? 3;
+  const log: AttemptLog = { failures: 0 };
+  const started = now();
+  const model = await options.registry.resolve(request.modelName);
+  if (typeof model === 'string' || model.specificationVersion !== 'v3') {
+    throw new ConfigError('CONFIG_PROVIDER_MODEL', `the provider for "${request.modelName}" did not return an AI SDK v6 language model object`, {
+      hint: 'a provider factory must return a LanguageModelV3, e.g. createOpenAI(...).chat(id)',
+    });
+  }
+  const guarded = ai.wrapLanguageModel({
+    model,
+    middleware: attemptGuard(
+      {
+        timeoutMs: options.timeoutMs ?? 60_000,
+        maxRetries,
+        retryDelayMs: options.retryDelayMs ?? 1000,
+        random: options.random ?? Math.random,
+      },
+      log,
+    ),
+  });
+  const common = {
+    model: guarded,
+    messages: toModelMessages(request.messages),
+    // The prompt author writes the system message; it is not untrusted input.
+    allowSystemInMessages: true,
+    maxRetries,
+    ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
+    ...request.settings,
+  };
+
+  try {
+    if (request.kind === 'object') {
+      const result = await ai.generateText({
+        ...common,
+        output: ai.Output.object({
+          schema: ai.jsonSchema(request.schema as Parameters<typeof ai.jsonSchema>[0]),
+          ...(request.schemaName === undefined ? {} : { name: request.schemaName }),
+          ...(request.schemaDescription === undefined ? {} : { description: request.schemaDescription }),
+        }),
+      });
+      return finish(result.output as ModelResponse['output'], [], result.totalUsage, result.finishReason);
+    }
+    const tools: ToolSet = pickTools(request, options.tools);
+    const hasTools = Object.keys(tools).length > 0;
+    const result = await ai.generateText({
+      ...common,
+      ...(hasTools ? { tools, stopWhen: ai.stepCountIs(request.maxCalls ?? 1) } : {}),
+      ...(hasTools && request.toolChoice !== undefined ? { toolChoice: sdkToolChoice(request.toolChoice) } : {}),
+    });
+    return finish(result.text, collectToolCalls(result.steps), result.totalUsage, result.finishReason);
+  } catch (error) {
+    throw toModelCallError(
+      error,
+      { modelName: request.modelName, attempts: log.failures, signal: options.signal, redact: options.registry.redact },
+      ai,
+    );
+  }
+
+  function finish(output: ModelResponse['output'], toolCalls: ModelResponse['toolCalls'], sdkUsage: LanguageModelUsage, finishReason: string): ModelResponse {
+    const usage = tokenUsage(sdkUsage);
+    return {
+      output,
+      toolCalls,
+      usage,
+      finishReason,
+      latencyMs: now() - started,
+      costUsd: costOf(request.modelName, usage, options.prices),
+      cached: false,
+      retries: log.failures,
+    };
+  }
+}
+
+function tokenUsage(usage: LanguageModelUsage): TokenUsage {
+  const inputTokens = usage.inputTokens ?? 0;
+  const outputTokens = usage.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: usage.totalTokens ?? inputTokens + outputTokens };
+}
+
+function sdkToolChoice(choice: ToolChoice): SdkToolChoice<ToolSet> {
+  return typeof choice === 'string' ? choice : { type: 'tool', toolName: choice.tool_name };
+}

@@ -1,0 +1,15 @@
+export { requestFromRendered, callSettings, type RequestOverrides } from './request-from-rendered.js';
+export {
+  createProviderRegistry,
+  splitModelName,
+  type OpenAIApi,
+  type ProviderFactory,
+  type ProviderRegistry,
+  type ProviderRegistryOptions,
+} from './provider-registry.js';
+export { executeModelRequest, type ExecuteOptions } from './execute-model-request.js';
+export { checkTools } from './check-tools.js';
+export { ResponseCache, type CachedResponse } from './response-cache.js';
+export { cachedCall, type CacheMode, type CachedCallOptions } from './cached-call.js';
+export { BUILT_IN_PRICES, costOf, priceOf } from './prices.js';
+export type { CallSettings, ModelPrice, ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from './types.js';

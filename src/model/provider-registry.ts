@@ -1,0 +1,95 @@
+import type { OpenAIProvider } from '@ai-sdk/openai';
+import type { LanguageModel } from 'ai';
+import { ModelCallError, UsageError } from '../errors/index.js';
+
+/** Builds a model for the part of `provider/model` after the slash. */
+export type ProviderFactory = (modelId: string) => LanguageModel;
+
+/** Which OpenAI endpoint `openai/...` models use. */
+export type OpenAIApi = 'auto' | 'chat' | 'responses';
+
+export interface ProviderRegistryOptions {
+  /** Providers registered in the project's config, by prefix; they win over built-in ones. */
+  providers?: Record<string, ProviderFactory>;
+  /** Base URL of an OpenAI-compatible server; `OPENAI_BASE_URL` in `env` wins over it. */
+  baseURL?: string;
+  /** @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Handed to the OpenAI provider (tests, proxies). */
+  fetch?: typeof fetch;
+  /**
+   * `auto` uses chat completions when a base URL is set, because OpenAI-compatible servers
+   * (Ollama, vLLM, LiteLLM) mostly speak only that, and the responses API otherwise.
+   * @default 'auto'
+   */
+  openaiApi?: OpenAIApi;
+}
+
+export interface ProviderRegistry {
+  /** The model for `provider/model`. Throws UsageError for a bad name, ModelCallError without a key. */
+  resolve(modelName: string): Promise<LanguageModel>;
+  /** Known provider prefixes, sorted. */
+  readonly prefixes: readonly string[];
+  /** Replaces secrets the registry holds (the API key) in text meant for people or files. */
+  redact(text: string): string;
+}
+
+export function createProviderRegistry(options: ProviderRegistryOptions = {}): ProviderRegistry {
+  const env = options.env ?? process.env;
+  const custom = options.providers ?? {};
+  const prefixes = [...new Set(['openai', ...Object.keys(custom)])].sort();
+  const apiKey = nonEmpty(env.OPENAI_API_KEY);
+  const baseURL = nonEmpty(env.OPENAI_BASE_URL) ?? nonEmpty(options.baseURL);
+  let openai: Promise<OpenAIProvider> | undefined;
+
+  async function openaiModel(modelId: string): Promise<LanguageModel> {
+    if (apiKey === undefined && baseURL === undefined) {
+      throw new ModelCallError('MODEL_NO_API_KEY', `no OpenAI API key for "openai/${modelId}"`, {
+        hint: 'set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server), or run with the recorded cache (--cache-only)',
+      });
+    }
+    openai ??= import('@ai-sdk/openai').then(({ createOpenAI }) =>
+      createOpenAI({
+        // Local OpenAI-compatible servers take no key, but the provider refuses to run without one.
+        apiKey: apiKey ?? 'no-key',
+        ...(baseURL === undefined ? {} : { baseURL }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      }),
+    );
+    const provider = await openai;
+    const api = options.openaiApi ?? 'auto';
+    const useChat = api === 'chat' || (api === 'auto' && baseURL !== undefined);
+    return useChat ? provider.chat(modelId) : provider.responses(modelId);
+  }
+
+  return {
+    prefixes,
+    async resolve(modelName) {
+      const { provider, modelId } = splitModelName(modelName, prefixes);
+      const factory = Object.hasOwn(custom, provider) ? custom[provider] : undefined;
+      if (factory !== undefined) return factory(modelId);
+      if (provider === 'openai') return openaiModel(modelId);
+      throw new UsageError('USAGE_UNKNOWN_PROVIDER', `unknown provider "${provider}" in model "${modelName}" (known: ${prefixes.join(', ')})`, {
+        hint: 'register the provider under `providers` in agentmark.config.ts',
+      });
+    },
+    redact(text) {
+      return apiKey === undefined ? text : text.split(apiKey).join('[redacted]');
+    },
+  };
+}
+
+/** `openai/gpt-4o` → `{ provider: 'openai', modelId: 'gpt-4o' }`; model ids may contain more slashes. */
+export function splitModelName(modelName: string, knownPrefixes: readonly string[] = ['openai']): { provider: string; modelId: string } {
+  const slash = modelName.indexOf('/');
+  if (slash <= 0 || slash === modelName.length - 1) {
+    throw new UsageError('USAGE_MODEL_NAME', `model "${modelName}" is not of the form provider/model (known providers: ${knownPrefixes.join(', ')})`, {
+      hint: 'write e.g. model_name: openai/gpt-4o-mini',
+    });
+  }
+  return { provider: modelName.slice(0, slash), modelId: modelName.slice(slash + 1) };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,37 @@
+import type { LanguageModel, Tool } from 'ai';
+import type { Scorer } from '../scoring/types.js';
+
+/** Price of a model in USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+/** What `agentmark.config.ts` exports (default export, or a named `config` export). */
+export interface AgentmarkConfig {
+  /** Code scorers by eval name; a prompt's `test_settings.evals` binds to them by name. */
+  scorers?: Record<string, Scorer>;
+  /** Tools by name, for `text_config.tools`. */
+  tools?: Record<string, Tool>;
+  /** Model factories by provider: `openai/gpt-4o` calls `providers.openai('gpt-4o')`. */
+  providers?: Record<string, (modelId: string) => LanguageModel>;
+  /** Prices by `provider/model`, in USD per million tokens, for cost reporting. */
+  prices?: Record<string, ModelPrice>;
+  /** Base URL for the built-in OpenAI-compatible provider (e.g. a proxy or local server). */
+  baseURL?: string;
+  /** `provider/model` used by LLM-judge scorers. */
+  judgeModel?: string;
+}
+
+/** The config's fields as loaded, plus where they came from so watch mode can watch them. */
+export interface LoadedConfig extends AgentmarkConfig {
+  /** Absolute path of the config file; undefined when the project has none. */
+  path: string | undefined;
+  /** The config file and every project-local module it imports, transitively (absolute paths). */
+  files: string[];
+}
+
+/** Keys `defineConfig` knows; anything else is reported, since it is most likely a typo. */
+export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel'] as const satisfies ReadonlyArray<
+  keyof AgentmarkConfig
+>;

@@ -1,0 +1,95 @@
+import { stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { ConfigError, ErrorList, type SourceLocation } from '../errors/index.js';
+import { collectLocalImports } from './config-imports.js';
+import type { LoadedConfig } from './config-types.js';
+import type { Project } from './types.js';
+import { validateConfig } from './validate-config.js';
+
+/** Looked for in this order; the first present wins. */
+export const CONFIG_FILES = ['agentmark.config.ts', 'agentmark.config.mts', 'agentmark.config.js', 'agentmark.config.mjs'];
+
+/** The project's config file, or undefined when it has none (a config is optional). */
+export async function findConfigFile(root: string): Promise<string | undefined> {
+  for (const name of CONFIG_FILES) {
+    const file = path.join(root, name);
+    try {
+      if ((await stat(file)).isFile()) return file;
+    } catch {
+      // absent: try the next name
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Loads `agentmark.config.*` from the project root, TypeScript included, without a build step.
+ * Every call evaluates the file afresh (no fs or module cache) so watch mode sees edits to the
+ * config and to the modules it imports.
+ */
+export async function loadConfig(project: Project): Promise<LoadedConfig> {
+  const file = await findConfigFile(project.root);
+  if (!file) return { path: undefined, files: [] };
+
+  const files = await collectLocalImports(file, project.root);
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(file, { fsCache: false, moduleCache: false, interopDefault: false });
+  let mod: unknown;
+  try {
+    mod = await jiti.import(file);
+  } catch (error) {
+    throw configLoadError(error, file, files);
+  }
+
+  const exported = pickExport(mod);
+  if (exported === undefined) {
+    throw new ConfigError('CONFIG_NO_EXPORT', 'the config has no default export (nor a named `config` export)', {
+      location: { file },
+      hint: "end the file with `export default defineConfig({ ... })`",
+    });
+  }
+  const { config, errors } = validateConfig(exported, file);
+  if (errors.length === 1 && errors[0]) throw errors[0];
+  if (errors.length > 1) throw new ErrorList(errors, { location: { file } });
+  return { ...config, path: file, files };
+}
+
+function pickExport(mod: unknown): unknown {
+  if (typeof mod !== 'object' || mod === null) return undefined;
+  const record = mod as Record<string, unknown>;
+  return record['default'] ?? record['config'];
+}
+
+/**
+ * A syntax or runtime error while evaluating the config, as one message naming the file
+ * (and line:column when jiti's message or the stack points into a project file). The stack
+ * is dropped on purpose: it is jiti's internals, not the user's code.
+ */
+function configLoadError(error: unknown, configFile: string, projectFiles: readonly string[]): ConfigError {
+  const raw = error instanceof Error ? error.message : String(error);
+  // jiti reports transform (syntax) errors as "ParseError: <message>\n <file>:<line>:<col>".
+  const syntax = /^(?:ParseError|SyntaxError): ([\s\S]*?)\s*\n\s*(\S+?):(\d+):(\d+)\s*$/.exec(raw);
+  if (syntax?.[1] !== undefined && syntax[2] && syntax[3] && syntax[4]) {
+    return new ConfigError('CONFIG_SYNTAX', `syntax error: ${syntax[1].trim()}`, {
+      // jiti passes on Babel's 0-based column; editors and V8 stacks count from 1.
+      location: { file: syntax[2], line: Number(syntax[3]), column: Number(syntax[4]) + 1 },
+      hint: syntax[2] === configFile ? undefined : `imported by ${configFile}`,
+    });
+  }
+  const location = stackLocation(error, [configFile, ...projectFiles]) ?? { file: configFile };
+  const message = error instanceof Error && error.name !== 'Error' ? `${error.name}: ${raw}` : raw;
+  return new ConfigError('CONFIG_LOAD_FAILED', `loading the config failed: ${message}`, {
+    location,
+    hint: location.file === configFile ? undefined : `imported by ${configFile}`,
+  });
+}
+
+/** The first stack frame that points into one of the project's own config files. */
+function stackLocation(error: unknown, files: readonly string[]): SourceLocation | undefined {
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  for (const match of stack.matchAll(/(?:\(|at )((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?$/gm)) {
+    const file = match[1]?.replace(/^file:\/\//, '');
+    if (file && files.includes(file)) return { file, line: Number(match[2]), column: Number(match[3]) };
+  }
+  return undefined;
+}

@@ -1,0 +1,93 @@
+import { readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { ConfigError, ErrorList } from '../errors/index.js';
+import { checkScores } from './check-scores.js';
+import { findProjectRoot, PROJECT_FILE } from './find-project-root.js';
+import { scanJson, type PointerPosition } from './json-source-map.js';
+import type { SchemaViolation } from './schema-violation.js';
+import type { Project, ProjectFile } from './types.js';
+import { validateProjectFile } from './validate-project-file.js';
+
+/**
+ * Finds the project that holds `dir` (walking up to agentmark.json), reads and validates
+ * agentmark.json, and reports every problem at once, each at its line:column.
+ */
+export async function loadProject(dir: string): Promise<Project> {
+  const root = await findProjectRoot(dir);
+  const configPath = path.join(root, PROJECT_FILE);
+  const text = stripBom(await readFile(configPath, 'utf8'));
+  const scan = scanJson(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const where = scan.ok ? {} : { line: scan.problem.line, column: scan.problem.column };
+    const message = scan.ok ? (error as Error).message : scan.problem.message;
+    throw new ConfigError('CONFIG_INVALID_JSON', `invalid JSON: ${message}`, {
+      location: { file: configPath, ...where },
+      hint: `${PROJECT_FILE} must be plain JSON: double-quoted keys, no comments, no trailing commas`,
+    });
+  }
+  const pointers = scan.ok ? scan.pointers : new Map<string, PointerPosition>();
+
+  const violations = await validateProjectFile(value);
+  const file = value as ProjectFile;
+  const scores = file.scores ?? {};
+  const errors = violations.map((violation) => toConfigError(violation, configPath, pointers));
+  // Cross-field score rules only make sense once the shapes are known to be right.
+  if (errors.length === 0) {
+    errors.push(...checkScores(scores).map((problem) => toConfigError(problem, configPath, pointers, 'CONFIG_SCORE_INVALID')));
+  }
+
+  const promptRoot = path.resolve(root, file.agentmarkPath ?? '.');
+  if (errors.length === 0 && !(await isDirectory(promptRoot))) {
+    errors.push(
+      toConfigError(
+        { pointer: '/agentmarkPath', message: `/agentmarkPath "${file.agentmarkPath ?? '.'}" is not a folder (${promptRoot})`, problem: 'is not a folder' },
+        configPath,
+        pointers,
+        'CONFIG_PROMPT_ROOT_NOT_FOUND',
+      ),
+    );
+  }
+  if (errors.length === 1 && errors[0]) throw errors[0];
+  if (errors.length > 1) throw new ErrorList(errors, { location: { file: configPath } });
+
+  return { root, configPath, file, promptRoot, scores, builtInModels: file.builtInModels ?? [] };
+}
+
+function toConfigError(
+  violation: SchemaViolation,
+  file: string,
+  pointers: Map<string, PointerPosition>,
+  code: `CONFIG_${string}` = 'CONFIG_SCHEMA',
+): ConfigError {
+  const position = positionOf(violation.pointer, pointers);
+  return new ConfigError(code, violation.message, {
+    location: { file, ...(position ? { line: position.line, column: position.column } : {}) },
+    hint: code === 'CONFIG_SCHEMA' ? `see schema/agentmark.schema.json for the allowed keys and types` : undefined,
+  });
+}
+
+/** The value's own position, or its nearest ancestor's when the value itself is absent. */
+function positionOf(pointer: string, pointers: Map<string, PointerPosition>) {
+  let current = pointer;
+  for (;;) {
+    const found = pointers.get(current);
+    if (found) return found.value;
+    if (current === '') return undefined;
+    current = current.slice(0, current.lastIndexOf('/'));
+  }
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,73 @@
+import { ConfigError, didYouMean } from '../errors/index.js';
+import { CONFIG_KEYS, type AgentmarkConfig } from './config-types.js';
+
+type Check = (value: unknown) => string | undefined;
+
+const isFunction: Check = (value) => (typeof value === 'function' ? undefined : `must be a function (got ${describe(value)})`);
+const isObject: Check = (value) => (isRecord(value) ? undefined : `must be an object (got ${describe(value)})`);
+const isString: Check = (value) => (typeof value === 'string' ? undefined : `must be a string (got ${describe(value)})`);
+const isPrice: Check = (value) => {
+  if (!isRecord(value)) return `must be { input, output } in USD per million tokens (got ${describe(value)})`;
+  for (const side of ['input', 'output'] as const) {
+    const price = value[side];
+    if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) {
+      return `.${side} must be a non-negative number of USD per million tokens (got ${describe(price)})`;
+    }
+  }
+  return undefined;
+};
+
+/** For map-shaped keys, the check each entry must pass. */
+const ENTRY_CHECKS: Record<'scorers' | 'tools' | 'providers' | 'prices', Check> = {
+  scorers: isFunction,
+  tools: isObject,
+  providers: isFunction,
+  prices: isPrice,
+};
+
+/**
+ * Checks the shape of a loaded config so a mistake is reported at load time, naming the file
+ * and key, rather than as a TypeError deep inside a run. Returns every problem found.
+ */
+export function validateConfig(value: unknown, file: string): { config: AgentmarkConfig; errors: ConfigError[] } {
+  const errors: ConfigError[] = [];
+  const fail = (message: string, hint?: string) =>
+    errors.push(new ConfigError('CONFIG_INVALID', message, { location: { file }, hint }));
+
+  if (!isRecord(value)) {
+    fail(`the config must be an object (got ${describe(value)})`, 'export default defineConfig({ scorers: { ... } })');
+    return { config: {}, errors };
+  }
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry === undefined) continue;
+    if (key in ENTRY_CHECKS) {
+      const check = ENTRY_CHECKS[key as keyof typeof ENTRY_CHECKS];
+      if (!isRecord(entry)) {
+        fail(`${key} must be an object keyed by name (got ${describe(entry)})`);
+        continue;
+      }
+      for (const [name, item] of Object.entries(entry)) {
+        const problem = check(item);
+        if (problem) fail(`${key}.${name}${problem.startsWith('.') ? '' : ' '}${problem}`);
+      }
+    } else if (key === 'baseURL' || key === 'judgeModel') {
+      const problem = isString(entry);
+      if (problem) fail(`${key} ${problem}`);
+    } else {
+      const suggestion = didYouMean(key, CONFIG_KEYS);
+      fail(`unknown config key "${key}"`, suggestion ?? `known keys: ${CONFIG_KEYS.join(', ')}`);
+    }
+  }
+  return { config: value as AgentmarkConfig, errors };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return typeof value;
+}

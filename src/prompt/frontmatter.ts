@@ -1,0 +1,122 @@
+import { PromptSyntaxError } from '../errors/index.js';
+import { LineIndex } from './line-index.js';
+
+/** The frontmatter of a file, parsed, with what is needed to point errors at its lines. */
+export interface ParsedFrontmatter {
+  data: Record<string, unknown>;
+  /** The file text with the frontmatter blanked out (same offsets, lines and columns). */
+  body: string;
+  /** Offset where the body starts. */
+  bodyStart: number;
+  /** Line of a frontmatter value by path, when the YAML node can be found. */
+  lineOf(path: readonly (string | number)[]): number | undefined;
+}
+
+interface YamlNodeLike {
+  range?: [number, number, number] | null;
+  value?: unknown;
+  key?: YamlNodeLike | null;
+  items?: YamlNodeLike[];
+}
+interface YamlDocumentLike {
+  contents: unknown;
+  getIn(path: Iterable<unknown>, keepScalar?: boolean): unknown;
+}
+
+/** Offset of the key (for a map entry) or item (for a list entry) a path ends at. */
+function offsetOf(document: YamlDocumentLike | undefined, path: readonly (string | number)[]): number | undefined {
+  if (!document || path.length === 0) return undefined;
+  const parentPath = path.slice(0, -1);
+  const parent = (parentPath.length === 0 ? document.contents : document.getIn(parentPath, true)) as YamlNodeLike | undefined;
+  const last = path[path.length - 1];
+  const items = parent?.items ?? [];
+  for (const [index, item] of items.entries()) {
+    if (item.key !== undefined) {
+      if (item.key !== null && String(item.key.value) === String(last)) return item.key.range?.[0];
+    } else if (index === Number(last)) return item.range?.[0];
+  }
+  return undefined;
+}
+
+type GrayMatter = typeof import('gray-matter');
+
+const OPENING = /^---[ \t]*\r?\n/;
+const CLOSING = /^---[ \t]*$/m;
+
+/**
+ * Reads YAML frontmatter with gray-matter, using the `yaml` package as its engine so the alias
+ * limits of `yaml` (maxAliasCount) reject alias bombs and errors carry offsets.
+ */
+export async function parseFrontmatter(file: string, text: string): Promise<ParsedFrontmatter> {
+  const lines = new LineIndex(text);
+  const opening = OPENING.exec(text);
+  if (!opening) {
+    return { data: {}, body: text, bodyStart: 0, lineOf: () => undefined };
+  }
+  const rest = text.slice(opening[0].length);
+  const closing = CLOSING.exec(rest);
+  if (!closing) {
+    throw new PromptSyntaxError('PROMPT_FRONTMATTER_UNCLOSED', 'frontmatter starts with --- but has no closing --- line', {
+      location: { file, line: 1, column: 1 },
+    });
+  }
+  const yamlStart = opening[0].length;
+  const closingEnd = yamlStart + closing.index + closing[0].length;
+  const bodyStart = text[closingEnd] === '\r' ? closingEnd + 2 : closingEnd + 1;
+
+  const [grayMatter, YAML] = await Promise.all([import('gray-matter') as Promise<unknown>, import('yaml')]);
+  // gray-matter is CommonJS (`export =`): its function is the default export at runtime.
+  const matter = ((grayMatter as { default?: GrayMatter }).default ?? grayMatter) as GrayMatter;
+  let document: YamlDocumentLike | undefined;
+  // gray-matter hands the engine the text after the opening `---` (starting with its newline),
+  // so offsets into it are found again by locating that text in the file.
+  let engineInput = '';
+  let data: unknown;
+  try {
+    const result = matter(text, {
+      engines: {
+        yaml: (source: string): object => {
+          engineInput = source;
+          const doc = YAML.parseDocument(source, { prettyErrors: false });
+          const first = doc.errors[0];
+          if (first) throw first;
+          document = doc;
+          const value: unknown = doc.toJS();
+          return value !== null && typeof value === 'object' ? value : { value };
+        },
+      },
+    });
+    data = result.data;
+  } catch (error) {
+    throw yamlError(file, text, lines, engineInput, error);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new PromptSyntaxError('PROMPT_FRONTMATTER_NOT_OBJECT', 'frontmatter must be a YAML mapping (key: value lines)', {
+      location: { file, line: 2, column: 1 },
+    });
+  }
+  const inputOffset = engineInput ? Math.max(0, text.indexOf(engineInput, 3)) : yamlStart;
+  const body = text.slice(0, bodyStart).replace(/[^\n]/g, ' ') + text.slice(bodyStart);
+  return {
+    data: data as Record<string, unknown>,
+    body,
+    bodyStart,
+    lineOf(path) {
+      const start = offsetOf(document, path);
+      return start === undefined ? undefined : lines.at(inputOffset + start).line;
+    },
+  };
+}
+
+function yamlError(file: string, text: string, lines: LineIndex, input: string, error: unknown): PromptSyntaxError {
+  const inputOffset = input ? Math.max(0, text.indexOf(input, 3)) : 3;
+  const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+  const pos = (error as { pos?: unknown }).pos;
+  const offset = Array.isArray(pos) && typeof pos[0] === 'number' ? inputOffset + pos[0] : undefined;
+  // An alias bomb (ReferenceError from yaml) has no position: point at the frontmatter's start.
+  const where = offset === undefined ? { line: 2, column: 1 } : lines.at(offset);
+  return new PromptSyntaxError('PROMPT_YAML', `invalid YAML in frontmatter: ${message}`, {
+    location: { file, ...where },
+    cause: error,
+  });
+}

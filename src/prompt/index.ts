@@ -1,0 +1,23 @@
+export { loadPrompt, type LoadPromptOptions } from './load-prompt.js';
+export { findPromptFiles } from './find-prompt-files.js';
+export { FILTER_NAMES } from './filters.js';
+export { BUILT_IN_TAGS } from './template.js';
+export type {
+  ChatMessage,
+  ContentPart,
+  FilePart,
+  ImagePart,
+  LoadedPrompt,
+  ModelSettings,
+  ObjectConfig,
+  PromptFrontmatter,
+  PromptKind,
+  PromptWarning,
+  RenderedPrompt,
+  Role,
+  TestSettings,
+  TextConfig,
+  TextPart,
+  ToolChoice,
+} from './types.js';
+export type { JSONSchema7 } from './json-schema.js';

@@ -1,0 +1,135 @@
+import { PromptSyntaxError } from '../errors/index.js';
+import { LineIndex } from './line-index.js';
+import { mdastToIr, type IrNode, type MdNode } from './template-ir.js';
+import type { Template } from './template.js';
+
+interface MdxProcessor {
+  parse(text: string): unknown;
+}
+let processorPromise: Promise<MdxProcessor> | undefined;
+
+/** The MDX parser is loaded on first use only: it is heavy and most commands never need it. */
+function mdxProcessor(): Promise<MdxProcessor> {
+  processorPromise ??= import('@mdx-js/mdx').then(({ createProcessor }) => createProcessor({ format: 'mdx' }));
+  return processorPromise;
+}
+
+/**
+ * `<Raw>` content is literal, so it must not be parsed as MDX (a JSON example would be a
+ * broken expression). It is blanked for the parser with offsets kept; rendering slices the
+ * original text.
+ */
+function blankRaw(text: string): string {
+  return text.replace(/(<Raw\s*>)([\s\S]*?)(<\/Raw\s*>)/g, (_m, open: string, inner: string, close: string) => open + inner.replace(/[^\n]/g, ' ') + close);
+}
+
+interface VFileMessageLike {
+  reason?: string;
+  message?: string;
+  line?: number;
+  column?: number;
+  place?: { line?: number; column?: number; offset?: number; start?: { line?: number; column?: number } };
+}
+
+/**
+ * Parses a body whose frontmatter is already blanked (same offsets as the file), so every
+ * position the parser reports is the file's own line:column.
+ */
+export async function parseTemplate(file: string, source: string, bodyStart: number): Promise<Template> {
+  const lines = new LineIndex(source);
+  const processor = await mdxProcessor();
+  let tree: MdNode;
+  try {
+    tree = processor.parse(blankRaw(source)) as MdNode;
+  } catch (error) {
+    throw mdxError(file, source, lines, error);
+  }
+  const ctx = { file, source, lines };
+  try {
+    const { nodes, esm } = mdastToIr(ctx, tree);
+    // Imports render as nothing and, alone on their lines, take their lines with them.
+    const imports = esm.map((e): IrNode => ({ kind: 'expression', start: e.start, end: e.end, expression: undefined }));
+    const bodyNodes = [...nodes, ...imports].sort((a, b) => a.start - b.start);
+    return { ...ctx, nodes, esm, bodyNodes, bodyStart, components: new Map() };
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(file, source, lines, error);
+    throw error;
+  }
+}
+
+function tooDeep(file: string, source: string, lines: LineIndex, cause: unknown): PromptSyntaxError {
+  const offset = longestExpression(source);
+  return new PromptSyntaxError('PROMPT_TOO_DEEP', 'expression is nested too deeply to parse', {
+    location: { file, ...(offset === undefined ? {} : lines.at(offset)) },
+    hint: 'the MDX parser ran out of stack; split the expression or flatten the props',
+    cause,
+  });
+}
+
+/**
+ * The parser's stack overflow does not say where it happened; the longest `{…}` is by far the
+ * likeliest culprit (a hostile 10,000-segment path), so the error points there.
+ */
+function longestExpression(source: string): number | undefined {
+  let best: number | undefined;
+  let bestLength = 0;
+  let depth = 0;
+  let open = 0;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '{') {
+      if (depth === 0) open = i;
+      depth++;
+    } else if (char === '}' && depth > 0) {
+      depth--;
+      if (depth === 0 && i - open > bestLength) {
+        best = open;
+        bestLength = i - open;
+      }
+    }
+  }
+  return depth > 0 && source.length - open > bestLength ? open : best;
+}
+
+function mdxError(file: string, source: string, lines: LineIndex, error: unknown): PromptSyntaxError {
+  if (error instanceof RangeError) return tooDeep(file, source, lines, error);
+  const message = error as VFileMessageLike;
+  let text = message.reason ?? message.message ?? String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  // "Could not parse expression with acorn" alone does not say what is wrong; acorn's reason does.
+  if (cause instanceof Error && !text.includes(cause.message)) text += `: ${cause.message}`;
+  let line = message.line ?? message.place?.line ?? message.place?.start?.line;
+  let column = message.column ?? message.place?.column ?? message.place?.start?.column;
+  // Some parser messages carry their position only inside the text, as "(3:1-3:7)".
+  const inText = /\s*\((\d+):(\d+)-\d+:\d+\)$/.exec(text);
+  if (line === undefined && inText) {
+    line = Number(inText[1]);
+    column = Number(inText[2]);
+    text = text.slice(0, inText.index);
+  }
+  // The parser points at where it gave up (often the end of the paragraph); the brace that was
+  // never closed is what the author needs to see.
+  const offset = message.place?.offset;
+  if (/closing brace/.test(text) && offset !== undefined) {
+    const open = unclosedBrace(source, offset);
+    if (open !== undefined) ({ line, column } = lines.at(open));
+  }
+  const hint = /brace/i.test(text) ? 'write literal braces inside <Raw>…</Raw>' : undefined;
+  return new PromptSyntaxError('PROMPT_MDX_SYNTAX', text, {
+    location: { file, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) },
+    ...(hint ? { hint } : {}),
+    cause: error,
+  });
+}
+
+function unclosedBrace(source: string, offset: number): number | undefined {
+  let depth = 0;
+  for (let i = Math.min(offset, source.length) - 1; i >= 0; i--) {
+    if (source[i] === '}') depth++;
+    else if (source[i] === '{') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return undefined;
+}

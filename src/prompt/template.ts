@@ -1,0 +1,29 @@
+import type { IrContext, IrEsm, IrNode } from './template-ir.js';
+
+/** One parsed .mdx file (the prompt or a component) ready to render synchronously. */
+export interface Template extends IrContext {
+  /** Top-level nodes of the body (imports excluded). */
+  nodes: IrNode[];
+  esm: IrEsm[];
+  /** `nodes` with the import statements as empty nodes, for rendering a component's whole body. */
+  bodyNodes: IrNode[];
+  /** Offset where the body starts (after the frontmatter). */
+  bodyStart: number;
+  /** Imported components by local name. */
+  components: Map<string, Template>;
+}
+
+export const ROLE_TAGS = ['System', 'User', 'Assistant'] as const;
+export const CONTROL_TAGS = ['If', 'ElseIf', 'Else', 'ForEach', 'Raw'] as const;
+export const ATTACHMENT_TAGS = ['ImageAttachment', 'FileAttachment'] as const;
+export const BUILT_IN_TAGS: readonly string[] = [...ROLE_TAGS, ...CONTROL_TAGS, ...ATTACHMENT_TAGS];
+
+/** Lowercase names (and fragments) are HTML-like and pass through verbatim. */
+export function isPassThrough(name: string): boolean {
+  const first = name.charAt(0);
+  return name === '' || first !== first.toUpperCase() || first === first.toLowerCase();
+}
+
+export function knownTags(template: Template): string[] {
+  return [...BUILT_IN_TAGS, ...template.components.keys()];
+}

@@ -1,0 +1,58 @@
+import type { EvalSummary, RunSummary } from '../experiment/types.js';
+import { formatCost } from './format-cost.js';
+import { formatDuration } from './format-duration.js';
+import { formatPercent } from './format-percent.js';
+import type { RunInfo } from './types.js';
+
+const count = (n: number): string => n.toLocaleString('en-US');
+const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+
+function evalLine(summary: EvalSummary, nameWidth: number): string {
+  const parts: string[] = [];
+  if (summary.passCount > 0) {
+    let pass = `pass ${formatPercent(summary.passRate)} (${count(summary.passed)}/${count(summary.passCount)}`;
+    const ci = summary.passRateCi95;
+    if (ci) pass += `, 95% CI ${formatPercent(ci[0])}–${formatPercent(ci[1])}`;
+    parts.push(`${pass})`);
+  }
+  if (summary.meanScore !== undefined) {
+    const stdErr = summary.meanScoreStdErr;
+    parts.push(`mean ${summary.meanScore.toFixed(2)}${stdErr === undefined ? '' : ` ± ${stdErr.toFixed(2)}`}`);
+  }
+  if (summary.count === 0) parts.push('no results');
+  parts.push(plural(summary.errored, 'error'));
+  return `    ${summary.name.padEnd(nameWidth)}  ${parts.join(', ')}`;
+}
+
+/** The SUMMARY block printed after the table, as lines. */
+export function formatSummary(summary: RunSummary, info: RunInfo): string[] {
+  const lines = ['SUMMARY'];
+  lines.push(
+    `  Rows:     ${count(summary.rows)} run, ${count(summary.errored)} errored, ${count(summary.cached)} cached, ` +
+      `${count(summary.pregenerated)} pre-generated`,
+  );
+  if (summary.evals.length > 0) {
+    lines.push('  Evals:');
+    const nameWidth = Math.max(...summary.evals.map((e) => e.name.length));
+    for (const evalSummary of summary.evals) lines.push(evalLine(evalSummary, nameWidth));
+  }
+  const { p50, p95 } = summary.latencyMs;
+  lines.push(
+    p50 === undefined || p95 === undefined
+      ? '  Latency:  n/a (no live calls)'
+      : `  Latency:  p50 ${formatDuration(p50)}, p95 ${formatDuration(p95)} (live calls only)`,
+  );
+  lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out`);
+  lines.push(`  Cost:     ${formatCost(summary.costUsd)}`);
+  if (summary.flaky.length > 0) {
+    const flaky = summary.flaky.map((row) => `#${row.index} (${row.evals.join(', ')})`).join(', ');
+    lines.push(`  Flaky:    ${plural(summary.flaky.length, 'row')}: ${flaky}`);
+  }
+  if (summary.gates.length > 0) {
+    lines.push('  Gates:');
+    for (const gate of summary.gates) lines.push(`    ${gate.passed ? '✔' : '✘'} ${gate.name}: ${gate.message}`);
+  }
+  lines.push(`  Result:   ${summary.passed ? 'PASSED' : 'FAILED'}`);
+  lines.push(`  Run:      ${info.runId} (${info.runDir})`);
+  return lines;
+}

@@ -1,0 +1,112 @@
+import type { RowResult } from '../experiment/types.js';
+import { formatDuration } from './format-duration.js';
+import { formatPercent } from './format-percent.js';
+import type { OutputStream, Reporter } from './types.js';
+
+export interface ProgressStream extends OutputStream {
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface ProgressOptions {
+  /** Milliseconds clock. @default Date.now */
+  now?: () => number;
+  /** @default out.isTTY */
+  isTTY?: boolean;
+  /** Minimum time between redraws on a terminal. @default 100 */
+  redrawMs?: number;
+  /** Time between plain lines when not a terminal (also printed at every 10%). @default 10000 */
+  intervalMs?: number;
+}
+
+export interface ProgressReporter extends Reporter {
+  /** Erases the progress line, so whatever prints next starts on a clean line. */
+  clear(): void;
+}
+
+const CLEAR_LINE = '\r\x1b[2K';
+
+/**
+ * Live progress. On a terminal: one line redrawn in place, at most ~10 times a second, so a
+ * fast run does not spend its time repainting. Elsewhere (CI logs): a plain line every
+ * `intervalMs` or every 10%, so logs show progress without thousands of lines.
+ */
+export function createProgressReporter(out: ProgressStream, options: ProgressOptions = {}): ProgressReporter {
+  const now = options.now ?? Date.now;
+  const tty = options.isTTY ?? out.isTTY === true;
+  const redrawMs = options.redrawMs ?? 100;
+  const intervalMs = options.intervalMs ?? 10_000;
+  let total: number | undefined;
+  let start = now();
+  let done = 0;
+  let errored = 0;
+  let verdicts = 0;
+  let passes = 0;
+  let lastDraw = -Infinity;
+  let lastDecile = 0;
+  let drawn = false;
+
+  const line = (at: number): string => {
+    const parts = [total === undefined ? `${done} rows` : `${done}/${total} rows (${formatPercent(done / Math.max(total, 1), 0)})`];
+    if (verdicts > 0) parts.push(`pass ${formatPercent(passes / verdicts)}`);
+    if (errored > 0) parts.push(`${errored} errored`);
+    const elapsed = (at - start) / 1000;
+    if (elapsed > 0) {
+      const rate = done / elapsed;
+      parts.push(`${rate.toFixed(1)} rows/s`);
+      if (total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
+    }
+    return parts.join(' · ');
+  };
+
+  const draw = (at: number): void => {
+    lastDraw = at;
+    if (tty) {
+      const text = line(at);
+      const width = out.columns;
+      out.write(CLEAR_LINE + (width !== undefined && width > 1 ? text.slice(0, width - 1) : text));
+      drawn = true;
+    } else {
+      out.write(`${line(at)}\n`);
+    }
+  };
+
+  const clear = (): void => {
+    if (tty && drawn) out.write(CLEAR_LINE);
+    drawn = false;
+  };
+
+  return {
+    onRunStart(info) {
+      total = info.total;
+      start = now();
+      // Off a terminal the first line waits a full interval (or 10%), not the first row.
+      lastDraw = start;
+      if (tty) draw(start);
+    },
+    onRowEnd(row: RowResult) {
+      done += 1;
+      if (row.error !== undefined) errored += 1;
+      for (const result of Object.values(row.evals)) {
+        if (result.passed === undefined) continue;
+        verdicts += 1;
+        if (result.passed) passes += 1;
+      }
+      const at = now();
+      const finished = total !== undefined && done >= total;
+      if (tty) {
+        if (finished || at - lastDraw >= redrawMs) draw(at);
+        return;
+      }
+      const decile = total === undefined || total === 0 ? 0 : Math.floor((done * 10) / total);
+      if (decile > lastDecile || at - lastDraw >= intervalMs) {
+        lastDecile = decile;
+        draw(at);
+      }
+    },
+    onRunEnd() {
+      clear();
+    },
+    clear,
+  };
+}

@@ -1,0 +1,45 @@
+import type { RowResult, RunSummary } from '../experiment/types.js';
+
+/** Anything with a string `write`: process.stdout, a file stream, a test buffer. */
+export interface OutputStream {
+  write(chunk: string): unknown;
+}
+
+/** What reporters know about the run besides its rows. */
+export interface RunInfo {
+  runId: string;
+  /** The run's folder, as it should be shown (the CLI passes it relative to the cwd). */
+  runDir: string;
+  promptPath: string;
+  promptName: string;
+  model: string;
+  /** In the order of test_settings.evals. */
+  evalNames: string[];
+  /** Rows × repeats to run, when known up front. */
+  total?: number;
+  /** Wall time of the run; given with onRunEnd. */
+  durationMs?: number;
+  /** ISO 8601. */
+  startedAt?: string;
+}
+
+/**
+ * A reporter only listens to the runner. Each hook is optional; the runner awaits returned
+ * promises so output finishes before the process exits.
+ */
+export interface Reporter {
+  onRunStart?(info: RunInfo): void | Promise<void>;
+  onRowEnd?(row: RowResult): void | Promise<void>;
+  onRunEnd?(summary: RunSummary, info: RunInfo): void | Promise<void>;
+}
+
+export interface ReporterOptions {
+  /** Longest table cell before it is cut with `…`; 0 keeps cells whole. @default 200 */
+  truncate?: number;
+  /** Rows the table shows before it only counts the rest. @default 1000 */
+  maxTableRows?: number;
+}
+
+export type ReporterFactory = (out: OutputStream, options?: ReporterOptions) => Reporter;
+
+export type ReporterName = 'table' | 'json' | 'jsonl' | 'csv' | 'junit';

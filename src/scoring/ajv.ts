@@ -1,0 +1,31 @@
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { JSONSchema7 } from '../prompt/json-schema.js';
+
+let instance: Promise<Ajv> | undefined;
+
+/** One shared Ajv, imported on first use so commands that never score start fast. */
+export function getAjv(): Promise<Ajv> {
+  instance ??= import('ajv').then(({ default: AjvClass }) => new AjvClass({ allErrors: true, strict: false }));
+  return instance;
+}
+
+/** Compiles a schema; throws Ajv's own error when the schema itself is invalid. */
+export async function compileSchema(schema: JSONSchema7): Promise<ValidateFunction> {
+  const ajv = await getAjv();
+  return ajv.compile(schema);
+}
+
+/** `/age must be number` per violation; `(root)` when the whole value is wrong. */
+export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
+  if (!errors) return [];
+  return errors.map((error) => {
+    const where = error.instancePath === '' ? '(root)' : error.instancePath;
+    const extra =
+      error.keyword === 'additionalProperties' && typeof error.params['additionalProperty'] === 'string'
+        ? ` (${error.params['additionalProperty']})`
+        : error.keyword === 'enum' && Array.isArray(error.params['allowedValues'])
+          ? `: ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+          : '';
+    return `${where} ${error.message ?? 'is invalid'}${extra}`;
+  });
+}

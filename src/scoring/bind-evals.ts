@@ -1,0 +1,118 @@
+import { closestMatch, EvalBindingError } from '../errors/index.js';
+import type { ScoreSchema } from '../project/types.js';
+import type { JSONSchema7 } from '../prompt/json-schema.js';
+import { compileSchema, formatAjvErrors } from './ajv.js';
+import { builtinScorers } from './builtins/index.js';
+import type { BoundEval, BuiltinScorer, JudgeFn, Scorer } from './types.js';
+
+export interface BindContext {
+  /** `scores` of agentmark.json. */
+  scores: Record<string, ScoreSchema>;
+  /** Scorers registered in agentmark.config.ts, by eval name. */
+  userScorers: Record<string, Scorer>;
+  /** The prompt's object_config.schema (json_schema's default). */
+  promptSchema?: JSONSchema7 | undefined;
+  judge?: JudgeFn | undefined;
+  judgeModel?: string | undefined;
+  projectRoot: string;
+  promptPath: string;
+}
+
+export interface BindResult {
+  evals: BoundEval[];
+  warnings: string[];
+}
+
+/** `name (string, required), flags (string)`: enough to fix a typo without opening the docs. */
+function describeOptions(builtin: BuiltinScorer): string {
+  const properties = (builtin.options['properties'] ?? {}) as Record<string, { type?: unknown }>;
+  const required = new Set((builtin.options['required'] ?? []) as string[]);
+  const names = Object.entries(properties).map(([key, value]) => {
+    const type = typeof value.type === 'string' ? value.type : 'value';
+    return `${key} (${type}${required.has(key) ? ', required' : ''})`;
+  });
+  return names.length ? `options of ${builtin.name}: ${names.join(', ')}` : `${builtin.name} takes no options`;
+}
+
+async function createBuiltin(
+  evalName: string,
+  builtin: BuiltinScorer,
+  options: Record<string, unknown>,
+  schema: ScoreSchema | undefined,
+  ctx: BindContext,
+): Promise<Scorer> {
+  const validate = await compileSchema(builtin.options);
+  if (!validate(options)) {
+    const violations = formatAjvErrors(validate.errors).map((v) => v.replace(/^\(root\) /, ''));
+    throw new EvalBindingError(
+      'EVAL_INVALID_OPTIONS',
+      `eval "${evalName}": invalid options for built-in "${builtin.name}": ${violations.join('; ')}`,
+      { location: { file: ctx.promptPath }, hint: describeOptions(builtin) },
+    );
+  }
+  return builtin.create(options, {
+    evalName,
+    schema,
+    promptSchema: ctx.promptSchema,
+    judge: ctx.judge,
+    judgeModel: ctx.judgeModel,
+    projectRoot: ctx.projectRoot,
+    promptPath: ctx.promptPath,
+  });
+}
+
+/**
+ * Binds each eval name to a scorer, in this order: a scorer registered in the project's config,
+ * then the built-in named by the score schema's `scorer` key (with its `options`), then the
+ * built-in of the same name. Fails before any model call, so a typo costs nothing.
+ */
+export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<BindResult> {
+  const evals: BoundEval[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  const location = { file: ctx.promptPath };
+  for (const name of evalNames) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const schema = Object.hasOwn(ctx.scores, name) ? ctx.scores[name] : undefined;
+    if (schema === undefined) warnings.push(`eval ${name} has no score schema in agentmark.json; its results are shown untyped`);
+
+    const user = Object.hasOwn(ctx.userScorers, name) ? ctx.userScorers[name] : undefined;
+    if (user !== undefined) {
+      if (schema?.scorer !== undefined) {
+        warnings.push(`eval ${name}: scores.${name}.scorer "${schema.scorer}" is ignored because agentmark.config registers a scorer named ${name}`);
+      }
+      evals.push({ name, scorer: user, schema, source: 'user' });
+      continue;
+    }
+
+    const builtinName = schema?.scorer ?? name;
+    const builtin = Object.hasOwn(builtinScorers, builtinName) ? builtinScorers[builtinName] : undefined;
+    if (builtin === undefined && schema?.scorer !== undefined) {
+      const close = closestMatch(schema.scorer, Object.keys(builtinScorers));
+      throw new EvalBindingError('EVAL_UNKNOWN_SCORER', `eval "${name}": scores.${name}.scorer "${schema.scorer}" is not a built-in scorer`, {
+        location,
+        hint: `${close === undefined ? '' : `did you mean "${close}"? `}built-ins: ${Object.keys(builtinScorers).join(', ')}`,
+      });
+    }
+    if (builtin === undefined) {
+      const bindable = [
+        ...Object.keys(ctx.userScorers),
+        ...Object.entries(ctx.scores).filter(([, s]) => s.scorer !== undefined).map(([key]) => key),
+        ...Object.keys(builtinScorers),
+      ];
+      const available = [...new Set(bindable)];
+      const close = closestMatch(name, available);
+      throw new EvalBindingError('EVAL_NOT_FOUND', `eval "${name}" has no scorer; available: ${available.join(', ')}`, {
+        location,
+        hint:
+          close === undefined
+            ? `register a scorer named ${name} in agentmark.config.ts, or set scores.${name}.scorer to a built-in in agentmark.json`
+            : `did you mean "${close}"?`,
+      });
+    }
+    const scorer = await createBuiltin(name, builtin, schema?.options ?? {}, schema, ctx);
+    evals.push({ name, scorer, schema, source: 'builtin', builtin: builtin.name });
+  }
+  return { evals, warnings };
+}

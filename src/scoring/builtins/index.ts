@@ -1,0 +1,23 @@
+import type { BuiltinScorer } from '../types.js';
+import { agentScorers } from './tool-calls.js';
+import { jsonScorers } from './json.js';
+import { judgeScorers } from './llm-judge.js';
+import { numericScorers } from './numeric.js';
+import { performanceScorers } from './performance.js';
+import { similarityScorers } from './similarity.js';
+import { textMatchScorers } from './text-match.js';
+
+/** Every built-in scorer by name, in the order `--help` style listings show them. */
+export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.freeze(
+  Object.fromEntries(
+    [
+      ...textMatchScorers,
+      ...jsonScorers,
+      ...similarityScorers,
+      ...numericScorers,
+      ...agentScorers,
+      ...performanceScorers,
+      ...judgeScorers,
+    ].map((scorer) => [scorer.name, scorer]),
+  ),
+);

@@ -1,0 +1,24 @@
+export type {
+  BoundEval,
+  BuiltinScorer,
+  EvalParams,
+  EvalResult,
+  JudgeFn,
+  ScoredEval,
+  Scorer,
+  ScorerContext,
+} from './types.js';
+export { bindEvals, type BindContext, type BindResult } from './bind-evals.js';
+export { builtinScorers } from './builtins/index.js';
+export type { ExactMatchOptions, ContainsOptions, RegexOptions, StartsWithOptions, OneOfOptions } from './builtins/text-match.js';
+export type { JsonSchemaOptions, JsonFieldsOptions } from './builtins/json.js';
+export type { LevenshteinOptions } from './builtins/similarity.js';
+export type { NumericOptions } from './builtins/numeric.js';
+export type { ToolCallsOptions } from './builtins/tool-calls.js';
+export type { LatencyOptions, TokensOptions, CostOptions } from './builtins/performance.js';
+export type { LlmJudgeOptions, AccuracyOptions } from './builtins/llm-judge.js';
+export { validateResult } from './validate-result.js';
+export { runEval, type RunEvalOptions } from './run-eval.js';
+export { wilsonInterval, meanStats, sampleStdDev, spread, type MeanStats, type Spread } from './statistics.js';
+export { summarizeEvals, type ScoredEvalSummary } from './summarize-evals.js';
+export { findFlakyRows, type FlakyEval, type FlakyRow } from './flaky-rows.js';

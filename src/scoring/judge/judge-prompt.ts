@@ -1,0 +1,48 @@
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChatMessage, LoadedPrompt } from '../../prompt/types.js';
+
+// src/scoring/judge/ and dist/scoring/judge/ are both three levels below the package root,
+// so the same relative URL finds the shipped judges/ folder from source and from the build.
+const JUDGES_DIR = new URL('../../../judges/', import.meta.url);
+
+/** Absolute path of a judge prompt shipped with this package, e.g. `llm-judge`. */
+export function shippedJudgePath(name: 'llm-judge' | 'accuracy'): string {
+  return fileURLToPath(new URL(`${name}.prompt.mdx`, JUDGES_DIR));
+}
+
+/** A user's judge prompt (options.prompt) resolves against the project root. */
+export function userJudgePath(path: string, projectRoot: string): string {
+  return isAbsolute(path) ? path : resolve(projectRoot, path);
+}
+
+/** Loaded lazily: the MDX parser is heavy and most runs have no judge. */
+export async function loadJudgePrompt(path: string): Promise<LoadedPrompt> {
+  const { loadPrompt } = await import('../../prompt/index.js');
+  return loadPrompt(path);
+}
+
+/** What a judge prompt is rendered with. */
+export interface JudgeProps {
+  /** The row's input props as pretty JSON. */
+  input: string;
+  output: string;
+  /** Empty when the row has none; `hasExpectedOutput` tells the template which. */
+  expectedOutput: string;
+  hasExpectedOutput: boolean;
+  criteria: string;
+  /** Which verdict field to fill and how (from the score schema). */
+  instructions: string;
+}
+
+export interface RenderedJudge {
+  messages: ChatMessage[];
+  /** The prompt's own model_name, which a user's judge prompt may set. */
+  modelName: string | undefined;
+}
+
+export function renderJudge(prompt: LoadedPrompt, props: JudgeProps): RenderedJudge {
+  const rendered = prompt.render({ ...props });
+  const config = 'object_config' in rendered ? rendered.object_config : 'text_config' in rendered ? rendered.text_config : undefined;
+  return { messages: rendered.messages, modelName: config?.model_name };
+}

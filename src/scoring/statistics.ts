@@ -1,0 +1,69 @@
+/** z for a two-sided 95% interval, rounded as textbooks (and hand checks) use it. */
+export const Z95 = 1.96;
+
+/**
+ * Wilson score interval for a proportion. Unlike p ± z·√(p(1-p)/n) it stays inside [0, 1] and
+ * is not zero-width at 0 or n successes, which matters for small eval sets.
+ * Undefined when n is 0.
+ */
+export function wilsonInterval(successes: number, n: number, z = Z95): [number, number] | undefined {
+  if (n <= 0) return undefined;
+  const p = successes / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const center = (p + z2 / (2 * n)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
+  return [Math.max(0, center - half), Math.min(1, center + half)];
+}
+
+export function mean(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
+
+/** Sample standard deviation (n - 1); undefined below two values. */
+export function sampleStdDev(values: readonly number[]): number | undefined {
+  if (values.length < 2) return undefined;
+  const m = mean(values) ?? 0;
+  let squares = 0;
+  for (const value of values) squares += (value - m) ** 2;
+  return Math.sqrt(squares / (values.length - 1));
+}
+
+export interface MeanStats {
+  mean: number;
+  /** sd / √n with the sample sd; only with n >= 2. */
+  stdErr?: number;
+  /** mean ± 1.96·SE; only with n >= 2. */
+  ci95?: [number, number];
+}
+
+/**
+ * Mean with a normal-approximation 95% interval. 1.96 rather than a t quantile keeps the number
+ * simple to explain; with fewer than ~30 values the interval is somewhat too narrow.
+ */
+export function meanStats(values: readonly number[]): MeanStats | undefined {
+  const m = mean(values);
+  if (m === undefined) return undefined;
+  const sd = sampleStdDev(values);
+  if (sd === undefined) return { mean: m };
+  const stdErr = sd / Math.sqrt(values.length);
+  return { mean: m, stdErr, ci95: [m - Z95 * stdErr, m + Z95 * stdErr] };
+}
+
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+/** Min, median (mean of the middle two for an even count) and max; sorts a copy. */
+export function spread(values: readonly number[]): Spread | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return { min: sorted[0] as number, median, max: sorted[sorted.length - 1] as number };
+}

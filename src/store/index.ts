@@ -1,0 +1,17 @@
+export { RunStore } from './run-store.js';
+export { RunHandle, MANIFEST_FILE, RESULTS_FILE } from './run-handle.js';
+export { createRunId, isValidRunId, type RunIdDeps } from './run-id.js';
+export { rowKey } from './row-key.js';
+export { gitInfo } from './git-info.js';
+export { fingerprintFile } from './fingerprint.js';
+export { RunStoreError } from './store-error.js';
+export type {
+  FileFingerprint,
+  GitInfo,
+  ManifestPatch,
+  OpenedRun,
+  RunHandleLike,
+  RunManifest,
+  RunOptions,
+  RunStatus,
+} from './types.js';

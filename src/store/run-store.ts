@@ -1,0 +1,162 @@
+import type { Dirent } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RowResult } from '../experiment/types.js';
+import { UsageError, closestMatch } from '../errors/index.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { dropTail, readResultsFile, readStoredRows } from './results-file.js';
+import { MANIFEST_FILE, RESULTS_FILE, RunHandle, manifestText } from './run-handle.js';
+import { isValidRunId } from './run-id.js';
+import { rowKey } from './row-key.js';
+import { RunStoreError } from './store-error.js';
+import type { OpenedRun, RunManifest } from './types.js';
+
+/** How many recent ids an unknown-run error lists. */
+const RECENT_IDS_SHOWN = 5;
+
+function isErrnoCode(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+}
+
+/** The past and present runs of one project, one folder each under `.agentmark/runs/`. */
+export class RunStore {
+  readonly runsDir: string;
+
+  /** @param runsDir defaults to `<projectRoot>/.agentmark/runs` */
+  constructor(projectRoot: string, runsDir: string = join(projectRoot, '.agentmark', 'runs')) {
+    this.runsDir = runsDir;
+  }
+
+  runDir(id: string): string {
+    return join(this.runsDir, id);
+  }
+
+  /** Creates `<id>/` with its manifest and an empty results file, ready for appends. */
+  async create(manifest: RunManifest): Promise<RunHandle> {
+    if (!isValidRunId(manifest.id)) {
+      throw new RunStoreError('STORE_BAD_RUN_ID', `"${manifest.id}" cannot be a run id`, {
+        hint: 'use letters, digits, ".", "_" and "-" only',
+      });
+    }
+    const dir = this.runDir(manifest.id);
+    await mkdir(this.runsDir, { recursive: true });
+    try {
+      // Not recursive: an existing folder means an id clash, which must not mix two runs.
+      await mkdir(dir);
+    } catch (error) {
+      if (isErrnoCode(error, 'EEXIST')) {
+        throw new RunStoreError('STORE_RUN_EXISTS', `run ${manifest.id} already exists`, {
+          location: { file: dir },
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
+    return new RunHandle(dir, manifest);
+  }
+
+  /** Reads a run's manifest. Unknown id: UsageError USAGE_UNKNOWN_RUN. */
+  async manifest(id: string): Promise<RunManifest> {
+    // An id that could leave the runs folder is simply not a run.
+    if (!isValidRunId(id)) throw await this.#unknownRun(id);
+    const path = join(this.runDir(id), MANIFEST_FILE);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if (isErrnoCode(error, 'ENOENT') || isErrnoCode(error, 'ENOTDIR')) throw await this.#unknownRun(id);
+      throw error;
+    }
+    try {
+      return JSON.parse(text) as RunManifest;
+    } catch (error) {
+      throw new RunStoreError('STORE_BAD_MANIFEST', 'manifest is not valid JSON', { location: { file: path }, cause: error });
+    }
+  }
+
+  /**
+   * Reopens a run to continue it: cuts off a torn last line so appends start on a clean line,
+   * and collects which (index, repeat) rows are already done.
+   */
+  async open(id: string): Promise<OpenedRun> {
+    const manifest = await this.manifest(id);
+    const dir = this.runDir(id);
+    const resultsPath = join(dir, RESULTS_FILE);
+    const done = new Set<string>();
+    let rowCount = 0;
+    let validEnd = 0;
+    try {
+      for await (const { row, end } of readStoredRows(resultsPath)) {
+        done.add(rowKey(row.index, row.repeat));
+        rowCount += 1;
+        validEnd = end;
+      }
+    } catch (error) {
+      // A run killed before its first row may have no results file yet: nothing is done.
+      if (!isErrnoCode(error, 'ENOENT')) throw error;
+    }
+    const droppedTornLine = await dropTail(resultsPath, validEnd).catch((error: unknown) => {
+      if (isErrnoCode(error, 'ENOENT')) return false;
+      throw error;
+    });
+    return {
+      manifest,
+      handle: new RunHandle(dir, manifest),
+      done,
+      rowCount,
+      droppedTornLine,
+      rows: () => readResultsFile(resultsPath),
+    };
+  }
+
+  /** Streams a run's stored rows in file order (finish order), without loading the file. */
+  async *readResults(id: string): AsyncGenerator<RowResult> {
+    await this.manifest(id);
+    try {
+      yield* readResultsFile(join(this.runDir(id), RESULTS_FILE));
+    } catch (error) {
+      if (!isErrnoCode(error, 'ENOENT')) throw error;
+    }
+  }
+
+  /** Run ids, newest first (ids start with their UTC start time). */
+  async ids(): Promise<string[]> {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(this.runsDir, { withFileTypes: true });
+    } catch (error) {
+      if (isErrnoCode(error, 'ENOENT')) return [];
+      throw error;
+    }
+    return entries
+      .filter((entry) => entry.isDirectory() && isValidRunId(entry.name))
+      .map((entry) => entry.name)
+      .sort()
+      .reverse();
+  }
+
+  /** Manifests of past runs, newest first; folders without a readable manifest are skipped. */
+  async list(limit = Infinity): Promise<RunManifest[]> {
+    const manifests: RunManifest[] = [];
+    for (const id of await this.ids()) {
+      if (manifests.length >= limit) break;
+      try {
+        manifests.push(JSON.parse(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')) as RunManifest);
+      } catch {
+        // A folder from a run killed before its manifest was written, or not ours: not a run.
+      }
+    }
+    return manifests;
+  }
+
+  async #unknownRun(id: string): Promise<UsageError> {
+    const ids = await this.ids();
+    const recent = ids.slice(0, RECENT_IDS_SHOWN);
+    const close = closestMatch(id, ids);
+    const hints: string[] = [];
+    if (close !== undefined) hints.push(`did you mean "${close}"?`);
+    hints.push(recent.length > 0 ? `recent runs: ${recent.join(', ')}` : `no runs yet in ${this.runsDir}`);
+    return new UsageError('USAGE_UNKNOWN_RUN', `unknown run "${id}"`, { hint: hints.join('; ') });
+  }
+}

@@ -1,0 +1,76 @@
+import type { RowResult, RunSummary } from '../experiment/types.js';
+import type { RunHandle } from './run-handle.js';
+
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed';
+
+/** A file the run depended on, fingerprinted so a later look at the run can tell it changed. */
+export interface FileFingerprint {
+  /** Relative to the project root, with `/` separators. */
+  path: string;
+  /** sha256 (hex) of the file's text. */
+  hash: string;
+}
+
+/** How the run was asked to go; kept so `--resume` can continue with the same choices. */
+export interface RunOptions {
+  concurrency?: number;
+  repeat?: number;
+  /** The row selection as given (`--rows`, `--sample`/`--seed`, `--split`). */
+  selection?: unknown;
+  cacheMode?: string;
+  threshold?: number;
+  timeouts?: Record<string, number>;
+  [key: string]: unknown;
+}
+
+export interface GitInfo {
+  commit: string;
+  /** Uncommitted changes outside `.agentmark/`. */
+  dirty: boolean;
+}
+
+/** `<runs>/<id>/manifest.json`: what was run, with what, and how it ended. */
+export interface RunManifest {
+  id: string;
+  prompt: FileFingerprint & { name: string };
+  dataset?: FileFingerprint;
+  /** `provider/model`. */
+  model: string;
+  /** The prompt's model settings as run (temperature, max tokens, ...). */
+  settings: Record<string, unknown>;
+  options: RunOptions;
+  git?: GitInfo;
+  /** ISO 8601. */
+  startedAt: string;
+  endedAt?: string;
+  status: RunStatus;
+  summary?: RunSummary;
+}
+
+/** Fields a running run may change; the id and what was run stay fixed. */
+export type ManifestPatch = Partial<Omit<RunManifest, 'id'>>;
+
+/** What `RunStore.open` gives back to continue a run. */
+export interface OpenedRun {
+  manifest: RunManifest;
+  /** Appends to the existing results file, after any torn last line was dropped. */
+  handle: RunHandle;
+  /** `rowKey(index, repeat)` of every row already in the results file. */
+  done: Set<string>;
+  /** Complete rows found in the results file. */
+  rowCount: number;
+  /** Whether a torn last line was found and cut off. */
+  droppedTornLine: boolean;
+  /** Streams the rows already stored, in file order. */
+  rows(): AsyncIterable<RowResult>;
+}
+
+/** The writing side of one run; see `RunHandle`. */
+export interface RunHandleLike {
+  readonly id: string;
+  readonly dir: string;
+  readonly manifest: RunManifest;
+  append(row: RowResult): void;
+  updateManifest(patch: ManifestPatch): Promise<RunManifest>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,187 @@
+/**
+ * A real HTTP server on 127.0.0.1 that speaks enough of the OpenAI API (chat completions and
+ * responses, non-streaming) for `@ai-sdk/openai` to run against it, with scripted faults. Tests
+ * point the provider at `url` as its base URL; nothing leaves the machine.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { chatCompletion, responsesResult, type Answer } from './openai-replies.js';
+import { describeRequest, type OpenAIRequestInfo } from './openai-request.js';
+
+export type { OpenAIRequestInfo } from './openai-request.js';
+
+interface ReplyTiming {
+  /** Wait this long before answering. */
+  latencyMs?: number;
+}
+export type OpenAIReply = ReplyTiming &
+  (
+    | Answer
+    /** An HTTP error with OpenAI's error body; `retryAfter` (seconds) / `retryAfterMs` set the headers. */
+    | { status: number; message?: string; retryAfter?: number; retryAfterMs?: number }
+    /** Never answer; the request stays open until the client aborts or the server closes. */
+    | { hang: true }
+    /** Send the headers and half a body, then destroy the socket. */
+    | { drop: true }
+  );
+
+export type OpenAIResponder = (request: OpenAIRequestInfo) => OpenAIReply | Promise<OpenAIReply>;
+
+export interface RecordedRequest {
+  path: string;
+  body: Record<string, unknown>;
+  /** The client closed the connection before the answer was complete (abort, timeout). */
+  closedEarly: boolean;
+}
+
+export interface OpenAIServer {
+  /** Base URL ending in `/v1`. */
+  url: string;
+  requests: RecordedRequest[];
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  /** Requests the client gave up on before they were answered. */
+  readonly closedEarly: number;
+  setHandler(responder: OpenAIResponder): void;
+  close(): Promise<void>;
+}
+
+export interface OpenAIServerOptions {
+  /** @default echo of the last user message (or a value shaped like the requested schema) */
+  handler?: OpenAIResponder;
+}
+
+/** The default: answers the last user message back, or an object shaped like the schema. */
+export const echoResponder: OpenAIResponder = (request) =>
+  request.schema === undefined ? { text: request.lastUserText } : { object: sampleFromSchema(request.schema, request.lastUserText) };
+
+export async function startOpenAIServer(options: OpenAIServerOptions = {}): Promise<OpenAIServer> {
+  let responder = options.handler ?? echoResponder;
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let closedEarly = 0;
+  let nextId = 1;
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const record: RecordedRequest = { path: req.url ?? '', body: {}, closedEarly: false };
+    res.on('close', () => {
+      inFlight -= 1;
+      if (!res.writableFinished) {
+        record.closedEarly = true;
+        closedEarly += 1;
+      }
+    });
+    try {
+      record.body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      sendJson(res, 400, { error: { message: 'invalid JSON body', type: 'invalid_request_error', code: 'bad_json' } });
+      return;
+    }
+    requests.push(record);
+    const path = record.path.replace(/\?.*$/, '');
+    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/responses')) {
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error', code: 'not_found' } });
+      return;
+    }
+    const info = describeRequest(path, record.body, req.headers.authorization);
+    const reply = await responder(info);
+    if (reply.latencyMs !== undefined) await delay(reply.latencyMs);
+    if (res.destroyed) return;
+    if ('hang' in reply) return;
+    if ('drop' in reply) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"partial","choices":[');
+      setTimeout(() => res.destroy(), 5);
+      return;
+    }
+    if ('status' in reply) {
+      const headers: Record<string, string> = {};
+      if (reply.retryAfter !== undefined) headers['retry-after'] = String(reply.retryAfter);
+      if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
+      const message = reply.message ?? `scripted error ${reply.status}`;
+      sendJson(res, reply.status, { error: { message, type: 'server_error', code: String(reply.status) } }, headers);
+      return;
+    }
+    const id = nextId++;
+    const payload = path === '/v1/responses' ? responsesResult(info, reply, id) : chatCompletion(info, reply, id);
+    sendJson(res, 200, payload);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get closedEarly() {
+      return closedEarly;
+    },
+    setHandler(next) {
+      responder = next;
+    },
+    close() {
+      // Hanging requests would keep server.close() waiting forever; end every socket first.
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A value of the schema's shape: strings are `text`, numbers 0, booleans true, arrays empty. */
+export function sampleFromSchema(schema: Record<string, unknown>, text: string): unknown {
+  const type = Array.isArray(schema.type) ? (schema.type as unknown[])[0] : schema.type;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  switch (type) {
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, sampleFromSchema(value, text)]));
+    }
+    case 'array':
+      return [];
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return text;
+  }
+}

@@ -1,0 +1,94 @@
+import { MockLanguageModelV3 } from 'ai/test';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ModelCallError, UsageError } from '../../src/errors/index.js';
+import { createProviderRegistry, executeModelRequest, type ModelRequest } from '../../src/model/index.js';
+import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+
+const SECRET = 'sk-proj-SECRET-abc123';
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof Error)) throw new Error('expected a rejection');
+  return error;
+}
+
+describe('createProviderRegistry', () => {
+  it('resolves user-registered prefixes, which win over the built-in openai', async () => {
+    const mine = new MockLanguageModelV3({ modelId: 'x' });
+    const seen: string[] = [];
+    const registry = createProviderRegistry({
+      env: {},
+      providers: {
+        openai: (id) => {
+          seen.push(id);
+          return mine;
+        },
+        local: () => mine,
+      },
+    });
+    expect(await registry.resolve('openai/gpt-4o')).toBe(mine);
+    expect(await registry.resolve('local/llama/3.1')).toBe(mine);
+    expect(seen).toEqual(['gpt-4o']);
+    expect(registry.prefixes).toEqual(['local', 'openai']);
+  });
+
+  it.each(['gpt-4o', '/gpt-4o', 'openai/'])('rejects the malformed name %j with a UsageError listing known prefixes', async (name) => {
+    const registry = createProviderRegistry({ env: {}, providers: { mock: () => new MockLanguageModelV3() } });
+    const error = await rejection(registry.resolve(name));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({ code: 'USAGE_MODEL_NAME' });
+    expect(error.message).toBe(`model "${name}" is not of the form provider/model (known providers: mock, openai)`);
+  });
+
+  it('rejects an unknown prefix, listing the known ones', async () => {
+    const error = await rejection(createProviderRegistry({ env: {} }).resolve('anthropic/claude'));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({ code: 'USAGE_UNKNOWN_PROVIDER' });
+    expect(error.message).toBe('unknown provider "anthropic" in model "anthropic/claude" (known: openai)');
+  });
+
+  it('needs an API key or a base URL for openai', async () => {
+    const error = await rejection(createProviderRegistry({ env: {} }).resolve('openai/gpt-4o'));
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error).toMatchObject({ code: 'MODEL_NO_API_KEY', retryable: false });
+    expect((error as ModelCallError).hint).toBe(
+      'set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server), or run with the recorded cache (--cache-only)',
+    );
+  });
+
+  it('picks the responses API without a base URL and chat completions with one, unless forced', async () => {
+    const key = { OPENAI_API_KEY: 'k' };
+    const provider = async (options: Parameters<typeof createProviderRegistry>[0]) => {
+      const model = await createProviderRegistry(options).resolve('openai/gpt-4o');
+      return typeof model === 'string' ? model : model.provider;
+    };
+    expect(await provider({ env: key })).toBe('openai.responses');
+    expect(await provider({ env: key, baseURL: 'http://127.0.0.1:1/v1' })).toBe('openai.chat');
+    expect(await provider({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' } })).toBe('openai.chat');
+    expect(await provider({ env: key, openaiApi: 'chat' })).toBe('openai.chat');
+    expect(await provider({ env: key, baseURL: 'http://127.0.0.1:1/v1', openaiApi: 'responses' })).toBe('openai.responses');
+  });
+});
+
+describe('the API key stays secret', () => {
+  let server: OpenAIServer;
+  beforeEach(async () => {
+    server = await startOpenAIServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('never appears in an error message, even when the server echoes it', async () => {
+    server.setHandler((req) => ({ status: 401, message: `Incorrect API key provided: ${req.authorization ?? ''}` }));
+    const registry = createProviderRegistry({ baseURL: server.url, env: { OPENAI_API_KEY: SECRET } });
+    const request: ModelRequest = { modelName: 'openai/gpt-4o', kind: 'text', messages: [{ role: 'user', content: 'hi' }], settings: {} };
+    const error = await rejection(executeModelRequest(request, { registry }));
+    expect(error).toMatchObject({ code: 'MODEL_AUTH_FAILED', statusCode: 401, retryable: false });
+    expect(error.message).toBe('openai/gpt-4o: HTTP 401 not authorised: Incorrect API key provided: Bearer [redacted]');
+    expect(JSON.stringify({ message: error.message, hint: (error as ModelCallError).hint })).not.toContain(SECRET);
+  });
+});

@@ -1,0 +1,143 @@
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jsonSchema, tool } from 'ai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  cachedCall,
+  createProviderRegistry,
+  executeModelRequest,
+  ResponseCache,
+  type ModelRequest,
+  type ModelResponse,
+} from '../../src/model/index.js';
+import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+
+let dir: string;
+let server: OpenAIServer;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentmark-cache-'));
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const request: ModelRequest = {
+  modelName: 'openai/gpt-4o-mini',
+  kind: 'text',
+  messages: [{ role: 'user', content: 'cache me' }],
+  settings: { temperature: 0 },
+};
+
+const stored: ModelResponse = {
+  output: 'stored answer',
+  toolCalls: [],
+  usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+  finishReason: 'stop',
+  latencyMs: 42,
+  costUsd: 0.001,
+  cached: false,
+  retries: 2,
+};
+
+describe('ResponseCache', () => {
+  it('keys on content, not key order, and separates repeats, settings and tool descriptions', () => {
+    const cache = new ResponseCache(dir);
+    const key = cache.key(request, 0);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    const reordered = { settings: { temperature: 0 }, messages: request.messages, kind: 'text', modelName: request.modelName } as const;
+    expect(cache.key(reordered, 0)).toBe(key);
+    expect(cache.key(request, 1)).not.toBe(key);
+    expect(cache.key({ ...request, settings: { temperature: 0.1 } }, 0)).not.toBe(key);
+    expect(cache.key({ ...request, modelName: 'openai/gpt-4o' }, 0)).not.toBe(key);
+    const withTool = { ...request, tools: ['t'] };
+    const t = (description: string) => ({ t: tool({ description, inputSchema: jsonSchema({ type: 'object' }), execute: async () => 1 }) });
+    expect(cache.key(withTool, 0, t('one'))).not.toBe(cache.key(withTool, 0, t('two')));
+  });
+
+  it('stores under <dir>/<2 hex>/<key>.json and reads it back', async () => {
+    const cache = new ResponseCache(dir);
+    const key = cache.key(request, 0);
+    await cache.set(key, stored);
+    expect(await readdir(join(dir, key.slice(0, 2)))).toEqual([`${key}.json`]);
+    expect(await cache.get(key)).toEqual(stored);
+  });
+
+  it('treats a missing, corrupt or partial file as a miss', async () => {
+    const cache = new ResponseCache(dir);
+    const key = cache.key(request, 0);
+    expect(await cache.get(key)).toBeUndefined();
+    await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+    const full = JSON.stringify({ version: 1, key, response: stored });
+    await writeFile(cache.pathOf(key), full.slice(0, full.length / 2));
+    expect(await cache.get(key)).toBeUndefined();
+    await writeFile(cache.pathOf(key), JSON.stringify({ version: 1, key, response: { output: 'x' } }));
+    expect(await cache.get(key)).toBeUndefined();
+  });
+
+  it('survives many concurrent writers to one key: a whole entry, no temp files left', async () => {
+    const cache = new ResponseCache(dir);
+    const key = cache.key(request, 0);
+    const big = 'x'.repeat(200_000);
+    await Promise.all(Array.from({ length: 25 }, (_, i) => cache.set(key, { ...stored, output: `${i}:${big}` })));
+    const hit = await cache.get(key);
+    expect(hit?.output).toMatch(/^\d+:x{200000}$/);
+    expect(await readdir(join(dir, key.slice(0, 2)))).toEqual([`${key}.json`]);
+  });
+});
+
+describe('cachedCall', () => {
+  const registry = () => createProviderRegistry({ baseURL: server.url, env: { OPENAI_API_KEY: 'sk-never-stored' } });
+  const live = () => executeModelRequest(request, { registry: registry() });
+
+  it('use: the first call goes live and is stored; the second makes zero requests', async () => {
+    const cache = new ResponseCache(dir);
+    const first = await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
+    expect(first).toMatchObject({ output: 'cache me', cached: false });
+    const second = await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
+    expect(second).toEqual({ ...first, cached: true, retries: 0 });
+    expect(server.requests).toHaveLength(1);
+    // another repeat is another answer
+    await cachedCall(request, { cache, mode: 'use', repeat: 1 }, live);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('off: always goes live, and still stores for later runs', async () => {
+    const cache = new ResponseCache(dir);
+    await cachedCall(request, { cache, mode: 'off', repeat: 0 }, live);
+    await cachedCall(request, { cache, mode: 'off', repeat: 0 }, live);
+    expect(server.requests).toHaveLength(2);
+    const replay = await cachedCall(request, { cache, mode: 'only', repeat: 0 }, live);
+    expect(replay).toMatchObject({ output: 'cache me', cached: true, retries: 0 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('only: a miss is MODEL_CACHE_MISS and nothing is called', async () => {
+    const cache = new ResponseCache(dir);
+    const error = await cachedCall(request, { cache, mode: 'only', repeat: 0 }, live).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'MODEL_CACHE_MISS',
+      message: 'openai/gpt-4o-mini: no cached response for this request (--cache-only)',
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('never writes the API key to the cache', async () => {
+    const cache = new ResponseCache(dir);
+    await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
+    const key = cache.key(request, 0);
+    expect(await readFile(cache.pathOf(key), 'utf8')).not.toContain('sk-never-stored');
+  });
+
+  it('reports a failed cache write without failing the call', async () => {
+    const blocked = join(dir, 'file-not-dir');
+    await writeFile(blocked, '');
+    const cache = new ResponseCache(blocked);
+    const errors: unknown[] = [];
+    const response = await cachedCall(request, { cache, mode: 'use', repeat: 0, onCacheError: (e) => errors.push(e) }, live);
+    expect(response.output).toBe('cache me');
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -1,0 +1,147 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ModelCallError } from '../../src/errors/index.js';
+import { createProviderRegistry, executeModelRequest, type ExecuteOptions, type ModelRequest } from '../../src/model/index.js';
+import { startOpenAIServer, type OpenAIReply, type OpenAIServer } from '../helpers/openai-server.js';
+
+let server: OpenAIServer;
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const request: ModelRequest = {
+  modelName: 'openai/gpt-4o-mini',
+  kind: 'text',
+  messages: [{ role: 'user', content: 'ping' }],
+  settings: {},
+};
+
+/** Replies in order; the last one repeats. */
+function script(...replies: OpenAIReply[]): void {
+  let index = 0;
+  server.setHandler(() => replies[Math.min(index++, replies.length - 1)] ?? { text: 'unreachable' });
+}
+
+function options(extra: Partial<ExecuteOptions> = {}): ExecuteOptions {
+  return {
+    registry: createProviderRegistry({ baseURL: server.url, env: {} }),
+    retryDelayMs: 10,
+    random: () => 0.5,
+    ...extra,
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ModelCallError)) throw new Error(`expected a ModelCallError, got ${String(error)}`);
+  return error;
+}
+
+describe('retries and timeouts against the loopback server', () => {
+  it('waits out a 429 with Retry-After, then succeeds and counts the retry', async () => {
+    script({ status: 429, retryAfter: 1, message: 'slow down' }, { text: 'pong' });
+    const started = Date.now();
+    const response = await executeModelRequest(request, options());
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(response.output).toBe('pong');
+    expect(response.retries).toBe(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a 500 (the SDK backoff) and succeeds', async () => {
+    script({ status: 500 }, { text: 'pong' });
+    const response = await executeModelRequest(request, options());
+    expect(response.output).toBe('pong');
+    expect(response.retries).toBe(1);
+  });
+
+  it('gives up on repeated 500s after maxRetries with the status and the provider message', async () => {
+    script({ status: 503, message: 'overloaded', retryAfterMs: 5 });
+    const error = await failure(executeModelRequest(request, options({ maxRetries: 2 })));
+    expect(error.code).toBe('MODEL_SERVER_ERROR');
+    expect(error.statusCode).toBe(503);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toBe('openai/gpt-4o-mini: HTTP 503 server error: overloaded (after 3 attempts)');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry a 400', async () => {
+    script({ status: 400, message: 'bad temperature' });
+    const error = await failure(executeModelRequest(request, options()));
+    expect(error).toMatchObject({ code: 'MODEL_REQUEST_REJECTED', statusCode: 400, retryable: false });
+    expect(error.message).toBe('openai/gpt-4o-mini: HTTP 400 request rejected: bad temperature');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('aborts a hanging request at the timeout, retries it, then fails with MODEL_TIMEOUT', async () => {
+    script({ hang: true });
+    const error = await failure(executeModelRequest(request, options({ timeoutMs: 200, maxRetries: 2 })));
+    expect(error.code).toBe('MODEL_TIMEOUT');
+    expect(error.retryable).toBe(true);
+    expect(error.message).toBe('openai/gpt-4o-mini: timed out after 0.2s (after 3 attempts)');
+    expect(server.requests).toHaveLength(3);
+    // the timeout aborted the HTTP request itself: the server saw every socket close
+    await vi.waitFor(() => expect(server.closedEarly).toBe(3));
+    expect(server.requests.every((r) => r.closedEarly)).toBe(true);
+    expect(server.inFlight).toBe(0);
+  });
+
+  it('retries a timed-out attempt and succeeds when the next answers', async () => {
+    script({ hang: true }, { text: 'pong' });
+    const response = await executeModelRequest(request, options({ timeoutMs: 200 }));
+    expect(response).toMatchObject({ output: 'pong', retries: 1 });
+  });
+
+  it('does not retry the caller’s own abort and surfaces it promptly', async () => {
+    script({ hang: true });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const error = await failure(executeModelRequest(request, options({ signal: controller.signal, timeoutMs: 10_000 })));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toMatchObject({ code: 'MODEL_ABORTED', retryable: false });
+    expect(server.requests).toHaveLength(1);
+    await vi.waitFor(() => expect(server.closedEarly).toBe(1));
+  });
+
+  it('stops waiting out a Retry-After when the caller aborts', async () => {
+    script({ status: 429, retryAfter: 30 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const started = Date.now();
+    const error = await failure(executeModelRequest(request, options({ signal: controller.signal })));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error.code).toBe('MODEL_ABORTED');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a connection dropped mid-response', async () => {
+    script({ drop: true }, { text: 'pong' });
+    const response = await executeModelRequest(request, options());
+    expect(response).toMatchObject({ output: 'pong', retries: 1 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('fails with MODEL_CONNECTION_FAILED when nothing listens', async () => {
+    const url = server.url;
+    await server.close();
+    server = await startOpenAIServer(); // for afterEach
+    const registry = createProviderRegistry({ baseURL: url, env: {} });
+    const error = await failure(executeModelRequest(request, { registry, maxRetries: 1, retryDelayMs: 5 }));
+    expect(error.code).toBe('MODEL_CONNECTION_FAILED');
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/^openai\/gpt-4o-mini: connection failed: .+ \(after 2 attempts\)$/);
+  });
+
+  it('shares one retry budget between timeouts and HTTP errors', async () => {
+    script({ hang: true }, { status: 500, retryAfterMs: 5 }, { hang: true }, { text: 'too late' });
+    const error = await failure(executeModelRequest(request, options({ timeoutMs: 150, maxRetries: 2 })));
+    expect(error.code).toBe('MODEL_TIMEOUT');
+    expect(server.requests).toHaveLength(3);
+  });
+});

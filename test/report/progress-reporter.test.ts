@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'vitest';
+import type { RowResult } from '../../src/experiment/types.js';
+import { createProgressReporter } from '../../src/report/index.js';
+import { MemoryStream, info, rows, summary } from './fixtures.js';
+
+const clock = (): { now: () => number; set: (ms: number) => void } => {
+  let time = 0;
+  return { now: () => time, set: (ms) => (time = ms) };
+};
+
+const passRow = (index: number): RowResult => ({ ...rows[3]!, index });
+
+describe('progress reporter', () => {
+  test('on a TTY redraws one line, at most every 100ms, and clears it at the end', async () => {
+    const out = new MemoryStream();
+    const time = clock();
+    const progress = createProgressReporter(out, { now: time.now, isTTY: true });
+    await progress.onRunStart?.({ ...info, total: 4 });
+    expect(out.text).toBe('\r\x1b[2K0/4 rows (0%)');
+    out.text = '';
+    time.set(50);
+    await progress.onRowEnd?.(passRow(0));
+    expect(out.text).toBe(''); // rate-limited
+    time.set(1000);
+    await progress.onRowEnd?.(rows[1]!);
+    expect(out.text).toBe('\r\x1b[2K2/4 rows (50%) · pass 50.0% · 2.0 rows/s · ETA 1.0s');
+    out.text = '';
+    time.set(1020);
+    await progress.onRowEnd?.(rows[2]!);
+    expect(out.text).toBe('');
+    time.set(1040);
+    await progress.onRowEnd?.(passRow(1));
+    // The last row always draws, even inside the rate limit.
+    expect(out.text).toBe('\r\x1b[2K4/4 rows (100%) · pass 66.7% · 1 errored · 3.8 rows/s');
+    out.text = '';
+    await progress.onRunEnd?.(summary, info);
+    expect(out.text).toBe('\r\x1b[2K');
+  });
+
+  test('fits the line to the terminal width', async () => {
+    const out = new MemoryStream();
+    out.columns = 10;
+    const progress = createProgressReporter(out, { now: () => 0, isTTY: true });
+    await progress.onRunStart?.({ ...info, total: 4 });
+    expect(out.text).toBe('\r\x1b[2K0/4 rows ');
+  });
+
+  test('without a TTY prints a plain line every 10% or every interval', async () => {
+    const out = new MemoryStream();
+    const time = clock();
+    const progress = createProgressReporter(out, { now: time.now, isTTY: false, intervalMs: 5000 });
+    await progress.onRunStart?.({ ...info, total: 20 });
+    expect(out.text).toBe('');
+    time.set(1000);
+    await progress.onRowEnd?.(passRow(0)); // 5%: nothing yet
+    expect(out.text).toBe('');
+    time.set(2000);
+    await progress.onRowEnd?.(passRow(1)); // 10%
+    time.set(9000);
+    await progress.onRowEnd?.(passRow(2)); // 15%, but 7 s since the last line
+    time.set(9500);
+    await progress.onRowEnd?.(passRow(3)); // 20%
+    expect(out.text).toBe(
+      '2/20 rows (10%) · pass 100.0% · 1.0 rows/s · ETA 18.0s\n' +
+        '3/20 rows (15%) · pass 100.0% · 0.3 rows/s · ETA 51.0s\n' +
+        '4/20 rows (20%) · pass 100.0% · 0.4 rows/s · ETA 38.0s\n',
+    );
+    out.text = '';
+    await progress.onRunEnd?.(summary, info);
+    expect(out.text).toBe('');
+  });
+
+  test('without a total it counts rows', async () => {
+    const out = new MemoryStream();
+    const progress = createProgressReporter(out, { now: () => 0, isTTY: true });
+    const { total: _total, ...noTotal } = info;
+    await progress.onRunStart?.(noTotal);
+    expect(out.text).toBe('\r\x1b[2K0 rows');
+  });
+});

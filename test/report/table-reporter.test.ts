@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'vitest';
+import type { RowResult } from '../../src/experiment/types.js';
+import { createTableReporter } from '../../src/report/index.js';
+import { MemoryStream, info, play, rows } from './fixtures.js';
+
+const SUMMARY = `SUMMARY
+  Rows:     4 run, 1 errored, 1 cached, 0 pre-generated
+  Evals:
+    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%), mean 0.67 ± 0.33, 0 errors
+    tone   mean 0.70 ± 0.20, 1 error
+  Latency:  p50 120ms, p95 340ms (live calls only)
+  Tokens:   20 in / 3 out
+  Cost:     $0.0002
+  Flaky:    1 row: #0 (exact)
+  Gates:
+    ✘ threshold: 66.7% of verdicts passed, below 80%
+    ✘ errors: 1 row errored
+  Result:   FAILED
+  Run:      20261130-031500-ab12cd (.agentmark/runs/20261130-031500-ab12cd)
+`;
+
+describe('table reporter', () => {
+  test('prints rows in index.repeat order, eval cells, errors, then the summary', async () => {
+    const out = new MemoryStream();
+    await play(createTableReporter(out));
+    expect(out.text).toBe(
+      `┌─────┬────────────────────────────────┬───────────────────────────────┬─────────────────┬────────────────────────┬───────────────────────────────────────────┐
+│ #   │ Input                          │ AI Result                     │ Expected Output │ exact                  │ tone                                      │
+├─────┼────────────────────────────────┼───────────────────────────────┼─────────────────┼────────────────────────┼───────────────────────────────────────────┤
+│ 0.0 │ {"q":"2+2"}                    │ 4                             │ 4               │ PASS (1.00 - match)    │ score: 0.5, label: neutral                │
+│ 0.1 │ {"q":"2+2"}                    │ four                          │ 4               │ FAIL (0.00 - mismatch) │ ERROR: judge timed out                    │
+│ 1.0 │ {"q":"say \\"hi\\", then\\nwave"} │ hi, <wave> & "bye"            │ N/A             │ PASS (1.00)            │ score: 0.9, label: friendly, reason: warm │
+│ 1.1 │ {"q":"say \\"hi\\", then\\nwave"} │ ERROR: model call failed: 500 │ N/A             │ -                      │ -                                         │
+└─────┴────────────────────────────────┴───────────────────────────────┴─────────────────┴────────────────────────┴───────────────────────────────────────────┘
+
+${SUMMARY}`,
+    );
+  });
+
+  test('truncates long cells with …, shows newlines as spaces, and plain indexes without repeats', async () => {
+    const out = new MemoryStream();
+    const row: RowResult = {
+      ...rows[3]!,
+      output: 'line one\nline two is long',
+      evals: { exact: { score: 1, passed: true, reason: 'because it matched well' } },
+    };
+    await play(createTableReporter(out, { truncate: 12 }), [row], { ...info, evalNames: ['exact'] });
+    expect(out.text.split('\n').slice(0, 5).join('\n')).toBe(
+      `┌───┬─────────────┬──────────────┬─────────────────┬──────────────┐
+│ # │ Input       │ AI Result    │ Expected Output │ exact        │
+├───┼─────────────┼──────────────┼─────────────────┼──────────────┤
+│ 0 │ {"q":"2+2"} │ line one li… │ 4               │ PASS (1.00 … │
+└───┴─────────────┴──────────────┴─────────────────┴──────────────┘`,
+    );
+  });
+
+  test('truncate 0 keeps cells whole', async () => {
+    const out = new MemoryStream();
+    const row: RowResult = { ...rows[3]!, output: 'x'.repeat(300), evals: {} };
+    await play(createTableReporter(out, { truncate: 0 }), [row], { ...info, evalNames: [] });
+    expect(out.text).toContain(`│ ${'x'.repeat(300)} │`);
+  });
+
+  test('caps the table at maxTableRows, keeps the first rows in order, and says where the rest are', async () => {
+    const out = new MemoryStream();
+    const many: RowResult[] = [];
+    for (let index = 9; index >= 0; index--) many.push({ ...rows[3]!, index, evals: {} });
+    await play(createTableReporter(out, { maxTableRows: 3 }), many, { ...info, evalNames: [] });
+    const lines = out.text.split('\n');
+    expect(lines.slice(0, 8).join('\n')).toBe(
+      `┌───┬─────────────┬───────────┬─────────────────┐
+│ # │ Input       │ AI Result │ Expected Output │
+├───┼─────────────┼───────────┼─────────────────┤
+│ 0 │ {"q":"2+2"} │ 4         │ 4               │
+│ 1 │ {"q":"2+2"} │ 4         │ 4               │
+│ 2 │ {"q":"2+2"} │ 4         │ 4               │
+└───┴─────────────┴───────────┴─────────────────┘
+… 7 more rows not shown (first 3 of 10); full results: .agentmark/runs/20261130-031500-ab12cd/results.jsonl`,
+    );
+    // The summary comes from the runner, so the cap never changes it.
+    expect(out.text.endsWith(SUMMARY)).toBe(true);
+  });
+
+  test('a run without rows still prints the summary', async () => {
+    const out = new MemoryStream();
+    await play(createTableReporter(out), []);
+    expect(out.text).toBe(`No rows were run.\n\n${SUMMARY}`);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { RowResult } from '../../src/experiment/types.js';
+import { findFlakyRows, meanStats, sampleStdDev, spread, summarizeEvals, wilsonInterval, type ScoredEval } from '../../src/scoring/index.js';
+
+function close(actual: readonly number[] | undefined, expected: readonly number[], digits = 4): void {
+  expect(actual).toBeDefined();
+  expect(actual?.length).toBe(expected.length);
+  expected.forEach((value, i) => expect(actual?.[i]).toBeCloseTo(value, digits));
+}
+
+describe('wilsonInterval', () => {
+  it('8 of 10 → [0.4902, 0.9433]', () => {
+    // p = 0.8, z = 1.96, z² = 3.8416, n = 10
+    // denominator = 1 + z²/n = 1.38416
+    // centre = (p + z²/2n) / denominator = (0.8 + 0.19208) / 1.38416 = 0.716738
+    // half   = z·√(p(1-p)/n + z²/4n²) / denominator = 1.96·√(0.016 + 0.009604) / 1.38416
+    //        = 1.96 · 0.160012 / 1.38416 = 0.226581
+    // interval = [0.716738 - 0.226581, 0.716738 + 0.226581] = [0.490157, 0.943319]
+    close(wilsonInterval(8, 10), [0.4902, 0.9433]);
+  });
+  it('0 of 10 stays inside [0, 1] and is not zero-width', () => {
+    // centre = half = (z²/2n) / 1.38416 = 0.19208 / 1.38416 = 0.138770 → [0, 0.277541]
+    close(wilsonInterval(0, 10), [0, 0.2775]);
+    close(wilsonInterval(10, 10), [0.7225, 1]);
+  });
+  it('undefined with no results', () => {
+    expect(wilsonInterval(0, 0)).toBeUndefined();
+  });
+});
+
+describe('mean, SE and spread', () => {
+  const values = [2, 4, 4, 4, 5, 5, 7, 9];
+  it('by hand', () => {
+    // mean 40/8 = 5; squared deviations 9+1+1+1+0+0+4+16 = 32; sample variance 32/7 = 4.571429
+    // sd = 2.138090; SE = sd/√8 = 2.138090/2.828427 = 0.755929; 1.96·SE = 1.481621
+    expect(sampleStdDev(values)).toBeCloseTo(2.13809, 5);
+    const stats = meanStats(values);
+    expect(stats?.mean).toBe(5);
+    expect(stats?.stdErr).toBeCloseTo(0.755929, 6);
+    close(stats?.ci95, [3.518379, 6.481621], 6);
+    expect(spread(values)).toEqual({ min: 2, median: 4.5, max: 9 });
+    expect(spread([3, 1, 2])).toEqual({ min: 1, median: 2, max: 3 });
+  });
+  it('one value has a mean but no SE; none has nothing', () => {
+    expect(meanStats([0.7])).toEqual({ mean: 0.7 });
+    expect(meanStats([])).toBeUndefined();
+    expect(spread([])).toBeUndefined();
+  });
+});
+
+function result(index: number, repeat: number, evals: Record<string, ScoredEval>): RowResult {
+  return { index, line: index + 1, repeat, input: {}, metadata: {}, toolCalls: [], evals, cached: false, retries: 0 };
+}
+
+// Three rows × two repeats. `q` is numeric (scores only); `b` is boolean.
+const results: RowResult[] = [
+  result(0, 0, { q: { score: 1.0, normalized: 1.0 }, b: { passed: true, score: 1, normalized: 1 } }),
+  result(0, 1, { q: { score: 0.8, normalized: 0.8 }, b: { passed: true, score: 1, normalized: 1 } }),
+  result(1, 0, { q: { score: 0.4, normalized: 0.4 }, b: { passed: true, score: 1, normalized: 1 } }),
+  result(1, 1, { q: { score: 0.6, normalized: 0.6 }, b: { passed: false, score: 0, normalized: 0 } }),
+  result(2, 0, { q: { score: 0.2, normalized: 0.2 }, b: { error: 'timed out after 30s' } }),
+  result(2, 1, { q: { score: 0.2, normalized: 0.2 }, b: { passed: false, score: 0, normalized: 0 } }),
+  result(3, 0, { lat: { skipped: true, reason: 'no live latency (cached)' } }),
+];
+
+describe('summarizeEvals', () => {
+  const [q, b, lat] = summarizeEvals(results, ['q', 'b', 'lat']);
+
+  it('takes the mean and SE over per-row means when rows repeat', () => {
+    // per-row means: (1.0+0.8)/2 = 0.9, (0.4+0.6)/2 = 0.5, (0.2+0.2)/2 = 0.2 → mean 1.6/3 = 0.533333
+    // squared deviations: 0.366667² + 0.033333² + 0.333333² = 0.134444 + 0.001111 + 0.111111 = 0.246667
+    // sample sd = √(0.246667/2) = 0.351188; SE = 0.351188/√3 = 0.202759; 1.96·SE = 0.397407
+    // 95% CI = 0.533333 ∓ 0.397407 = [0.135926, 0.930740]
+    // (treating the 6 results as independent would give SE 0.133333: too confident)
+    expect(q).toMatchObject({ name: 'q', count: 6, errored: 0, skipped: 0, passCount: 0, passed: 0, scoredRows: 3 });
+    expect(q?.passRate).toBeUndefined();
+    expect(q?.meanScore).toBeCloseTo(0.533333, 6);
+    expect(q?.meanScoreStdErr).toBeCloseTo(0.202759, 6);
+    close(q?.meanScoreCi95, [0.135926, 0.93074], 5);
+    expect(q?.meanNormalized).toBeCloseTo(0.533333, 6);
+    // min/median/max over all six scores: sorted 0.2 0.2 0.4 0.6 0.8 1.0 → median (0.4+0.6)/2
+    expect([q?.min, q?.median, q?.max]).toEqual([0.2, 0.5, 1.0]);
+  });
+
+  it('pass rate over results carrying passed, errors counted apart', () => {
+    // 3 passed of 5 verdicts: p = 0.6, z²/n = 0.76832, denominator 1.76832
+    // centre = (0.6 + 0.38416)/1.76832 = 0.556551; half = 1.96·√(0.048 + 0.038416)/1.76832 = 0.325831
+    expect(b).toMatchObject({ count: 6, errored: 1, passCount: 5, passed: 3, passRate: 0.6 });
+    close(b?.passRateCi95, [0.230720, 0.882382]);
+  });
+
+  it('skipped results count but carry no statistics', () => {
+    expect(lat).toEqual({ name: 'lat', count: 1, errored: 0, skipped: 1, passCount: 0, passed: 0, scoredRows: 0 });
+  });
+
+  it('an eval with no results, and untyped results', () => {
+    expect(summarizeEvals([], ['x'])).toEqual([{ name: 'x', count: 0, errored: 0, skipped: 0, passCount: 0, passed: 0, scoredRows: 0 }]);
+    const [u] = summarizeEvals([result(0, 0, { u: { score: 3, untyped: true } })], ['u']);
+    expect(u).toMatchObject({ untyped: true, meanScore: 3, min: 3, median: 3, max: 3 });
+    expect(u?.meanScoreStdErr).toBeUndefined();
+  });
+
+  it('reads any iterable once (a generator)', () => {
+    function* rows(): Generator<RowResult> {
+      yield* results;
+    }
+    expect(summarizeEvals(rows(), ['b'])[0]?.passed).toBe(3);
+  });
+});
+
+describe('findFlakyRows', () => {
+  it('finds rows whose verdict changed across repeats, with mean and sd', () => {
+    // row 1 b: pass then fail → some; scores 1, 0 → mean 0.5, sd √0.5 = 0.707107
+    // row 2 b: error then fail → none; only the failed repeat has a score
+    // row 0 b passes twice, q has no verdicts, lat is skipped: none of them is flaky
+    const flaky = findFlakyRows(results);
+    expect(flaky.map((row) => [row.index, row.evals])).toEqual([
+      [1, ['b']],
+      [2, ['b']],
+    ]);
+    expect(flaky[0]?.details['b']).toEqual({ repeats: 2, passedCount: 1, passed: 'some', mean: 0.5, sd: Math.SQRT1_2 });
+    expect(flaky[1]?.details['b']).toEqual({ repeats: 2, passedCount: 0, passed: 'none', mean: 0 });
+  });
+  it('no repeats, no flaky rows', () => {
+    expect(findFlakyRows(results.filter((r) => r.repeat === 0))).toEqual([]);
+  });
+});
