@@ -13,17 +13,26 @@ const isAttachment = (name: string): boolean => (ATTACHMENT_TAGS as readonly str
 export function validateBody(template: Template, isPrompt: boolean): PromptSyntaxError[] {
   const errors: PromptSyntaxError[] = [];
   let seenMessage: string | undefined;
+  // Consecutive nodes outside role tags are walked together so an <If> and the <Else> that
+  // follows it at the top level (a component's body) are seen as one chain.
+  let loose: IrNode[] = [];
+  const flushLoose = (): void => {
+    if (loose.length > 0) walk(template, loose, undefined, isPrompt, errors);
+    loose = [];
+  };
   for (const node of template.nodes) {
     if (node.kind === 'element' && isRole(node.name) && isPrompt) {
+      flushLoose();
       if (node.name === 'System' && seenMessage !== undefined) {
         errors.push(syntaxError(template, node.start, 'PROMPT_SYSTEM_NOT_FIRST', `<System> must be the first message, but it comes after a <${seenMessage}>`));
       }
       seenMessage ??= node.name;
       walk(template, node.children, node.name, isPrompt, errors);
     } else {
-      walk(template, [node], undefined, isPrompt, errors);
+      loose.push(node);
     }
   }
+  flushLoose();
   return errors;
 }
 

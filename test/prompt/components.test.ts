@@ -24,6 +24,13 @@ describe('components', () => {
     ]);
   });
 
+  it('takes an If/Else chain at the top level of a component body', async () => {
+    const component = 'Write as {props.brand}.\n<If condition={props.formal}>\nBe formal.\n</If>\n<Else>\nBe warm.\n</Else>\n{props.children}\n';
+    const prompt = await loadBody("import G from './g.mdx'\n\n<System>\n<G brand=\"Acme\" formal={props.formal}>\nNo blame.\n</G>\n</System>\n", { 'g.mdx': component });
+    expect(prompt.render({ formal: true }).messages).toEqual([{ role: 'system', content: 'Write as Acme.\nBe formal.\nNo blame.' }]);
+    expect(prompt.render({ formal: false }).messages).toEqual([{ role: 'system', content: 'Write as Acme.\nBe warm.\nNo blame.' }]);
+  });
+
   it('does not let a component see the caller props', async () => {
     const prompt = await loadBody("import A from './a.mdx'\n\n<User><A x=\"1\" /></User>\n", { 'a.mdx': '[{props.x}][{props.secret}]\n' });
     expect(prompt.render({ secret: 's' }).messages).toEqual([{ role: 'user', content: '[1][]' }]);

@@ -1,0 +1,121 @@
+// Records the SAMPLE responses that let the root example run offline.
+//
+// A small local server speaks the OpenAI chat-completions API and answers with hand-written,
+// deterministic sample answers (not real model output); the real CLI runs every example prompt
+// against it with --no-cache, which stores each answer in .agentmark/cache/. Rerun after
+// changing an example prompt or dataset:  npm run build && node examples/record-samples.mjs
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const readRows = (file) =>
+  readFileSync(new URL(`../datasets/${file}`, import.meta.url), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+const emails = new Map(readRows('order-emails.jsonl').map((r) => [r.input.email, r.expected_output]));
+const intents = new Map(readRows('intents.jsonl').map((r) => [r.input.message, r.expected_output]));
+// Two deliberate mistakes, so the sample report shows failures as well as passes.
+intents.set('When will my order ship?', 'shipping');
+intents.set('Can I delete my account?', 'Account deletion');
+
+const text = (m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join(''));
+
+function answer(body) {
+  const messages = body.messages ?? [];
+  const system = text(messages.find((m) => m.role === 'system') ?? {});
+  const user = text([...messages].reverse().find((m) => m.role === 'user') ?? {});
+  if (system.includes('impartial evaluator')) {
+    const curt = user.includes('Fine. We will look into it.');
+    return json({
+      reasoning: curt
+        ? 'The reply is short and gives no empathy or detail; it reads as curt.'
+        : 'The reply apologises, addresses the problem directly and explains the next step in a calm, courteous register.',
+      label: curt ? 'curt' : 'professional',
+    });
+  }
+  if (system.includes('Extract the order details')) {
+    const expected = emails.get(user) ?? { order_id: 'unknown', product: 'unknown', issue_type: 'other', refund_requested: false };
+    // The sample "model" misreads one product name.
+    return json(user.startsWith('Order M-1293') ? { ...expected, product: 'book' } : expected);
+  }
+  if (system.includes('Classify')) return reply(intents.get(user) ?? 'other');
+  if (system.includes('questions about orders')) return orderAgent(messages, user);
+  return reply(supportReply(system, user));
+}
+
+function orderAgent(messages, question) {
+  const id = /A-\d{4}/.exec(question)?.[0] ?? 'A-0000';
+  const toolMessages = messages.filter((m) => m.role === 'tool');
+  const wantsCancel = /cancel/i.test(question);
+  if (toolMessages.length === 0) return toolCall('lookup_order', { order_id: id });
+  if (wantsCancel && toolMessages.length === 1) return toolCall('cancel_order', { order_id: id });
+  const status = JSON.parse(text(toolMessages[0]) || '{}');
+  if (wantsCancel) return reply(`Order ${id} has been cancelled. You will not be charged.`);
+  const eta = status.eta ? `, expected on ${status.eta}` : '';
+  return reply(`Order ${id} is ${status.status ?? 'unknown'}${eta}.`);
+}
+
+function supportReply(system, user) {
+  const name = /Customer: (\S+)/.exec(user)?.[1] ?? 'there';
+  const subject = /Subject: (.+)/.exec(user)?.[1] ?? 'your request';
+  if (subject === 'Rude courier') return 'Fine. We will look into it.';
+  const formal = system.includes('formal register');
+  const opening = formal ? `Dear ${name}, thank you for contacting Acme support.` : `Hi ${name}, thanks for reaching out.`;
+  return (
+    `${opening} I am sorry to hear about the issue with "${subject.toLowerCase()}". ` +
+    'I have logged it on your account and passed the details to our fulfilment team, who handle cases like this every day. ' +
+    'We will email you within one business day with the next step, and if anything is needed from you we will say exactly what. ' +
+    (formal ? 'Kind regards, Acme Support.' : 'Talk soon, the Acme team.')
+  );
+}
+
+const usage = (body, out) => {
+  const prompt = JSON.stringify(body.messages ?? []).length >> 2;
+  const completion = out.length >> 2;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+};
+const reply = (content) => ({ message: { role: 'assistant', content }, finish_reason: 'stop' });
+const json = (object) => reply(JSON.stringify(object));
+let callId = 0;
+const toolCall = (name, args) => ({
+  message: {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: `call_${++callId}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  },
+  finish_reason: 'tool_calls',
+});
+
+const server = createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => (raw += c));
+  req.on('end', () => {
+    const body = JSON.parse(raw);
+    const choice = answer(body);
+    const out = JSON.stringify(choice.message);
+    res.setHeader('content-type', 'application/json');
+    res.end(
+      JSON.stringify({
+        id: `chatcmpl-sample-${callId}`,
+        object: 'chat.completion',
+        created: 1764460800,
+        model: body.model,
+        choices: [{ index: 0, ...choice }],
+        usage: usage(body, out),
+      }),
+    );
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const { port } = server.address();
+rmSync(new URL('../.agentmark/cache', import.meta.url), { recursive: true, force: true });
+// spawn, not spawnSync: this process's server must keep answering while the CLI runs.
+const child = spawn(
+  process.execPath,
+  ['dist/cli/bin.js', 'run-experiment', 'prompts', '--no-cache', '--quiet', '--format', 'jsonl', '--output', '/dev/null', '--concurrency', '1'],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sample' } },
+);
+const code = await new Promise((r) => child.on('close', r));
+server.close();
+console.log(`recorded sample responses into .agentmark/cache (run exit code ${code})`);
