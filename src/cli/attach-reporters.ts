@@ -1,18 +1,27 @@
-import type { RunListener } from '../experiment/events.js';
+import { relative } from 'node:path';
+import type { RunInfo, RunListener } from '../experiment/events.js';
 import { createProgressReporter, reporters, type Reporter } from '../report/index.js';
 import type { OutStream } from './io.js';
 import type { ReportSettings } from './run-settings.js';
 
-/** Turns the runner's events into calls on the chosen report and the progress line. */
-export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream): RunListener {
-  const list: Reporter[] = [];
-  if (!settings.quiet) list.push(createProgressReporter(stderr));
-  list.push(reporters[settings.format](out, { truncate: settings.truncate }));
+/**
+ * Turns the runner's events into calls on the chosen report and the progress line. Rows
+ * replayed from an earlier attempt (`--resume`) go to the report only, so the final report
+ * covers every row while progress counts the rows run now. With `cwd`, the run folder is
+ * shown relative to it.
+ */
+export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, cwd?: string): RunListener {
+  const progress: Reporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
+  const report = reporters[settings.format](out, { truncate: settings.truncate });
+  const all = progress ? [progress, report] : [report];
+  const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {
-    for (const reporter of list) {
-      if (event.type === 'run-start') await reporter.onRunStart?.(event.info);
-      else if (event.type === 'row-end') await reporter.onRowEnd?.(event.row);
-      else if (event.type === 'run-end') await reporter.onRunEnd?.(event.summary, event.info);
+    if (event.type === 'run-start') {
+      for (const reporter of all) await reporter.onRunStart?.(shown(event.info));
+    } else if (event.type === 'row-end') {
+      for (const reporter of event.replayed ? [report] : all) await reporter.onRowEnd?.(event.row);
+    } else if (event.type === 'run-end') {
+      for (const reporter of all) await reporter.onRunEnd?.(event.summary, shown(event.info));
     }
   };
 }

@@ -93,5 +93,11 @@ function toNumber(name: string, raw: unknown, spec: OptionSpec): number {
 function cleanParseMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // Node's messages mention "To specify a positional argument..." which only confuses users.
-  return message.split('. To specify')[0]?.replace(/^Unknown option '(.+)'$/, 'unknown option $1') ?? message;
+  const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value; for one starting with a dash write ${ambiguous[1]}=<value>`;
+  const first = message.split('. To specify')[0] ?? message;
+  return first
+    .replace(/^Unknown option '(.+)'$/, 'unknown option $1')
+    .replace(/^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing$/, '$1 needs a value')
+    .replace(/^Option '(?:-\w, )?(--[\w-]+)' does not take an argument$/, '$1 takes no value');
 }

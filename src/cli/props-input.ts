@@ -30,11 +30,13 @@ export async function propsFromFlags(
     });
     if (extname(path) === '.yaml' || extname(path) === '.yml') {
       const YAML = await import('yaml');
+      let parsed: unknown;
       try {
-        return asProps(YAML.parse(text), flags['props-file']);
+        parsed = YAML.parse(text);
       } catch (error) {
         throw new UsageError('USAGE_BAD_PROPS', `${flags['props-file']}: ${error instanceof Error ? error.message : String(error)}`);
       }
+      return asProps(parsed, flags['props-file']);
     }
     return asProps(parseJson(text, flags['props-file']), flags['props-file']);
   }

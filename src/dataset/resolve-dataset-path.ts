@@ -19,6 +19,10 @@ export function resolveDatasetPath(dataset: string, promptPath: string, project:
   const tried = [...new Set(bases.map((base) => path.resolve(base, dataset)))];
   const found = tried.find(isFile);
   if (found) return found;
+  const folder = tried.find(isFolder);
+  if (folder) {
+    throw new DatasetError('DATASET_NOT_A_FILE', `dataset "${dataset}" is a folder, not a .jsonl file: ${folder}`, { location: { file: promptPath } });
+  }
   throw new DatasetError('DATASET_NOT_FOUND', `dataset "${dataset}" not found; tried ${tried.join(', ')}`, {
     location: { file: promptPath },
     hint: 'test_settings.dataset is resolved next to the prompt file, then from agentmarkPath, then from the project root',
@@ -28,6 +32,14 @@ export function resolveDatasetPath(dataset: string, promptPath: string, project:
 function isFile(file: string): boolean {
   try {
     return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
   } catch {
     return false;
   }

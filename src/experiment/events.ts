@@ -22,7 +22,8 @@ export type RunEvent =
   | { type: 'run-start'; info: RunInfo }
   | { type: 'row-start'; index: number; repeat: number }
   | { type: 'eval-end'; index: number; repeat: number; name: string; result: ScoredEval }
-  | { type: 'row-end'; row: RowResult }
+  /** `replayed`: a row finished by an earlier attempt, sent again on `--resume` so reports cover all rows. */
+  | { type: 'row-end'; row: RowResult; replayed?: boolean }
   | { type: 'run-end'; info: RunInfo; summary: RunSummary; status: RunStatus };
 
 export type RunListener = (event: RunEvent) => void | Promise<void>;

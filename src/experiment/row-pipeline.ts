@@ -104,7 +104,9 @@ export async function processRow(
 function describeError(error: unknown): { error: string; errorCode?: string } {
   if (isAgentmarkError(error)) {
     const where = error.where ? `${error.where}: ` : '';
-    return { error: `${where}${error.message}`, errorCode: error.code };
+    // The hint says how to fix it (e.g. which key to set); a row error has no other place for it.
+    const hint = error.hint ? ` (${error.hint})` : '';
+    return { error: `${where}${error.message}${hint}`, errorCode: error.code };
   }
   return { error: error instanceof Error ? error.message : String(error) };
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
 import { readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
 import { DatasetError, UsageError } from '../errors/index.js';
@@ -11,8 +12,9 @@ import type { RunExperimentOptions } from './options.js';
 import { runPool } from './pool.js';
 import { processRow, RowAborted, type RowPipeline } from './row-pipeline.js';
 import { RunAccumulator } from './run-summary.js';
-import type { RunSummary } from './types.js';
+import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
+import { checkSelection } from './check-selection.js';
 import { expectedTotal } from './expected-total.js';
 
 export interface ExperimentOutcome {
@@ -61,14 +63,16 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
 
   const store = new RunStore(project.root);
   const scan = await scanFile(datasetPath);
+  checkSelection(options.selection, scan.rows);
   const accumulator = new RunAccumulator();
   let handle: RunHandle;
   let done = new Set<string>();
+  let replay: (() => AsyncIterable<RowResult>) | undefined;
   if (options.resume) {
     const opened = await store.open(options.resume);
     handle = opened.handle;
     done = opened.done;
-    for await (const row of opened.rows()) accumulator.add(row);
+    replay = opened.rows;
   } else {
     const random = options.random ?? Math.random;
     handle = await store.create({
@@ -96,10 +100,19 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     ...(done.size > 0 ? { resumed: done.size } : {}),
   };
   await emit({ type: 'run-start', info });
+  if (replay) {
+    for await (const row of replay()) {
+      accumulator.add(row);
+      await emit({ type: 'row-end', row, replayed: true });
+    }
+  }
 
   // Ctrl-C stops dispatching at once; rows in flight get a grace period, then their calls abort.
   const stop = options.signal;
   const rowController = new AbortController();
+  // Every in-flight call listens to this one signal; hundreds of listeners are expected.
+  setMaxListeners(0, rowController.signal);
+  if (options.signal) setMaxListeners(0, options.signal);
   const onStop = (): void => {
     setTimeout(() => rowController.abort(), options.graceMs ?? 3000).unref();
   };
@@ -115,7 +128,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     scoreOnly: options.scoreOnly ?? false,
   };
   const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
-    path: datasetPath,
+    total: scan.rows,
   });
   let status: RunStatus = 'completed';
   let failure: unknown;

@@ -36,6 +36,8 @@ export interface EvalSummary {
   /** Results counted (rows × repeats that ran this eval). */
   count: number;
   errored: number;
+  /** Results a scorer declined to judge (e.g. latency of a cached row); left out of rates and means. */
+  skipped?: number;
   /** Results that carried `passed`. */
   passCount: number;
   passed: number;

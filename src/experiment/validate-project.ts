@@ -58,6 +58,8 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           scores: project.scores,
           userScorers: config.scorers ?? {},
           promptSchema: prompt.frontmatter.object_config?.schema,
+          // Binding checks a judge eval's options and prompt; validate never calls the judge.
+          judge: () => Promise.reject(new Error('validate does not call judge models')),
           projectRoot: project.root,
           promptPath: prompt.path,
         });

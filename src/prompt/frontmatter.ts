@@ -82,6 +82,8 @@ export async function parseFrontmatter(file: string, text: string): Promise<Pars
           if (first) throw first;
           document = doc;
           const value: unknown = doc.toJS();
+          // `a: &a [*a]` is legal YAML but makes a cyclic object no JSON output can hold.
+          if (hasCycle(value)) throw new Error('an alias refers to a node that contains it (a cycle)');
           return value !== null && typeof value === 'object' ? value : { value };
         },
       },
@@ -119,4 +121,27 @@ function yamlError(file: string, text: string, lines: LineIndex, input: string, 
     location: { file, ...where },
     cause: error,
   });
+}
+
+/** True when an object graph contains itself; iterative, so deep YAML cannot overflow the stack. */
+function hasCycle(root: unknown): boolean {
+  const onPath = new Set<object>();
+  const finished = new Set<object>();
+  const stack: Array<{ value: object; leaving: boolean }> = [];
+  if (root !== null && typeof root === 'object') stack.push({ value: root, leaving: false });
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    if (top.leaving) {
+      onPath.delete(top.value);
+      finished.add(top.value);
+      continue;
+    }
+    if (onPath.has(top.value)) return true;
+    if (finished.has(top.value)) continue;
+    onPath.add(top.value);
+    stack.push({ value: top.value, leaving: true });
+    for (const child of Object.values(top.value)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child as object, leaving: false });
+    }
+  }
+  return false;
 }

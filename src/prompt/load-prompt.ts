@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ErrorList, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import type { Project } from '../project/types.js';
@@ -7,6 +6,7 @@ import { loadTemplate, type LoadSession } from './load-template.js';
 import { outsideRoleWarnings, renderMessages } from './render-messages.js';
 import type { ChatMessage, LoadedPrompt, ObjectConfig, PromptFrontmatter, RenderedPrompt, TestSettings, TextConfig } from './types.js';
 import { validateFrontmatter, type ConfigBlock } from './validate-frontmatter.js';
+import { readUtf8File } from './read-utf8.js';
 
 export interface LoadPromptOptions {
   /** Supplies builtInModels: when non-empty, model_name must be one of them. */
@@ -26,9 +26,11 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
   const file = resolve(path);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readUtf8File(file);
   } catch (error) {
-    throw new PromptSyntaxError('PROMPT_FILE_NOT_FOUND', `cannot read prompt file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+    if (error instanceof PromptSyntaxError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new PromptSyntaxError('PROMPT_FILE_NOT_FOUND', code === 'ENOENT' ? 'prompt file not found' : `cannot read prompt file: ${code ?? String(error)}`, {
       location: { file },
       cause: error,
     });

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import type { AgentmarkError } from '../errors/index.js';
+import { PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import type { EsModuleStatement } from './estree.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { parseTemplate } from './parse-template.js';
+import { readUtf8File } from './read-utf8.js';
 import { syntaxError } from './template-ir.js';
 import { BUILT_IN_TAGS, type Template } from './template.js';
 import { validateBody } from './validate-body.js';
@@ -50,8 +50,9 @@ export async function loadTemplate(file: string, source: string, bodyStart: numb
       if (!component) {
         let text: string;
         try {
-          text = await readFile(target, 'utf8');
-        } catch {
+          text = await readUtf8File(target);
+        } catch (error) {
+          if (error instanceof PromptSyntaxError) throw error;
           throw syntaxError(template, statement.start, 'PROMPT_COMPONENT_NOT_FOUND', `component file not found: '${request}' (looked for ${target})`);
         }
         session.files.add(target);

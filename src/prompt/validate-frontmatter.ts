@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
+import { compileInputSchema } from '../dataset/input-validator.js';
+import { DatasetError, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import type { PromptFrontmatter, PromptKind } from './types.js';
 import type { ParsedFrontmatter } from './frontmatter.js';
 
@@ -105,6 +106,17 @@ export async function validateFrontmatter(
           location: at(path),
         }),
       );
+    }
+  }
+
+  // Compiled now (and cached for the dataset reader), so a broken schema is found even without a dataset.
+  const inputSchema = data['input_schema'];
+  if (inputSchema !== null && typeof inputSchema === 'object' && !Array.isArray(inputSchema)) {
+    try {
+      await compileInputSchema(inputSchema);
+    } catch (error) {
+      if (!(error instanceof DatasetError)) throw error;
+      errors.push(new PromptSyntaxError('PROMPT_INPUT_SCHEMA_INVALID', error.message, { location: at(['input_schema']) }));
     }
   }
 

@@ -7,6 +7,7 @@ import type { ScoredEval } from '../scoring/types.js';
 export function formatEvalCell(result: ScoredEval | undefined): string {
   if (result === undefined) return '-';
   if (result.error !== undefined) return `ERROR: ${result.error}`;
+  if (result.skipped) return result.reason ? `SKIP (${result.reason})` : 'SKIP';
   if (result.passed !== undefined) {
     const details: string[] = [];
     if (result.score !== undefined) details.push(result.score.toFixed(2));

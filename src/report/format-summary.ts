@@ -20,6 +20,7 @@ function evalLine(summary: EvalSummary, nameWidth: number): string {
     parts.push(`mean ${summary.meanScore.toFixed(2)}${stdErr === undefined ? '' : ` ± ${stdErr.toFixed(2)}`}`);
   }
   if (summary.count === 0) parts.push('no results');
+  if (summary.skipped) parts.push(`${count(summary.skipped)} skipped`);
   parts.push(plural(summary.errored, 'error'));
   return `    ${summary.name.padEnd(nameWidth)}  ${parts.join(', ')}`;
 }

@@ -17,6 +17,8 @@ export interface ProgressOptions {
   redrawMs?: number;
   /** Time between plain lines when not a terminal (also printed at every 10%). @default 10000 */
   intervalMs?: number;
+  /** Least time between plain lines, so a fast run's 10% steps don't each print a line. @default 250 */
+  minLineMs?: number;
 }
 
 export interface ProgressReporter extends Reporter {
@@ -36,6 +38,7 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
   const tty = options.isTTY ?? out.isTTY === true;
   const redrawMs = options.redrawMs ?? 100;
   const intervalMs = options.intervalMs ?? 10_000;
+  const minLineMs = options.minLineMs ?? 250;
   let total: number | undefined;
   let start = now();
   let done = 0;
@@ -99,7 +102,7 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
         return;
       }
       const decile = total === undefined || total === 0 ? 0 : Math.floor((done * 10) / total);
-      if (decile > lastDecile || at - lastDraw >= intervalMs) {
+      if ((decile > lastDecile && at - lastDraw >= minLineMs) || at - lastDraw >= intervalMs) {
         lastDecile = decile;
         draw(at);
       }

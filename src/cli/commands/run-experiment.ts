@@ -47,6 +47,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const config = await loadConfig(project);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
+  let interruptedRun: string | undefined;
   try {
     for (const promptPath of promptPaths) {
       if (io.signal.aborted) break;
@@ -57,16 +58,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         promptPath,
         signal: io.signal,
         env: io.env,
-        onEvent: attachReporters(settings.report, output.stream, io.stderr),
+        onEvent: attachReporters(settings.report, output.stream, io.stderr, io.cwd),
       });
-      if (outcome.status === 'interrupted') code = ExitCode.interrupted;
+      if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
       else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
     }
   } finally {
     output.close();
   }
   if (io.signal.aborted) {
-    io.stderr.write('interrupted: finished rows are saved; continue with --resume <run-id>\n');
+    const resume = interruptedRun === undefined ? '' : `; continue with --resume ${interruptedRun}`;
+    io.stderr.write(`interrupted: finished rows are saved${resume}\n`);
     return ExitCode.interrupted;
   }
   return code;

@@ -50,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(parsed.options.outputs === undefined ? {} : { datasetPath: resolve(io.cwd, parsed.options.outputs) }),
       signal: io.signal,
       env: io.env,
-      onEvent: attachReporters(settings.report, output.stream, io.stderr),
+      onEvent: attachReporters(settings.report, output.stream, io.stderr, io.cwd),
     });
     if (outcome.status === 'interrupted') return ExitCode.interrupted;
     return outcome.summary.passed ? ExitCode.ok : ExitCode.gateFailed;

@@ -1,6 +1,55 @@
-import { UsageError } from '../../errors/index.js';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { openProject, resolvePromptPaths } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
+import { parseOptions, type OptionTable } from '../options.js';
+import { runOptions } from '../run-options.js';
+import { runSettingsFromFlags } from '../run-settings.js';
 
-export async function run(_argv: string[], _io: CliIO): Promise<number> {
-  throw new UsageError('USAGE_NOT_AVAILABLE', 'watch mode is not available yet');
+/** run-experiment's flags minus those that make no sense for a session of many reruns. */
+const watchOptions: OptionTable = Object.fromEntries(
+  Object.entries(runOptions).filter(([name]) => !['resume', 'format', 'output', 'watch', 'quiet'].includes(name)),
+);
+type WatchOptionTable = Omit<typeof runOptions, 'resume' | 'format' | 'output' | 'watch' | 'quiet'>;
+
+const help = {
+  usage: 'agentmark watch <prompt files or folders...> [options]   (also: agentmark run-experiment --watch)',
+  summary:
+    'Runs each experiment once, then watches every file it reads (prompt, components, dataset,\n' +
+    'agentmark.json, the config and its imports) and reruns the affected experiments on a change.\n' +
+    'Unchanged rows come from the response cache; every rerun is kept in the run store.',
+  options: watchOptions,
+  details: 'Keys: r rerun all, f rerun failed rows, q quit (on a pipe: a line with q). Ctrl-C quits with 130.',
+};
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { options, positionals } = parseOptions(argv, watchOptions as WatchOptionTable, 'watch');
+  if (options.help) {
+    io.stdout.write(renderHelp(help));
+    return ExitCode.ok;
+  }
+  const settings = runSettingsFromFlags(options);
+  const project = await openProject(options.project, io.cwd, positionals[0]);
+  const prompts = await resolvePromptPaths(positionals, io.cwd, project);
+  const targets = { files: new Set<string>(), folders: [] as string[] };
+  if (positionals.length === 0) targets.folders.push(project.promptRoot);
+  for (const path of positionals.map((p) => resolve(io.cwd, p))) {
+    if ((await stat(path)).isDirectory()) targets.folders.push(path);
+    else targets.files.add(path);
+  }
+  // Loaded here so `agentmark --help` never pays for the watcher.
+  const { runWatchSession } = await import('../../watch/index.js');
+  return runWatchSession({
+    project,
+    targets,
+    prompts,
+    run: { ...settings.run, env: io.env },
+    stdout: io.stdout,
+    ...(io.stdin ? { stdin: io.stdin } : {}),
+    cwd: io.cwd,
+    signal: io.signal,
+    truncate: options.truncate ?? 100,
+  });
 }

@@ -1,0 +1,49 @@
+export type ChangeKind = 'add' | 'change' | 'unlink';
+
+/** Changed paths with the last kind seen for each. */
+export type ChangeBatch = ReadonlyMap<string, ChangeKind>;
+
+export interface ChangeBatcherOptions {
+  /** Quiet time before a batch is flushed. @default 100 */
+  delayMs?: number;
+  onFlush: (batch: ChangeBatch) => void;
+}
+
+/**
+ * Trailing debounce over file events. Editors save by writing a temp file and renaming it, and
+ * tools touch several files at once; waiting for a short quiet spell turns each burst into
+ * one rerun. Nothing is scheduled while idle, so an idle watcher costs no CPU.
+ */
+export class ChangeBatcher {
+  private pending = new Map<string, ChangeKind>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly delayMs: number;
+
+  constructor(private readonly options: ChangeBatcherOptions) {
+    this.delayMs = options.delayMs ?? 100;
+  }
+
+  push(path: string, kind: ChangeKind): void {
+    const previous = this.pending.get(path);
+    // A file deleted and re-created within one burst is an edit (atomic save), not a new file.
+    this.pending.set(path, previous === 'unlink' && kind === 'add' ? 'change' : kind);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), this.delayMs);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.options.onFlush(batch);
+  }
+
+  /** Drops pending changes and the timer, so nothing fires after the session ends. */
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,292 @@
+import { relative } from 'node:path';
+import { runExperiment } from '../experiment/run-experiment.js';
+import type { RunExperimentOptions } from '../experiment/options.js';
+import type { RowResult } from '../experiment/types.js';
+import type { Project } from '../project/types.js';
+import { findPromptFiles, loadPrompt } from '../prompt/index.js';
+import { ChangeBatcher, type ChangeBatch } from './change-batcher.js';
+import { DependencyGraph } from './dependency-graph.js';
+import { describeError, errorFiles, experimentFiles } from './experiment-files.js';
+import { ProjectState } from './project-state.js';
+import { FileWatcher } from './file-watcher.js';
+import { formatErrorBlock, formatRunBlock, formatSharedErrorBlock, type BlockOptions } from './format-block.js';
+import { formatScreen, KEY_HELP } from './format-screen.js';
+import { listenForKeys, type KeyAction } from './keys.js';
+import { RerunScheduler, type RerunRequest } from './rerun-scheduler.js';
+import { RunHistory } from './run-history.js';
+import type { RunReport } from './run-report.js';
+import { createScreen, type Screen, type ScreenStream } from './screen.js';
+import { isPromptTarget, type WatchTargets } from './watch-targets.js';
+
+/** Run settings that come from flags; the session supplies project, config, prompt and signal. */
+export type WatchRunSettings = Omit<
+  RunExperimentOptions,
+  'project' | 'config' | 'promptPath' | 'signal' | 'graceMs' | 'onlyIndexes' | 'onEvent' | 'resume' | 'datasetPath'
+>;
+
+export interface WatchSessionOptions {
+  project: Project;
+  targets: WatchTargets;
+  /** The experiments to start with (absolute prompt paths). */
+  prompts: readonly string[];
+  run: WatchRunSettings;
+  stdout: ScreenStream;
+  stdin?: NodeJS.ReadStream;
+  /** Paths on screen are relative to this. */
+  cwd: string;
+  /** Aborted on Ctrl-C: the session ends with 130. */
+  signal: AbortSignal;
+  /** @default 100 */
+  debounceMs?: number;
+  /** Cut inputs and outputs of flipped rows to this many characters. @default 100 */
+  truncate?: number;
+}
+
+interface Experiment {
+  path: string;
+  label: string;
+  history: RunHistory;
+  last?: RunReport;
+  error?: string;
+  running: boolean;
+}
+
+/**
+ * Watch mode: runs the experiments, then reruns the ones whose files change, until `q` or
+ * Ctrl-C. Resolves with the exit code (0 on `q`, 130 on Ctrl-C) once every run is cancelled,
+ * the watcher is closed and stdin is restored, so nothing keeps the process alive.
+ */
+export async function runWatchSession(options: WatchSessionOptions): Promise<number> {
+  return new WatchSession(options).run();
+}
+
+class WatchSession {
+  private readonly shared: ProjectState;
+  private readonly experiments = new Map<string, Experiment>();
+  private readonly graph = new DependencyGraph();
+  private readonly scheduler: RerunScheduler;
+  private readonly batcher: ChangeBatcher;
+  private readonly watcher: FileWatcher;
+  private readonly screen: Screen;
+  private ready = false;
+  private closing = false;
+  private finish: (code: number) => void = () => {};
+
+  constructor(private readonly options: WatchSessionOptions) {
+    this.shared = new ProjectState(options.project, options.cwd);
+    this.scheduler = new RerunScheduler(
+      (path, request, signal) => this.runOne(path, request, signal),
+      (path, error) => this.showError(path, error),
+    );
+    this.batcher = new ChangeBatcher({ delayMs: options.debounceMs ?? 100, onFlush: (batch) => this.onChanges(batch) });
+    this.watcher = new FileWatcher({
+      targets: options.targets,
+      onChange: (path, kind) => this.batcher.push(path, kind),
+      onError: (error) => this.screen.note(`watcher error: ${describeError(error, options.cwd)}`),
+    });
+    this.screen = createScreen(options.stdout, () => this.render());
+  }
+
+  async run(): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.finish = resolve));
+    const onAbort = (): void => this.finish(130);
+    this.options.signal.addEventListener('abort', onAbort, { once: true });
+    if (this.options.signal.aborted) this.finish(130);
+    const restoreKeys = listenForKeys(this.options.stdin, (action) => this.onKey(action));
+    try {
+      await this.reloadShared(false);
+      await this.watcher.start(this.watchedFiles());
+      for (const path of this.options.prompts) this.add(path);
+      const started = await Promise.race([this.scheduler.idle().then(() => true), done.then(() => false)]);
+      if (started) {
+        this.ready = true;
+        this.screen.note(`${this.watchingLine()} — ${KEY_HELP}`);
+      }
+      return await done;
+    } finally {
+      this.closing = true;
+      this.options.signal.removeEventListener('abort', onAbort);
+      restoreKeys();
+      this.batcher.dispose();
+      await this.scheduler.close();
+      await this.watcher.close();
+    }
+  }
+
+  private add(path: string): void {
+    if (this.experiments.has(path)) return;
+    this.experiments.set(path, { path, label: relative(this.options.cwd, path) || path, history: new RunHistory(), running: false });
+    this.graph.set(path, [path]);
+    this.scheduler.request(path);
+  }
+
+  private async drop(path: string): Promise<void> {
+    const experiment = this.experiments.get(path);
+    if (!experiment) return;
+    this.experiments.delete(path);
+    this.graph.remove(path);
+    await this.scheduler.cancel(path);
+    this.watcher.sync(this.watchedFiles());
+    this.screen.note(`${experiment.label} was deleted; no longer watched`);
+  }
+
+  /** One rerun of one experiment; cancelled through `signal` when its files change again. */
+  private async runOne(path: string, request: RerunRequest, signal: AbortSignal): Promise<void> {
+    const experiment = this.experiments.get(path);
+    if (!experiment) return;
+    experiment.running = true;
+    this.screen.refresh();
+    try {
+      await this.rerun(experiment, request, signal);
+    } finally {
+      experiment.running = false;
+      if (!this.closing) this.screen.refresh();
+    }
+  }
+
+  private async rerun(experiment: Experiment, request: RerunRequest, signal: AbortSignal): Promise<void> {
+    const { path } = experiment;
+    const { config, project } = this.shared;
+    if (!config) return; // a broken config shows its own error; fixing it reruns all
+    let files: string[];
+    try {
+      files = experimentFiles(await loadPrompt(path, { project }), project);
+    } catch (error) {
+      // The failed load cannot say everything it read: keep the old files, add what the error names.
+      this.graph.extend(path, [path, ...errorFiles(error)]);
+      this.watcher.sync(this.watchedFiles());
+      if (!signal.aborted) this.showError(path, error);
+      return;
+    }
+    this.graph.set(path, files);
+    this.watcher.sync(this.watchedFiles());
+    if (signal.aborted) return;
+
+    const rows: RowResult[] = [];
+    let model: string | undefined;
+    const started = performance.now();
+    let outcome;
+    try {
+      outcome = await runExperiment({
+        ...this.options.run,
+        project,
+        config,
+        promptPath: path,
+        signal,
+        // A rerun replaces this one: in-flight model calls are stale, abort them at once.
+        graceMs: 0,
+        ...(request.onlyIndexes ? { onlyIndexes: request.onlyIndexes } : {}),
+        onEvent: (event) => {
+          if (event.type === 'row-end') rows.push(event.row);
+          else if (event.type === 'run-start') model = event.info.model;
+        },
+      });
+    } catch (error) {
+      if (!signal.aborted) this.showError(path, error);
+      return;
+    }
+    if (outcome.status === 'interrupted') {
+      // Dropped (deleted) experiments and the session's own end need no notice.
+      if (!this.closing && this.experiments.has(path)) {
+        this.screen.note(`${experiment.label}: run ${outcome.runId} cancelled, restarting with the new files`);
+      }
+      return;
+    }
+    experiment.error = undefined;
+    experiment.last = experiment.history.record({
+      outcome,
+      rows,
+      ...(model === undefined ? {} : { model }),
+      ...(request.onlyIndexes ? { onlyIndexes: request.onlyIndexes } : {}),
+      durationMs: performance.now() - started,
+    });
+    this.screen.block(formatRunBlock(experiment.label, experiment.last, this.blockOptions()));
+  }
+
+  private showError(path: string, error: unknown): void {
+    const experiment = this.experiments.get(path);
+    if (!experiment || this.closing) return;
+    experiment.error = describeError(error, this.options.cwd);
+    this.screen.block(formatErrorBlock(experiment.label, experiment.error, experiment.last));
+  }
+
+  /** Reloads the shared files; on failure their error is shown and nothing reruns until fixed. */
+  private async reloadShared(withProject: boolean): Promise<boolean> {
+    const loaded = await this.shared.reload(withProject);
+    this.watcher.sync(this.watchedFiles());
+    if (!loaded && this.shared.error) this.screen.block(formatSharedErrorBlock(this.shared.error.label, this.shared.error.message));
+    return loaded;
+  }
+
+  private async reloadAndRerunAll(): Promise<void> {
+    if (!(await this.reloadShared(true)) || this.closing) return;
+    for (const folder of this.options.targets.folders) {
+      for (const path of await findPromptFiles(folder).catch(() => [])) this.add(path);
+    }
+    for (const path of this.experiments.keys()) this.scheduler.request(path);
+  }
+
+  private onChanges(batch: ChangeBatch): void {
+    if (this.closing) return;
+    const changed = [...batch.keys()];
+    const labels = changed.map((path) => relative(this.options.cwd, path)).join(', ');
+    if (changed.some((path) => this.shared.files.has(path))) {
+      this.screen.note(`changed: ${labels} → rerunning all`);
+      void this.reloadAndRerunAll();
+      return;
+    }
+    const affected = new Set<string>();
+    for (const [path, kind] of batch) {
+      if (kind === 'unlink' && this.experiments.has(path)) {
+        void this.drop(path);
+      } else if (kind !== 'unlink' && !this.experiments.has(path) && isPromptTarget(path, this.options.targets)) {
+        this.add(path);
+      } else {
+        for (const experiment of this.graph.dependents(path)) affected.add(experiment);
+      }
+    }
+    if (affected.size === 0) return;
+    const names = [...affected].map((path) => this.experiments.get(path)?.label ?? path);
+    this.screen.note(`changed: ${labels} → rerunning ${names.join(', ')}`);
+    for (const path of affected) this.scheduler.request(path);
+  }
+
+  private onKey(action: KeyAction): void {
+    if (action === 'quit') return this.finish(0);
+    if (action === 'interrupt') return this.finish(130);
+    if (action === 'rerun-all') {
+      this.screen.note('rerunning all');
+      if (!this.shared.config) void this.reloadAndRerunAll();
+      else for (const path of this.experiments.keys()) this.scheduler.request(path);
+      return;
+    }
+    const failed = [...this.experiments.values()].filter((e) => (e.last?.outcome.failedIndexes.size ?? 0) > 0);
+    if (failed.length === 0) return this.screen.note('no failed rows to rerun');
+    this.screen.note(`rerunning failed rows of ${failed.map((e) => e.label).join(', ')}`);
+    for (const e of failed) this.scheduler.request(e.path, { onlyIndexes: e.last?.outcome.failedIndexes ?? new Set() });
+  }
+
+  private blockOptions(): BlockOptions {
+    return { width: this.options.truncate ?? 100, cwd: this.options.cwd };
+  }
+
+  private watchingLine(): string {
+    const files = this.watchedFiles().length;
+    const experiments = this.experiments.size;
+    return `watching ${files} file${files === 1 ? '' : 's'} for ${experiments} experiment${experiments === 1 ? '' : 's'}`;
+  }
+
+  private watchedFiles(): string[] {
+    return [...new Set([...this.shared.files, ...this.graph.files(), ...this.options.targets.files])];
+  }
+
+  /** The whole state, for a terminal redraw. */
+  private render(): string {
+    return formatScreen({
+      status: this.ready ? this.watchingLine() : 'starting',
+      ...(this.shared.error ? { shared: this.shared.error } : {}),
+      experiments: [...this.experiments.values()],
+      block: this.blockOptions(),
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { FIXTURES } from '../helpers/temp-project.js';
+import { cliProject, normalize, type CliProject } from './cli-project.js';
+
+let server: OpenAIServer;
+let project: CliProject;
+beforeAll(async () => {
+  server = await startOpenAIServer();
+  project = await cliProject();
+});
+afterAll(async () => {
+  await server.close();
+  await project.cleanup();
+});
+
+const expected = (name: string): string => readFileSync(`${FIXTURES}cli/formats/${name}`, 'utf8');
+
+/** Timings are the only thing that changes between runs of the same fixed experiment. */
+function stable(text: string, format: string): string {
+  let out = normalize(text, project.dir);
+  if (format === 'csv') out = out.replace(/^(\d+,\d+,(?:"[^"]*(?:""[^"]*)*"|[^,]*),[^,]*,[^,]*,[^,]*),\d+,/gm, '$1,[...],');
+  if (format === 'junit') out = out.replace(/time="[\d.]+"/g, 'time="[...]"');
+  return out;
+}
+
+const run = (args: string[]) =>
+  project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--no-cache', '--concurrency', '1', '--quiet', ...args], { server });
+
+describe('every format prints exactly its report for a small fixed run', () => {
+  it.each([
+    ['table', 'table.txt'],
+    ['json', 'json.txt'],
+    ['jsonl', 'jsonl.txt'],
+    ['csv', 'csv.txt'],
+    ['junit', 'junit.txt'],
+  ])('--format %s', async (format, file) => {
+    const result = await run(['--format', format]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    expect(stable(result.stdout, format)).toBe(expected(file));
+  });
+
+  it('--truncate cuts table cells, 0 keeps them whole', async () => {
+    const cut = await run(['--rows', '2', '--truncate', '12']);
+    expect(cut.stdout).toContain('│ 2 │ {"word":"ga… │ gamma     │ GAMMA           │ FAIL (0.00 … │');
+    const whole = await run(['--rows', '2', '--truncate', '0']);
+    expect(whole.stdout).toContain('│ FAIL (0.00 - output "gamma" does not equal expected "GAMMA") │');
+  });
+
+  it('--output writes the report to a file and nothing to stdout', async () => {
+    const result = await run(['--format', 'jsonl', '--output', 'out/report.jsonl']).catch((error: unknown) => {
+      throw error;
+    });
+    // the folder of --output must exist; write to the project root instead
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: --output out\/report\.jsonl: cannot write this file \(ENOENT\)\n/);
+    const ok = await run(['--format', 'jsonl', '-o', 'report.jsonl']);
+    expect(ok.code).toBe(1);
+    expect(ok.stdout).toBe('');
+    expect(stable(await project.read('report.jsonl'), 'jsonl')).toBe(expected('jsonl.txt'));
+  });
+
+  it('shows progress on stderr without --quiet, and no line per row off a terminal', async () => {
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'jsonl'], { server });
+    expect(result.code).toBe(1);
+    // a fast run off a terminal prints no progress line at all (lines come every 10% or 10 s, at most 4 a second)
+    expect(result.stderr).toBe('');
+  });
+});

@@ -1,0 +1,151 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIServer, type OpenAIServer, echoResponder } from '../helpers/openai-server.js';
+import { cliProject, type CliProject } from './cli-project.js';
+
+let server: OpenAIServer;
+let project: CliProject;
+beforeAll(async () => {
+  server = await startOpenAIServer();
+});
+afterAll(() => server.close());
+afterEach(async () => {
+  server.setHandler(echoResponder);
+  await project.cleanup();
+});
+
+const thresholdsPrompt = (minimum: number): string =>
+  '---\nname: measured\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/words.jsonl\n' +
+  `  evals: [exact, length]\n  score_thresholds:\n    length: ${minimum}\n---\n\n<User>{props.word}</User>\n`;
+
+async function run(args: string[], files: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  project = await cliProject(files);
+  return project.run(['run-experiment', '--quiet', ...args], { server });
+}
+
+const gateLines = (stdout: string): string[] => stdout.split('\n').filter((line) => /^ {4}[✔✘] /.test(line) || /^ {2}Result: /.test(line));
+
+describe('run-experiment gates and exit codes', () => {
+  it('exits 0 when every eval passed and no row errored', async () => {
+    const result = await run(['prompts/echo.prompt.mdx', '--rows', '0-1']);
+    expect(result.code).toBe(0);
+    expect(gateLines(result.stdout)).toEqual(['    ✔ evals: all 2 eval results passed', '    ✔ errors: no row errored', '  Result:   PASSED']);
+  });
+
+  it('exits 1 when an eval did not pass', async () => {
+    const result = await run(['prompts/echo.prompt.mdx']);
+    expect(result.code).toBe(1);
+    expect(gateLines(result.stdout)).toEqual(['    ✘ evals: 1 of 3 eval results did not pass', '    ✔ errors: no row errored', '  Result:   FAILED']);
+  });
+
+  it('exits 1 when a row errored, and goes on with the other rows', async () => {
+    server.setHandler((request) => (request.lastUserText === 'beta' ? { status: 400, message: 'bad request for beta' } : echoResponder(request)));
+    const result = await run(['prompts/echo.prompt.mdx', '--rows', '0-1']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/│ 1 │ \{"word":"beta"\} +│ ERROR: .*bad request for beta/);
+    expect(gateLines(result.stdout)).toEqual([
+      // the errored row has no eval results; the errors gate is the one that fails
+      '    ✔ evals: all 1 eval results passed',
+      '    ✘ errors: 1 of 2 rows errored',
+      '  Result:   FAILED',
+    ]);
+  });
+
+  it('--threshold: passes at or below the pass rate, fails above it', async () => {
+    const below = await run(['prompts/echo.prompt.mdx', '--threshold', '66']);
+    expect(below.code).toBe(0);
+    expect(gateLines(below.stdout)).toEqual(['    ✔ threshold: pass rate 66.7% >= threshold 66%', '  Result:   PASSED']);
+    await project.cleanup();
+    const above = await run(['prompts/echo.prompt.mdx', '--threshold', '70']);
+    expect(above.code).toBe(1);
+    expect(gateLines(above.stdout)).toEqual(['    ✘ threshold: pass rate 66.7% < threshold 70%', '  Result:   FAILED']);
+  });
+
+  it('--threshold counts errored rows as failed', async () => {
+    server.setHandler((request) => (request.lastUserText === 'beta' ? { status: 400 } : echoResponder(request)));
+    const result = await run(['prompts/echo.prompt.mdx', '--rows', '0-1', '--threshold', '50']);
+    expect(result.code).toBe(0);
+    expect(gateLines(result.stdout)).toEqual(['    ✔ threshold: pass rate 50.0% >= threshold 50%', '  Result:   PASSED']);
+  });
+
+  it('--threshold out of range is a usage error', async () => {
+    const before = server.requests.length;
+    const result = await run(['prompts/echo.prompt.mdx', '--threshold', '100.5']);
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr: 'error: --threshold must be at most 100, got 100.5\n' });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('--threshold with no eval that reports passed is a usage error', async () => {
+    const numericOnly = await run(['prompts/shout.prompt.mdx', '--threshold', '50']);
+    expect(numericOnly.code).toBe(2);
+    expect(numericOnly.stderr).toMatch(/^error: --threshold was given but no eval reported passed\n/);
+    await project.cleanup();
+    const before = server.requests.length;
+    const skipped = await run(['prompts/echo.prompt.mdx', '--threshold', '50', '--skip-eval']);
+    expect(skipped.code).toBe(2);
+    expect(skipped.stderr).toBe('error: --threshold needs evals that report passed, but this run has none\n  hint: drop --skip-eval\n');
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('score_thresholds: exit 1 when a mean score is below its minimum, 0 when it reaches it', async () => {
+    const missed = await run(['prompts/measured.prompt.mdx', '--rows', '0-1'], { 'prompts/measured.prompt.mdx': thresholdsPrompt(0.5) });
+    expect(missed.code).toBe(1);
+    // alpha: 5 chars, beta: 4 chars, on a 0..10 scale
+    expect(gateLines(missed.stdout)).toContain('    ✘ score:length: length: mean score 0.450 < 0.5');
+    await project.cleanup();
+    const met = await run(['prompts/measured.prompt.mdx', '--rows', '0-1'], { 'prompts/measured.prompt.mdx': thresholdsPrompt(0.45) });
+    expect(met.code).toBe(0);
+    expect(gateLines(met.stdout)).toContain('    ✔ score:length: length: mean score 0.450 >= 0.45');
+  });
+
+  it('a run of zero rows fails', async () => {
+    const before = server.requests.length;
+    // the seeded split puts none of the 3 rows in the top 1% of buckets
+    const result = await run(['prompts/echo.prompt.mdx', '--split', 'test:1']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^No rows were run\.\n\nSUMMARY\n {2}Rows: {5}0 run, 0 errored, 0 cached, 0 pre-generated\n/);
+    expect(gateLines(result.stdout)).toEqual(['    ✘ rows: no rows were run', '  Result:   FAILED']);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('--rows past the end is a usage error before the run starts', async () => {
+    const before = server.requests.length;
+    const result = await run(['prompts/echo.prompt.mdx', '--rows', '1,7-9']);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --rows asks for row 9 but the dataset has only 3 rows (indexes 0-2)\n  hint: row indexes are zero-based and count non-blank lines\n',
+    });
+    expect(await project.runIds()).toEqual([]);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a missing dataset is an input error, before any call', async () => {
+    const before = server.requests.length;
+    const result = await run(['prompts/echo.prompt.mdx'], {
+      'prompts/echo.prompt.mdx': (await import('node:fs')).readFileSync(new URL('../fixtures/cli/echo/prompts/echo.prompt.mdx', import.meta.url), 'utf8').replace('words.jsonl', 'gone.jsonl'),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: .*gone\.jsonl.*\n/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a missing prompt file is an input error', async () => {
+    const result = await run(['prompts/nope.prompt.mdx']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('error: prompts/nope.prompt.mdx: no such file or folder\n  hint: give a .prompt.mdx file or a folder holding some\n');
+  });
+
+  it('runs each prompt of a folder as its own experiment; the exit code covers all', async () => {
+    const result = await run(['prompts', '--rows', '0-1']);
+    // echo passes on rows 0-1; shout's numeric eval has no verdict, so both pass
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/^SUMMARY$/gm)).toHaveLength(2);
+    expect(project && (await project.runIds())).toHaveLength(2);
+    await project.cleanup();
+    const failing = await run(['prompts/shout.prompt.mdx', 'prompts/echo.prompt.mdx']);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout.match(/^ {2}Result: .*$/gm)).toEqual(['  Result:   PASSED', '  Result:   FAILED']);
+  });
+});

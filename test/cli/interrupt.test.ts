@@ -1,0 +1,119 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { echoResponder, startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { cliProject, type CliProject } from './cli-project.js';
+
+const ROWS = 20;
+const many = Array.from({ length: ROWS }, (_, i) => JSON.stringify({ input: { word: `w${i}` }, expected_output: `w${i}` })).join('\n');
+const manyPrompt =
+  '---\nname: many\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/many.jsonl\n  evals: [exact]\n---\n\n<User>{props.word}</User>\n';
+
+let server: OpenAIServer;
+let project: CliProject;
+beforeEach(async () => {
+  server = await startOpenAIServer();
+  project = await cliProject({ 'datasets/many.jsonl': `${many}\n`, 'prompts/many.prompt.mdx': manyPrompt });
+});
+afterEach(async () => {
+  await server.close();
+  await project.cleanup();
+});
+
+/** Lines in the only run's results.jsonl so far (0 before the run exists). */
+async function linesWritten(): Promise<number> {
+  const [id] = await project.runIds();
+  if (id === undefined) return 0;
+  return (await project.results(id).catch(() => [])).length;
+}
+
+function spawnRun(args: string[]): { done: ReturnType<CliProject['run']>; child: Promise<ChildProcess> } {
+  let resolveChild: (child: ChildProcess) => void = () => {};
+  const child = new Promise<ChildProcess>((resolve) => (resolveChild = resolve));
+  const done = project.run(['run-experiment', 'prompts/many.prompt.mdx', '--quiet', ...args], { server, onSpawn: resolveChild });
+  return { done, child };
+}
+
+describe('interrupting run-experiment', () => {
+  it('--resume after kill -9: no row missing, none duplicated, the final report covers all rows', async () => {
+    server.setHandler((request) => ({ ...echoResponder(request), latencyMs: 40 }) as ReturnType<typeof echoResponder>);
+    const first = spawnRun(['--concurrency', '2']);
+    await expect.poll(linesWritten, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(4);
+    (await first.child).kill('SIGKILL');
+    const killed = await first.done;
+    expect(killed.signal).toBe('SIGKILL');
+    const [id] = await project.runIds();
+    const before = await linesWritten();
+    expect(before).toBeLessThan(ROWS);
+    const requestsBefore = server.requests.length;
+
+    const resumed = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--quiet', '--resume', id ?? '', '--format', 'jsonl'], {
+      server,
+    });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const reported = resumed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { index: number });
+    expect(reported.map((row) => row.index).sort((a, b) => a - b)).toEqual([...Array(ROWS).keys()]);
+    const stored = await project.results(id ?? '');
+    expect(stored.map((row) => row.index).sort((a, b) => Number(a) - Number(b))).toEqual([...Array(ROWS).keys()]);
+    // only rows not yet written were run again (in-flight ones at the kill may have been cached)
+    expect(server.requests.length - requestsBefore).toBeLessThanOrEqual(ROWS - before);
+    expect(await project.runIds()).toEqual([id]);
+    const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string };
+    expect(manifest.status).toBe('completed');
+  });
+
+  it('SIGINT stops dispatching, keeps finished rows, prints the summary and exits 130', async () => {
+    server.setHandler((request) => ({ ...echoResponder(request), latencyMs: 60 }) as ReturnType<typeof echoResponder>);
+    const run = spawnRun(['--concurrency', '2']);
+    await expect.poll(linesWritten, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(2);
+    (await run.child).kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    const [id] = await project.runIds();
+    const written = await linesWritten();
+    expect(written).toBeGreaterThanOrEqual(2);
+    expect(written).toBeLessThan(ROWS);
+    expect(result.stdout).toContain('\nSUMMARY\n');
+    expect(result.stdout).toContain(`  Rows:     ${written} run, 0 errored, 0 cached, 0 pre-generated\n`);
+    expect(result.stdout).toContain(`  Run:      ${id} (.agentmark/runs/${id})\n`);
+    expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with --resume ${id}\n`);
+    const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string };
+    expect(manifest.status).toBe('interrupted');
+
+    // and the run can be finished later
+    const resumed = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--quiet', '--resume', id ?? ''], { server });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`  Rows:     ${ROWS} run, 0 errored,`);
+  });
+
+  it('a second SIGINT exits at once, without waiting for hanging calls', async () => {
+    server.setHandler(() => ({ hang: true }));
+    const run = spawnRun(['--concurrency', '2', '--max-retries', '0']);
+    await expect.poll(() => server.inFlight, { timeout: 10_000, interval: 10 }).toBe(2);
+    const child = await run.child;
+    const started = Date.now();
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    // the first SIGINT alone would wait the 3 s grace period for the hanging calls
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('one SIGINT with hanging calls aborts them after the grace period and exits 130', async () => {
+    server.setHandler(() => ({ hang: true }));
+    const run = spawnRun(['--concurrency', '2', '--max-retries', '0']);
+    await expect.poll(() => server.inFlight, { timeout: 10_000, interval: 10 }).toBe(2);
+    const started = Date.now();
+    (await run.child).kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    // 3 s of grace, then the calls are aborted (the server sees them closed) and the process ends
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    expect(Date.now() - started).toBeLessThan(4500);
+    expect(server.closedEarly).toBe(2);
+    expect(await linesWritten()).toBe(0);
+    expect(result.stdout).toContain('  Rows:     0 run, 0 errored, 0 cached, 0 pre-generated\n');
+  });
+});

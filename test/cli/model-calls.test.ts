@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { echoResponder, startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { cliProject, type CliProject } from './cli-project.js';
+
+let server: OpenAIServer;
+let project: CliProject;
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+  await project.cleanup();
+});
+
+const runExperiment = (args: string[]) => project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', ...args], { server });
+const onlyRun = async (): Promise<Array<Record<string, unknown>>> => {
+  const [id] = await project.runIds();
+  return project.results(id ?? 'none');
+};
+
+describe('model calls of run-experiment', () => {
+  it('retries a 429, honouring Retry-After, and records the retries', async () => {
+    project = await cliProject();
+    const times: number[] = [];
+    server.setHandler((request) => {
+      times.push(Date.now());
+      return times.length === 1 ? { status: 429, retryAfterMs: 400, message: 'slow down' } : echoResponder(request);
+    });
+    const result = await runExperiment(['--rows', '0', '--format', 'jsonl']);
+    expect(result.code).toBe(0);
+    expect(times).toHaveLength(2);
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(400);
+    const [row] = await onlyRun();
+    expect(row).toMatchObject({ index: 0, output: 'alpha', retries: 1, cached: false });
+    expect(JSON.parse(result.stdout)).toMatchObject({ index: 0, retries: 1 });
+  });
+
+  it('retries 500s up to --max-retries, then records an errored row and goes on', async () => {
+    project = await cliProject();
+    server.setHandler((request) => (request.lastUserText === 'alpha' ? { status: 500, message: 'boom', retryAfterMs: 10 } : echoResponder(request)));
+    const result = await runExperiment(['--rows', '0-1', '--max-retries', '2', '--format', 'jsonl']);
+    expect(result.code).toBe(1);
+    expect(server.requests.filter((r) => JSON.stringify(r.body).includes('alpha'))).toHaveLength(3);
+    const rows = (await onlyRun()).sort((a, b) => Number(a.index) - Number(b.index));
+    expect(rows[0]).toMatchObject({ index: 0, evals: {}, cached: false });
+    expect(String(rows[0]?.error)).toMatch(/boom/);
+    expect(rows[1]).toMatchObject({ index: 1, output: 'beta' });
+  });
+
+  it('--timeout aborts the request itself, and the row is errored with the reason', async () => {
+    project = await cliProject();
+    server.setHandler(() => ({ hang: true }));
+    const started = Date.now();
+    const result = await runExperiment(['--rows', '0', '--timeout', '0.2', '--max-retries', '0', '--format', 'jsonl']);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.code).toBe(1);
+    // the server saw the client hang up: the request was aborted, not just abandoned
+    await expect.poll(() => server.closedEarly).toBe(1);
+    const [row] = await onlyRun();
+    expect(row?.output).toBeUndefined();
+    expect(row?.error).toBe('openai/gpt-4o-mini: timed out after 0.2s');
+  });
+
+  it('a rerun hits the cache: zero requests, rows marked cached, the summary counts only live calls', async () => {
+    project = await cliProject();
+    const first = await runExperiment([]);
+    expect(first.code).toBe(1);
+    expect(server.requests).toHaveLength(3);
+    expect(first.stdout).toMatch(/Rows: {5}3 run, 0 errored, 0 cached, 0 pre-generated/);
+    expect(first.stdout).toMatch(/Latency: {2}p50 \d+ms, p95 \d+ms \(live calls only\)/);
+    expect(first.stdout).toContain('Tokens:   18 in / 3 out');
+
+    const second = await runExperiment([]);
+    expect(second.code).toBe(1);
+    expect(server.requests).toHaveLength(3);
+    expect(second.stdout).toMatch(/Rows: {5}3 run, 0 errored, 3 cached, 0 pre-generated/);
+    expect(second.stdout).toContain('Latency:  n/a (no live calls)');
+    expect(second.stdout).toContain('Tokens:   0 in / 0 out');
+    expect(second.stdout).toContain('Cost:     n/a');
+    const [, secondId] = await project.runIds();
+    const rows = await project.results(secondId ?? 'none');
+    expect(rows.map((row) => row.cached)).toEqual([true, true, true]);
+    expect(rows.map((row) => row.output).sort()).toEqual(['alpha', 'beta', 'gamma']);
+
+    const third = await runExperiment(['--no-cache']);
+    expect(third.code).toBe(1);
+    expect(server.requests).toHaveLength(6);
+    expect(third.stdout).toMatch(/Rows: {5}3 run, 0 errored, 0 cached, 0 pre-generated/);
+  });
+
+  it('--repeat N makes each repeat its own cache entry', async () => {
+    project = await cliProject();
+    await runExperiment(['--rows', '0', '--repeat', '3']);
+    expect(server.requests).toHaveLength(3);
+    const again = await runExperiment(['--rows', '0', '--repeat', '3']);
+    expect(server.requests).toHaveLength(3);
+    expect(again.stdout).toMatch(/Rows: {5}3 run, 0 errored, 3 cached/);
+    await runExperiment(['--rows', '0', '--repeat', '4']);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('--cache-only never calls a model: a miss is an errored row saying so', async () => {
+    project = await cliProject();
+    const result = await runExperiment(['--cache-only', '--rows', '0', '--format', 'jsonl']);
+    expect(result.code).toBe(1);
+    expect(server.requests).toHaveLength(0);
+    const [row] = await onlyRun();
+    expect(row).toMatchObject({
+      index: 0,
+      cached: false,
+      error:
+        'openai/gpt-4o-mini: no cached response for this request (--cache-only) ' +
+        '(run once without --cache-only to record it; a changed prompt, setting or repeat count changes the key)',
+      errorCode: 'MODEL_CACHE_MISS',
+    });
+  });
+
+  it('--model overrides model_name, and its responses are cached apart', async () => {
+    project = await cliProject();
+    const result = await runExperiment(['--rows', '0', '--model', 'openai/gpt-4o', '--format', 'json']);
+    expect(result.code).toBe(0);
+    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ run: { model: 'openai/gpt-4o' } });
+    await runExperiment(['--rows', '0']);
+    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o', 'gpt-4o-mini']);
+  });
+
+  it('rejects a --model outside a non-empty builtInModels before any call', async () => {
+    project = await cliProject();
+    const config = JSON.parse(await project.read('agentmark.json')) as Record<string, unknown>;
+    await project.write('agentmark.json', JSON.stringify({ ...config, builtInModels: ['openai/gpt-4o-mini'] }));
+    const result = await runExperiment(['--model', 'openai/gpt-4o']);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --model openai/gpt-4o is not in builtInModels of agentmark.json\n  hint: allowed: openai/gpt-4o-mini\n',
+    });
+    expect(server.requests).toHaveLength(0);
+    expect(await project.runIds()).toEqual([]);
+  });
+
+  it('without a key or base URL the error says how to fix it', async () => {
+    project = await cliProject();
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--rows', '0', '--format', 'jsonl']);
+    expect(result.code).toBe(1);
+    const [row] = await onlyRun();
+    expect(row?.error).toBe(
+      'no OpenAI API key for "openai/gpt-4o-mini" (set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server), ' +
+        'or run with the recorded cache (--cache-only))',
+    );
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Every malformed project under test/fixtures/bad/ gets its one clear error and exit code:
+ * no stack trace, no "internal error", no hang, well within a second. All cases run through
+ * the CLI's own `main` in-process (the exact code path of the binary, minus process start-up),
+ * and a representative subset also runs the built binary as a child process.
+ */
+import { performance } from 'node:perf_hooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIO } from '../../src/cli/io.js';
+import { runCli } from '../helpers/run-cli.js';
+import { expectedLines, listBadCases, materialise, type BadCase } from './bad-cases.js';
+
+const cases = await listBadCases();
+
+/** Child env: a model URL nothing listens on, so run-experiment rows fail fast, never leave the machine. */
+const ENV = { OPENAI_API_KEY: 'sk-test-bad-inputs', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', NO_COLOR: '1' };
+
+/** Generous for a loaded 2-core machine; the target is one second (see the timings printed at the end). */
+const LIMIT_MS = 3_000;
+/** A case that has not finished by now is a hang. */
+const HANG_MS = 15_000;
+
+/** Run as child processes too: one of each command, each loader, and the large generated inputs. */
+const PROCESS_SUBSET = new Set([
+  'missing-agentmark-json',
+  'agentmark-json-schema',
+  'frontmatter-yaml-syntax',
+  'unknown-capitalised-tag',
+  'import-cycle',
+  'dataset-row-without-input',
+  'invalid-utf8-prompt',
+  'binary-garbage-prompt',
+  'yaml-alias-bomb',
+  'yaml-self-alias',
+  'expr-constructor-constructor',
+  'dataset-10mb-line',
+  'prop-path-10000-segments',
+  'render-unknown-identifier',
+  'props-file-deep-nesting',
+  'run-experiment-bad-dataset-line',
+  'run-experiment-unknown-eval',
+  'dataset-proto-row',
+]);
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+const timings: Array<{ name: string; mode: string; ms: number }> = [];
+
+async function runInProcess(args: string[], cwd: string): Promise<Outcome> {
+  const { main } = await import('../../src/cli/main.js');
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    cwd,
+    env: { ...ENV },
+    signal: new AbortController().signal,
+  };
+  const start = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`hung for ${HANG_MS} ms`)), HANG_MS);
+  });
+  try {
+    const code = await Promise.race([main(args, io), hang]);
+    return { code, stdout, stderr, ms: performance.now() - start };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runAsProcess(args: string[], cwd: string): Promise<Outcome> {
+  const start = performance.now();
+  const result = await runCli(args, { cwd, env: ENV, timeoutMs: HANG_MS });
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, ms: performance.now() - start };
+}
+
+function check(badCase: BadCase, dir: string, outcome: Outcome): void {
+  const output = `${outcome.stdout}\n${outcome.stderr}`;
+  const lines = output.split('\n').map((line) => line.trimEnd());
+  expect(outcome.code, output).toBe(badCase.exitCode);
+  for (const { shown, matches } of expectedLines(badCase, dir)) {
+    expect(lines.some(matches), `missing line:\n${shown}\nin output:\n${output}`).toBe(true);
+  }
+  expect(output).not.toMatch(/^\s+at /m);
+  expect(output).not.toContain('internal error');
+  expect(outcome.ms).toBeLessThan(LIMIT_MS);
+}
+
+it('has at least 40 cases, each with a command, an exit code and expected lines', () => {
+  expect(cases.length).toBeGreaterThanOrEqual(40);
+  for (const badCase of cases) {
+    expect(badCase.command.length, badCase.name).toBeGreaterThan(0);
+    expect([0, 1, 2], badCase.name).toContain(badCase.exitCode);
+    expect(badCase.lines.length, badCase.name).toBeGreaterThan(0);
+  }
+  for (const name of PROCESS_SUBSET) expect(cases.map((c) => c.name)).toContain(name);
+});
+
+describe('bad inputs through the CLI (in-process main)', () => {
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (name, badCase) => {
+    const { dir, cleanup } = await materialise(badCase);
+    try {
+      const outcome = await runInProcess(badCase.command, dir);
+      timings.push({ name, mode: 'in-process', ms: outcome.ms });
+      check(badCase, dir, outcome);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe('bad inputs through the built binary', () => {
+  const subset = cases.filter((c) => PROCESS_SUBSET.has(c.name));
+  it.each(subset.map((c) => [c.name, c] as const))('%s', async (name, badCase) => {
+    const { dir, cleanup } = await materialise(badCase);
+    try {
+      const outcome = await runAsProcess(badCase.command, dir);
+      timings.push({ name, mode: 'process', ms: outcome.ms });
+      check(badCase, dir, outcome);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+afterAll(() => {
+  for (const mode of ['in-process', 'process']) {
+    const worst = timings.filter((t) => t.mode === mode).sort((a, b) => b.ms - a.ms)[0];
+    if (worst) console.log(`bad inputs: slowest ${mode} case ${worst.name} took ${Math.round(worst.ms)} ms`);
+  }
+});
