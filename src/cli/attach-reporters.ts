@@ -16,7 +16,9 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   const all = progress ? [progress, report] : [report];
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {
-    if (event.type === 'run-start') {
+    if (event.type === 'warning') {
+      stderr.write(`warning: ${event.message}\n`);
+    } else if (event.type === 'run-start') {
       for (const reporter of all) await reporter.onRunStart?.(shown(event.info));
     } else if (event.type === 'row-end') {
       for (const reporter of event.replayed ? [report] : all) await reporter.onRowEnd?.(event.row);

@@ -14,7 +14,8 @@ export class ErrorList extends AgentmarkError {
   }
 
   override format(cwd?: string): string {
-    return this.errors.map((error) => error.format(cwd)).join('\n');
+    const lines = this.errors.map((error) => error.format(cwd)).join('\n');
+    return this.hint ? `${lines}\n  hint: ${this.hint}` : lines;
   }
 }
 

@@ -20,6 +20,8 @@ export type RunStatus = 'completed' | 'interrupted' | 'failed';
 
 export type RunEvent =
   | { type: 'run-start'; info: RunInfo }
+  /** Something the user should know that does not stop the run (an untyped eval, text outside role tags). */
+  | { type: 'warning'; message: string }
   | { type: 'row-start'; index: number; repeat: number }
   | { type: 'eval-end'; index: number; repeat: number; name: string; result: ScoredEval }
   /** `replayed`: a row finished by an earlier attempt, sent again on `--resume` so reports cover all rows. */

@@ -6,6 +6,7 @@ import { loadPrompt } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
 import { createRunId, gitInfo, rowKey, RunStore, type RunHandle } from '../store/index.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
+import { checkDataset } from './check-dataset.js';
 import { scanFile } from './file-scan.js';
 import { createModelCaller } from './model-caller.js';
 import type { RunExperimentOptions } from './options.js';
@@ -61,7 +62,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     promptPath: prompt.path,
   });
 
+  for (const warning of prompt.warnings) {
+    const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
+    await emit({ type: 'warning', message: `${where}: ${warning.message}` });
+  }
+  for (const message of bound.warnings) await emit({ type: 'warning', message });
+
   const store = new RunStore(project.root);
+  await checkDataset(datasetPath, prompt.inputSchema, options.signal);
   const scan = await scanFile(datasetPath);
   checkSelection(options.selection, scan.rows);
   const accumulator = new RunAccumulator();

@@ -17,6 +17,8 @@ const ENV = { OPENAI_API_KEY: 'sk-test-bad-inputs', OPENAI_BASE_URL: 'http://127
 
 /** Generous for a loaded 2-core machine; the target is one second (see the timings printed at the end). */
 const LIMIT_MS = 3_000;
+/** A child process adds Node's start-up and module loading, which a busy machine stretches most. */
+const PROCESS_LIMIT_MS = 5_000;
 /** A case that has not finished by now is a hang. */
 const HANG_MS = 15_000;
 
@@ -81,7 +83,7 @@ async function runAsProcess(args: string[], cwd: string): Promise<Outcome> {
   return { code: result.code, stdout: result.stdout, stderr: result.stderr, ms: performance.now() - start };
 }
 
-function check(badCase: BadCase, dir: string, outcome: Outcome): void {
+function check(badCase: BadCase, dir: string, outcome: Outcome, limitMs: number): void {
   const output = `${outcome.stdout}\n${outcome.stderr}`;
   const lines = output.split('\n').map((line) => line.trimEnd());
   expect(outcome.code, output).toBe(badCase.exitCode);
@@ -90,7 +92,7 @@ function check(badCase: BadCase, dir: string, outcome: Outcome): void {
   }
   expect(output).not.toMatch(/^\s+at /m);
   expect(output).not.toContain('internal error');
-  expect(outcome.ms).toBeLessThan(LIMIT_MS);
+  expect(outcome.ms).toBeLessThan(limitMs);
 }
 
 it('has at least 40 cases, each with a command, an exit code and expected lines', () => {
@@ -109,7 +111,7 @@ describe('bad inputs through the CLI (in-process main)', () => {
     try {
       const outcome = await runInProcess(badCase.command, dir);
       timings.push({ name, mode: 'in-process', ms: outcome.ms });
-      check(badCase, dir, outcome);
+      check(badCase, dir, outcome, LIMIT_MS);
     } finally {
       await cleanup();
     }
@@ -123,7 +125,7 @@ describe('bad inputs through the built binary', () => {
     try {
       const outcome = await runAsProcess(badCase.command, dir);
       timings.push({ name, mode: 'process', ms: outcome.ms });
-      check(badCase, dir, outcome);
+      check(badCase, dir, outcome, PROCESS_LIMIT_MS);
     } finally {
       await cleanup();
     }

@@ -1,0 +1,31 @@
+import { readDataset } from '../dataset/index.js';
+import { ErrorList, type AgentmarkError } from '../errors/index.js';
+import type { JSONSchema7 } from '../prompt/json-schema.js';
+
+/** Problems listed before giving up; the count of the rest is still reported. */
+const MAX_LISTED = 20;
+
+/**
+ * Reads the whole dataset once before any model call, so a bad line anywhere is an input
+ * error (exit 2) up front instead of a run that spends money and then stops halfway.
+ * Returns the number of rows.
+ */
+export async function checkDataset(path: string, inputSchema: JSONSchema7 | undefined, signal?: AbortSignal): Promise<number> {
+  const problems: AgentmarkError[] = [];
+  let bad = 0;
+  let rows = 0;
+  const options = {
+    ...(inputSchema === undefined ? {} : { inputSchema }),
+    ...(signal === undefined ? {} : { signal }),
+    onError: (error: AgentmarkError) => {
+      bad++;
+      if (problems.length < MAX_LISTED) problems.push(error);
+    },
+  };
+  for await (const _row of readDataset(path, options)) rows++;
+  if (bad > 0) {
+    const more = bad - problems.length;
+    throw new ErrorList(problems, more > 0 ? { hint: `${more} more bad row${more === 1 ? '' : 's'} not listed; \`agentmark validate\` lists them all` } : {});
+  }
+  return rows;
+}
