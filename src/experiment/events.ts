@@ -14,6 +14,10 @@ export interface RunInfo {
   total?: number;
   /** Rows already done by an earlier attempt (resume). */
   resumed?: number;
+  /** Wall time of the run; known at run-end. */
+  durationMs?: number;
+  /** ISO 8601. */
+  startedAt?: string;
 }
 
 export type RunStatus = 'completed' | 'interrupted' | 'failed';

@@ -1,3 +1,4 @@
+import type { RunInfo } from '../experiment/events.js';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 
 /** Anything with a string `write`: process.stdout, a file stream, a test buffer. */
@@ -5,23 +6,8 @@ export interface OutputStream {
   write(chunk: string): unknown;
 }
 
-/** What reporters know about the run besides its rows. */
-export interface RunInfo {
-  runId: string;
-  /** The run's folder, as it should be shown (the CLI passes it relative to the cwd). */
-  runDir: string;
-  promptPath: string;
-  promptName: string;
-  model: string;
-  /** In the order of test_settings.evals. */
-  evalNames: string[];
-  /** Rows × repeats to run, when known up front. */
-  total?: number;
-  /** Wall time of the run; given with onRunEnd. */
-  durationMs?: number;
-  /** ISO 8601. */
-  startedAt?: string;
-}
+/** What reporters know about the run besides its rows: the runner's own RunInfo. */
+export type { RunInfo } from '../experiment/events.js';
 
 /**
  * A reporter only listens to the runner. Each hook is optional; the runner awaits returned
