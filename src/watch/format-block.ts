@@ -25,7 +25,8 @@ export function formatRunBlock(label: string, report: RunReport, options: BlockO
   const { width } = options;
   const clean = (message: string): string => relativePaths(message, options.cwd);
   const lines = [blockMarker(label, `run ${report.runId}`)];
-  const scope = report.onlyFailed === undefined ? `${report.rows} rows` : `${report.rows} rows (failed rows only)`;
+  const rows = `${report.rows} row${report.rows === 1 ? '' : 's'}`;
+  const scope = report.onlyFailed === undefined ? rows : `${rows} (failed rows only)`;
   const head = [report.model, scope, `${report.cached} cached`, `${report.errors.length} errored`, formatDuration(report.durationMs)];
   lines.push(`  ${head.filter((part) => part !== undefined).join(' · ')}`);
   const nameWidth = Math.max(0, ...report.evals.map((line) => line.name.length));

@@ -10,13 +10,21 @@ export interface WatchTargets {
   folders: readonly string[];
 }
 
+/** `path`'s parts below the first target folder holding it, or undefined when none does. */
+function partsBelow(path: string, folders: readonly string[]): string[] | undefined {
+  for (const folder of folders) {
+    const rel = relative(folder, path);
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep);
+  }
+  return undefined;
+}
+
+const hidden = (part: string): boolean => part.startsWith('.') || part === 'node_modules';
+
 /** Whether `path` lies in one of the target folders outside hidden folders and node_modules. */
 export function isInsideFolders(path: string, folders: readonly string[]): boolean {
-  return folders.some((folder) => {
-    const rel = relative(folder, path);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
-    return !rel.split(sep).some((part) => part.startsWith('.') || part === 'node_modules');
-  });
+  const parts = partsBelow(path, folders);
+  return parts !== undefined && !parts.some(hidden);
 }
 
 /** A prompt file this session should run: named on the command line or found in a target folder. */
@@ -25,12 +33,8 @@ export function isPromptTarget(path: string, targets: WatchTargets): boolean {
   return path.endsWith('.prompt.mdx') && isInsideFolders(path, targets.folders);
 }
 
-/** Paths under a target folder that chokidar should not even descend into. */
+/** Paths under a target folder that chokidar should not even descend into, unless an experiment reads them. */
 export function isIgnoredPath(path: string, targets: WatchTargets, wanted: ReadonlySet<string>): boolean {
   if (wanted.has(path)) return false;
-  return targets.folders.some((folder) => {
-    const rel = relative(folder, path);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
-    return rel.split(sep).some((part) => part.startsWith('.') || part === 'node_modules');
-  });
+  return partsBelow(path, targets.folders)?.some(hidden) ?? false;
 }

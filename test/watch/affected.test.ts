@@ -92,7 +92,7 @@ test('r reruns all, f reruns only the failed rows', async () => {
   from = watch.stdout.length;
   watch.child.stdin.write('f\n');
   out = await watch.waitFor(blocksAfter(from, BETA), 'beta to rerun its failed row');
-  expect(out.slice(from)).toMatch(/1 rows \(failed rows only\) · 1 cached/);
+  expect(out.slice(from)).toMatch(/1 row \(failed rows only\) · 1 cached/);
   expect(count(out.slice(from), ALPHA)).toBe(0);
 
   from = watch.stdout.length;

@@ -36,3 +36,16 @@ test('delete then re-create (an atomic save) is a change; dispose drops what is 
   expect(batches).toHaveLength(1);
   expect(vi.getTimerCount()).toBe(0);
 });
+
+test('a timer that fires late (a stalled process) waits a little longer for queued events', () => {
+  const batches: ChangeBatch[] = [];
+  const batcher = new ChangeBatcher({ onFlush: (batch) => batches.push(batch) });
+  batcher.push('/p/a.prompt.mdx', 'change');
+  // Fake a stall: the clock jumps past the deadline before the timer gets to run.
+  vi.setSystemTime(Date.now() + 400);
+  vi.advanceTimersByTime(100);
+  expect(batches).toHaveLength(0);
+  batcher.push('/p/a.prompt.mdx', 'change');
+  vi.advanceTimersByTime(100);
+  expect(batches).toHaveLength(1);
+});

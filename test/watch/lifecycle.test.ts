@@ -34,7 +34,7 @@ test('a prompt added to the watched folder runs; a deleted one is dropped; q exi
   await writeFile(join(dir, 'prompts/gamma.jsonl'), '{"input": {"color": "teal"}, "expected_output": "teal"}\n');
   await writeFile(join(dir, 'prompts/gamma.prompt.mdx'), GAMMA_PROMPT);
   let out = await watch.waitFor(blocksAfter(from, '── prompts/gamma.prompt.mdx · run '), 'the new prompt to run');
-  expect(out.slice(from)).toMatch(/1 rows · 0 cached/);
+  expect(out.slice(from)).toMatch(/1 row · 0 cached/);
 
   // Its dataset is now watched like any other.
   from = watch.stdout.length;

@@ -9,10 +9,11 @@ import { runOptions } from '../run-options.js';
 import { runSettingsFromFlags } from '../run-settings.js';
 
 /** run-experiment's flags minus those that make no sense for a session of many reruns. */
-const watchOptions: OptionTable = Object.fromEntries(
-  Object.entries(runOptions).filter(([name]) => !['resume', 'format', 'output', 'watch', 'quiet'].includes(name)),
-);
-type WatchOptionTable = Omit<typeof runOptions, 'resume' | 'format' | 'output' | 'watch' | 'quiet'>;
+const watchOptions: OptionTable = {
+  ...Object.fromEntries(Object.entries(runOptions).filter(([name]) => !['resume', 'format', 'output', 'watch'].includes(name))),
+  truncate: { ...runOptions.truncate, default: 100, description: 'Cut inputs, outputs and errors of shown rows to n characters (0: never)' },
+};
+type WatchOptionTable = Omit<typeof runOptions, 'resume' | 'format' | 'output' | 'watch'>;
 
 const help = {
   usage: 'agentmark watch <prompt files or folders...> [options]   (also: agentmark run-experiment --watch)',
