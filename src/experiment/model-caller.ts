@@ -19,6 +19,8 @@ export interface ModelCaller {
   promptHash: string;
   toRequest: (rendered: RenderedPrompt) => ModelRequest;
   call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
+  /** Waits for cache writes still in flight; call before the run ends. */
+  flush: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
   judge: (request: ModelRequest) => Promise<ModelResponse>;
 }
@@ -64,6 +66,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     promptHash: createHash('sha256').update(prompt.source).digest('hex'),
     toRequest: (rendered) => requestFromRendered(rendered, options.model ? { model: options.model } : {}),
     call,
+    flush: () => cache.flush(),
     judge: (request) => call(request, 0, options.signal ?? new AbortController().signal),
   };
 }

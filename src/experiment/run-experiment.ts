@@ -15,6 +15,7 @@ import { processRow, RowAborted, type RowPipeline } from './row-pipeline.js';
 import { RunAccumulator } from './run-summary.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
+import { checkResume } from './check-resume.js';
 import { checkSelection } from './check-selection.js';
 import { expectedTotal } from './expected-total.js';
 
@@ -77,6 +78,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   let done = new Set<string>();
   let replay: (() => AsyncIterable<RowResult>) | undefined;
   if (options.resume) {
+    checkResume(await store.manifest(options.resume), {
+      promptPath: relative(project.root, prompt.path),
+      promptHash: caller.promptHash,
+      datasetPath: relative(project.root, datasetPath),
+      datasetHash: scan.hash,
+      model: caller.modelName,
+      options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
+    });
     const opened = await store.open(options.resume);
     handle = opened.handle;
     done = opened.done;
@@ -167,6 +176,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     stop?.removeEventListener('abort', onStop);
   }
   if (stop?.aborted && status === 'completed') status = 'interrupted';
+  await caller.flush();
 
   const summary = accumulator.finish({
     evalNames,

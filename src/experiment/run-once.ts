@@ -26,5 +26,7 @@ export async function runPromptOnce(
   const prompt = await loadPrompt(options.promptPath, { project: options.project });
   const caller = await createModelCaller({ ...options, promptPath: prompt.path }, prompt);
   const rendered = prompt.render(await propsFor(prompt));
-  return caller.call(caller.toRequest(rendered), 0, options.signal ?? new AbortController().signal);
+  const response = await caller.call(caller.toRequest(rendered), 0, options.signal ?? new AbortController().signal);
+  await caller.flush();
+  return response;
 }

@@ -39,10 +39,6 @@ export async function cachedCall(
     }
   }
   const response = await live();
-  try {
-    await cache.set(key, response);
-  } catch (error) {
-    options.onCacheError?.(error);
-  }
+  cache.store(key, response, options.onCacheError);
   return response;
 }

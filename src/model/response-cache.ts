@@ -23,6 +23,11 @@ interface CacheFile {
  * leave a half-written entry under a real key. Holds no secrets: the key hashes the request only.
  */
 export class ResponseCache {
+  /** Shard folders known to exist, so a run makes one mkdir per folder, not per answer. */
+  private readonly shards = new Set<string>();
+  /** Writes started by `store` and not yet finished. */
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(readonly dir: string) {}
 
   /** sha256 of everything that decides the answer, plus the repeat index. */
@@ -65,7 +70,11 @@ export class ResponseCache {
 
   async set(key: string, response: ModelResponse): Promise<void> {
     const path = this.pathOf(key);
-    await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+    const shard = join(this.dir, key.slice(0, 2));
+    if (!this.shards.has(shard)) {
+      await mkdir(shard, { recursive: true });
+      this.shards.add(shard);
+    }
     const file: CacheFile = { version: CACHE_VERSION, key, response: { ...response, cached: false } };
     // Same folder as the target, so the rename is atomic and never crosses file systems.
     const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
@@ -76,6 +85,21 @@ export class ResponseCache {
       await rm(temp, { force: true });
       throw error;
     }
+  }
+
+  /**
+   * Starts writing an answer without making the caller wait: the row's result does not depend
+   * on the cache, and a run's rows should not queue behind disk writes. `flush` awaits them.
+   */
+  store(key: string, response: ModelResponse, onError?: (error: unknown) => void): void {
+    const write = this.set(key, response).catch((error: unknown) => onError?.(error));
+    this.pending.add(write);
+    void write.finally(() => this.pending.delete(write));
+  }
+
+  /** Waits for every write `store` started. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   pathOf(key: string): string {

@@ -50,10 +50,8 @@ describe('every format prints exactly its report for a small fixed run', () => {
   });
 
   it('--output writes the report to a file and nothing to stdout', async () => {
-    const result = await run(['--format', 'jsonl', '--output', 'out/report.jsonl']).catch((error: unknown) => {
-      throw error;
-    });
-    // the folder of --output must exist; write to the project root instead
+    // the folder of --output must exist
+    const result = await run(['--format', 'jsonl', '--output', 'out/report.jsonl']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: --output out\/report\.jsonl: cannot write this file \(ENOENT\)\n/);
     const ok = await run(['--format', 'jsonl', '-o', 'report.jsonl']);

@@ -148,4 +148,17 @@ describe('run-experiment gates and exit codes', () => {
     expect(failing.code).toBe(1);
     expect(failing.stdout.match(/^ {2}Result: .*$/gm)).toEqual(['  Result:   PASSED', '  Result:   FAILED']);
   });
+
+  it('--sample N --seed S runs a reproducible sample; --seed alone is a usage error', async () => {
+    const indexes = (stdout: string): number[] =>
+      stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { index: number }).index).sort((a, b) => a - b);
+    const first = await run(['prompts/echo.prompt.mdx', '--sample', '2', '--seed', '5', '--format', 'jsonl']);
+    const picked = indexes(first.stdout);
+    expect(picked).toHaveLength(2);
+    const again = await project.run(['run-experiment', '--quiet', 'prompts/echo.prompt.mdx', '--sample', '2', '--seed', '5', '--format', 'jsonl'], { server });
+    expect(indexes(again.stdout)).toEqual(picked);
+    const seedOnly = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--seed', '5'], { server });
+    expect(seedOnly.code).toBe(2);
+    expect(seedOnly.stderr).toMatch(/^error: --seed .*--sample.*--split/);
+  });
 });

@@ -96,6 +96,7 @@ describe('cachedCall', () => {
     const cache = new ResponseCache(dir);
     const first = await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
     expect(first).toMatchObject({ output: 'cache me', cached: false });
+    await cache.flush();
     const second = await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
     expect(second).toEqual({ ...first, cached: true, retries: 0 });
     expect(server.requests).toHaveLength(1);
@@ -108,6 +109,7 @@ describe('cachedCall', () => {
     const cache = new ResponseCache(dir);
     await cachedCall(request, { cache, mode: 'off', repeat: 0 }, live);
     await cachedCall(request, { cache, mode: 'off', repeat: 0 }, live);
+    await cache.flush();
     expect(server.requests).toHaveLength(2);
     const replay = await cachedCall(request, { cache, mode: 'only', repeat: 0 }, live);
     expect(replay).toMatchObject({ output: 'cache me', cached: true, retries: 0 });
@@ -127,8 +129,16 @@ describe('cachedCall', () => {
   it('never writes the API key to the cache', async () => {
     const cache = new ResponseCache(dir);
     await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
+    await cache.flush();
     const key = cache.key(request, 0);
     expect(await readFile(cache.pathOf(key), 'utf8')).not.toContain('sk-never-stored');
+  });
+
+  it('stores answers without making the call wait, and flush awaits the writes', async () => {
+    const cache = new ResponseCache(dir);
+    await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
+    await cache.flush();
+    expect(await cache.get(cache.key(request, 0))).toMatchObject({ output: 'cache me' });
   });
 
   it('reports a failed cache write without failing the call', async () => {
@@ -138,6 +148,8 @@ describe('cachedCall', () => {
     const errors: unknown[] = [];
     const response = await cachedCall(request, { cache, mode: 'use', repeat: 0, onCacheError: (e) => errors.push(e) }, live);
     expect(response.output).toBe('cache me');
+    // The write happens off the call's path; the run flushes before it ends.
+    await cache.flush();
     expect(errors).toHaveLength(1);
   });
 });

@@ -39,20 +39,28 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const project = await openProject(parsed.options.project, io.cwd, path);
   const config = await loadConfig(project);
-  const response = await runPromptOnce(
-    {
-      project,
-      config,
-      promptPath: resolve(io.cwd, path),
-      cacheMode: parsed.options.cache === false ? 'off' : 'use',
-      timeoutMs: Math.round((parsed.options.timeout ?? 60) * 1000),
-      signal: io.signal,
-      env: io.env,
-      ...(parsed.options.model === undefined ? {} : { model: parsed.options.model }),
-      ...(parsed.options['max-retries'] === undefined ? {} : { maxRetries: parsed.options['max-retries'] }),
-    },
-    (prompt) => propsFromFlags(parsed.options, prompt, project, io.cwd),
-  );
+  let response: Awaited<ReturnType<typeof runPromptOnce>>;
+  try {
+    response = await runPromptOnce(
+      {
+        project,
+        config,
+        promptPath: resolve(io.cwd, path),
+        cacheMode: parsed.options.cache === false ? 'off' : 'use',
+        timeoutMs: Math.round((parsed.options.timeout ?? 60) * 1000),
+        signal: io.signal,
+        env: io.env,
+        ...(parsed.options.model === undefined ? {} : { model: parsed.options.model }),
+        ...(parsed.options['max-retries'] === undefined ? {} : { maxRetries: parsed.options['max-retries'] }),
+      },
+      (prompt) => propsFromFlags(parsed.options, prompt, project, io.cwd),
+    );
+  } catch (error) {
+    // Ctrl-C cancels the call; that is an interruption, not a failed call.
+    if (!io.signal.aborted) throw error;
+    io.stderr.write('interrupted\n');
+    return ExitCode.interrupted;
+  }
   if (parsed.options.json) {
     io.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
     return ExitCode.ok;

@@ -52,7 +52,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       env: io.env,
       onEvent: attachReporters(settings.report, output.stream, io.stderr, io.cwd),
     });
-    if (outcome.status === 'interrupted') return ExitCode.interrupted;
+    if (outcome.status === 'interrupted') {
+      io.stderr.write(`interrupted: finished rows are saved; continue with --resume ${outcome.runId}\n`);
+      return ExitCode.interrupted;
+    }
     return outcome.summary.passed ? ExitCode.ok : ExitCode.gateFailed;
   } finally {
     output.close();

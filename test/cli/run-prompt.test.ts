@@ -1,0 +1,143 @@
+import type { ChildProcess } from 'node:child_process';
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { REPO_ROOT } from '../helpers/temp-project.js';
+import { cliProject, type CliProject } from './cli-project.js';
+
+const toolConfig = `import { jsonSchema, tool } from 'ai';
+
+export default {
+  tools: {
+    weather: tool({
+      description: 'Weather by city',
+      inputSchema: jsonSchema({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
+      execute: async ({ city }: { city: string }) => ({ city, celsius: 4 }),
+    }),
+  },
+};
+`;
+const toolPrompt =
+  '---\nname: forecast\ntext_config:\n  model_name: openai/gpt-4o-mini\n  tools: [weather]\n  max_calls: 3\ntest_settings:\n  props:\n    city: Oslo\n---\n\n<User>Weather in {props.city}?</User>\n';
+
+let server: OpenAIServer;
+let project: CliProject;
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+  await project.cleanup();
+});
+
+describe('agentmark run-prompt', () => {
+  it('prints the text output', async () => {
+    project = await cliProject();
+    const result = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--props', '{"word":"hi there"}'], { server });
+    expect(result).toMatchObject({ code: 0, stdout: 'hi there\n', stderr: '' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('prints an object output as JSON', async () => {
+    project = await cliProject();
+    const result = await project.run(['run-prompt', 'prompts/shout.prompt.mdx', '--row', '0'], { server });
+    expect(result).toMatchObject({ code: 0, stdout: '{\n  "word": "ALPHA"\n}\n', stderr: '' });
+  });
+
+  it('prints the tool calls made, after the final text', async () => {
+    project = await cliProject({ 'agentmark.config.ts': toolConfig, 'prompts/forecast.prompt.mdx': toolPrompt });
+    // the config imports `ai`, as a user's project would have it installed
+    await symlink(join(REPO_ROOT, 'node_modules'), join(project.dir, 'node_modules'), 'dir');
+    server.setHandler((request) =>
+      request.toolResults.length === 0
+        ? { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] }
+        : { text: `It is ${JSON.parse(request.toolResults[0]?.output ?? '{}').celsius} degrees.` },
+    );
+    const result = await project.run(['run-prompt', 'prompts/forecast.prompt.mdx'], { server });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('It is 4 degrees.\ntool weather({"city":"Oslo"}) -> {"city":"Oslo","celsius":4}\n');
+  });
+
+  it('--json prints the whole response; a second run comes from the cache', async () => {
+    project = await cliProject();
+    const first = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--json'], { server });
+    expect(JSON.parse(first.stdout)).toMatchObject({ output: 'hello', cached: false, toolCalls: [], retries: 0, finishReason: 'stop' });
+    const second = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--json'], { server });
+    expect(JSON.parse(second.stdout)).toMatchObject({ output: 'hello', cached: true });
+    expect(server.requests).toHaveLength(1);
+    await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--no-cache'], { server });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('--model overrides the model; builtInModels can refuse it', async () => {
+    project = await cliProject();
+    const result = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--model', 'openai/gpt-4o'], { server });
+    expect(result.code).toBe(0);
+    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o']);
+    const config = JSON.parse(await project.read('agentmark.json')) as Record<string, unknown>;
+    await project.write('agentmark.json', JSON.stringify({ ...config, builtInModels: ['openai/gpt-4o-mini'] }));
+    const refused = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--model', 'openai/gpt-4o'], { server });
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --model openai/gpt-4o is not in builtInModels of agentmark.json\n  hint: allowed: openai/gpt-4o-mini\n',
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('Ctrl-C cancels the call and exits 130', async () => {
+    project = await cliProject();
+    server.setHandler(() => ({ hang: true }));
+    let child: ChildProcess | undefined;
+    const done = project.run(['run-prompt', 'prompts/echo.prompt.mdx'], { server, onSpawn: (spawned) => (child = spawned) });
+    await expect.poll(() => server.inFlight, { timeout: 10_000, interval: 10 }).toBe(1);
+    child?.kill('SIGINT');
+    const result = await done;
+    expect(result).toMatchObject({ code: 130, stdout: '', stderr: 'interrupted\n' });
+    await expect.poll(() => server.closedEarly).toBe(1);
+  });
+
+  it('a failed call is one clear error, exit 2', async () => {
+    project = await cliProject();
+    server.setHandler(() => ({ status: 401, message: 'bad key' }));
+    const result = await project.run(['run-prompt', 'prompts/echo.prompt.mdx'], { server });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: .*bad key/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('agentmark score --outputs', () => {
+  it('scores pre-generated outputs without calling a model', async () => {
+    project = await cliProject({
+      'outputs.jsonl':
+        '{"input": {"word": "alpha"}, "expected_output": "alpha", "output": "alpha"}\n' +
+        '{"input": {"word": "beta"}, "expected_output": "beta", "output": "BETA"}\n',
+    });
+    const result = await project.run(['score', 'prompts/echo.prompt.mdx', '--outputs', 'outputs.jsonl', '--quiet', '--format', 'csv'], { server });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    expect(server.requests).toHaveLength(0);
+    expect(result.stdout).toBe(
+      'index,repeat,input,expected_output,output,error,latency_ms,cached,exact_score,exact_passed,exact_label,exact_reason,exact_error\n' +
+        '0,0,"{""word"":""alpha""}",alpha,alpha,,,false,1,true,,output equals expected,\n' +
+        '1,0,"{""word"":""beta""}",beta,BETA,,,false,0,false,,"output ""BETA"" does not equal expected ""beta""",\n',
+    );
+  });
+
+  it('a row without an output is an errored row; a missing file is an input error', async () => {
+    project = await cliProject({ 'outputs.jsonl': '{"input": {"word": "alpha"}, "expected_output": "alpha"}\n' });
+    const result = await project.run(['score', 'prompts/echo.prompt.mdx', '--outputs', 'outputs.jsonl', '--quiet', '--format', 'jsonl'], { server });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ index: 0, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' });
+    const missing = await project.run(['score', 'prompts/echo.prompt.mdx', '--outputs', 'nope.jsonl'], { server });
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^error: .*nope\.jsonl/);
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EvalBindingError } from '../../src/errors/index.js';
+import { echoResponder, startOpenAIServer, type OpenAIReply, type OpenAIServer } from '../helpers/openai-server.js';
+import { fixture, promptFile, wordsDataset, type Fixture } from './setup.js';
+
+let server: OpenAIServer;
+let fx: Fixture;
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+  await fx.cleanup();
+});
+
+const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+const slow = (ms: number) => (request: Parameters<typeof echoResponder>[0]): OpenAIReply => ({ ...echoResponder(request), latencyMs: ms }) as OpenAIReply;
+
+describe('runExperiment against the loopback OpenAI server', () => {
+  it.each([1, 4, 10])('keeps exactly %i requests in flight, never more', async (concurrency) => {
+    fx = await fixture({
+      'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini' }),
+      'datasets/words.jsonl': wordsDataset(words.slice(0, concurrency * 3)),
+    });
+    server.setHandler(slow(30));
+    const outcome = await fx.run({ concurrency, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
+    expect(outcome.summary).toMatchObject({ rows: concurrency * 3, errored: 0, passed: true });
+    expect(server.requests).toHaveLength(concurrency * 3);
+    expect(server.maxInFlight).toBe(concurrency);
+  });
+
+  it('does not run more rows at once than the dataset has', async () => {
+    fx = await fixture({ 'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini' }) });
+    server.setHandler(slow(20));
+    await fx.run({ concurrency: 10, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
+    expect(server.maxInFlight).toBe(3);
+  });
+
+  it('checks eval binding before any request reaches the server', async () => {
+    fx = await fixture({ 'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini', evals: ['exact', 'contains_refund'] }) });
+    await expect(fx.run({ env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } })).rejects.toBeInstanceOf(EvalBindingError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('aborting the signal stops dispatching and marks the run interrupted', async () => {
+    fx = await fixture({
+      'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini' }),
+      'datasets/words.jsonl': wordsDataset(words),
+    });
+    server.setHandler(slow(30));
+    const controller = new AbortController();
+    let ended = 0;
+    const outcome = await fx.run({
+      concurrency: 2,
+      signal: controller.signal,
+      graceMs: 1000,
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' },
+      onEvent: (event) => {
+        if (event.type === 'row-end' && ++ended === 4) controller.abort();
+      },
+    });
+    expect(outcome.status).toBe('interrupted');
+    // the two rows in flight at the abort finish within the grace period; nothing new starts
+    expect(outcome.summary.rows).toBeGreaterThanOrEqual(4);
+    expect(outcome.summary.rows).toBeLessThanOrEqual(6);
+    expect(server.requests.length).toBe(outcome.summary.rows);
+  });
+});
