@@ -19,8 +19,8 @@ export interface ModelCaller {
   promptHash: string;
   toRequest: (rendered: RenderedPrompt) => ModelRequest;
   call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
-  /** Waits for cache writes still in flight; call before the run ends. */
-  flush: () => Promise<void>;
+  /** Releases the cache's open files; call when the run ends. */
+  close: () => void;
   /** Judge calls share the cache, retries and timeout of the main calls. */
   judge: (request: ModelRequest) => Promise<ModelResponse>;
 }
@@ -66,7 +66,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     promptHash: createHash('sha256').update(prompt.source).digest('hex'),
     toRequest: (rendered) => requestFromRendered(rendered, options.model ? { model: options.model } : {}),
     call,
-    flush: () => cache.flush(),
+    close: () => cache.close(),
     judge: (request) => call(request, 0, options.signal ?? new AbortController().signal),
   };
 }

@@ -176,7 +176,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     stop?.removeEventListener('abort', onStop);
   }
   if (stop?.aborted && status === 'completed') status = 'interrupted';
-  await caller.flush();
+  caller.close();
 
   const summary = accumulator.finish({
     evalNames,

@@ -26,7 +26,9 @@ export async function runPromptOnce(
   const prompt = await loadPrompt(options.promptPath, { project: options.project });
   const caller = await createModelCaller({ ...options, promptPath: prompt.path }, prompt);
   const rendered = prompt.render(await propsFor(prompt));
-  const response = await caller.call(caller.toRequest(rendered), 0, options.signal ?? new AbortController().signal);
-  await caller.flush();
-  return response;
+  try {
+    return await caller.call(caller.toRequest(rendered), 0, options.signal ?? new AbortController().signal);
+  } finally {
+    caller.close();
+  }
 }

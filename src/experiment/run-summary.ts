@@ -28,10 +28,10 @@ export class RunAccumulator {
       input: {},
       metadata: {},
       toolCalls: [],
-      evals: row.evals,
+      evals: slimEvals(row.evals),
       cached: row.cached,
       retries: row.retries,
-      ...(row.error === undefined ? {} : { error: row.error }),
+      ...(row.error === undefined ? {} : { error: '' }),
     });
     tallyRow(this.tally, row);
     if (row.error !== undefined) this.errored++;
@@ -87,6 +87,16 @@ export class RunAccumulator {
       passed: gates.every((gate) => gate.passed),
     };
   }
+}
+
+/** What statistics read of each eval result: numbers and verdicts, not the reason texts. */
+function slimEvals(evals: RowResult['evals']): RowResult['evals'] {
+  const slim: RowResult['evals'] = {};
+  for (const [name, result] of Object.entries(evals)) {
+    const { reason: _reason, error, ...rest } = result;
+    slim[name] = error === undefined ? rest : { ...rest, error: '' };
+  }
+  return slim;
 }
 
 function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {

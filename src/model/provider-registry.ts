@@ -1,6 +1,7 @@
 import type { OpenAIProvider } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { ModelCallError, UsageError } from '../errors/index.js';
+import { nodeFetch } from './node-fetch.js';
 
 /** Builds a model for the part of `provider/model` after the slash. */
 export type ProviderFactory = (modelId: string) => LanguageModel;
@@ -53,7 +54,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
         // Local OpenAI-compatible servers take no key, but the provider refuses to run without one.
         apiKey: apiKey ?? 'no-key',
         ...(baseURL === undefined ? {} : { baseURL }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        fetch: options.fetch ?? nodeFetch,
       }),
     );
     const provider = await openai;

@@ -1,20 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
 import { toViolations, type SchemaViolation } from './schema-violation.js';
+import { packageFile } from '../package-paths.js';
 
 /**
  * `../../schema` is the package root both from `src/project/` (tests, jiti) and from
  * `dist/project/` (the published build mirrors src), so one URL serves both.
  */
-const SCHEMA_URL = new URL('../../schema/agentmark.schema.json', import.meta.url);
+const SCHEMA_PATH = packageFile('schema', 'agentmark.schema.json');
 
 let compiled: Promise<ValidateFunction> | undefined;
 
 /** Compiled once per process: the schema never changes while the CLI runs. */
 function projectFileValidator(): Promise<ValidateFunction> {
   compiled ??= (async () => {
-    const [{ Ajv }, text] = await Promise.all([import('ajv'), readFile(SCHEMA_URL, 'utf8')]);
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+    const [{ Ajv }, text] = await Promise.all([import('ajv'), readFile(SCHEMA_PATH, 'utf8')]);
+    // Our own schema, checked by its tests: skipping the meta-schema check saves a compile at every start.
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, validateSchema: false });
     return ajv.compile(JSON.parse(text) as object);
   })();
   return compiled;

@@ -20,10 +20,13 @@ async function open(files: Record<string, string> = {}, model = echoModel()): Pr
 const rowsOf = (fx: Fixture): RowResult[] =>
   fx.events.flatMap((event) => (event.type === 'row-end' ? [event.row] : [])).sort((a, b) => a.index - b.index || a.repeat - b.repeat);
 
+/** Entries in the response cache: one line each in its segment files. */
 async function cacheEntries(dir: string): Promise<number> {
   const root = join(dir, '.agentmark', 'cache');
   let count = 0;
-  for (const folder of await readdir(root).catch(() => [])) count += (await readdir(join(root, folder))).length;
+  for (const segment of await readdir(root).catch(() => [])) {
+    count += (await readFile(join(root, segment), 'utf8')).split('\n').filter(Boolean).length;
+  }
   return count;
 }
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI, run the way a user runs it. `npm test` builds before vitest starts. */
-export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../dist/bundle/agentmark.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -19,7 +19,7 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
-/** Runs `node dist/cli/bin.js ...args` and collects its output and exit code. */
+/** Runs `node dist/bundle/agentmark.js ...args` (the package's bin) and collects its output and exit code. */
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonSchema, tool } from 'ai';
@@ -57,34 +57,53 @@ describe('ResponseCache', () => {
     expect(cache.key(withTool, 0, t('one'))).not.toBe(cache.key(withTool, 0, t('two')));
   });
 
-  it('stores under <dir>/<2 hex>/<key>.json and reads it back', async () => {
+  it('appends to <dir>/<2 hex>.jsonl, one line per entry, and reads it back', async () => {
     const cache = new ResponseCache(dir);
     const key = cache.key(request, 0);
     await cache.set(key, stored);
-    expect(await readdir(join(dir, key.slice(0, 2)))).toEqual([`${key}.json`]);
+    expect(await readdir(dir)).toEqual([`${key.slice(0, 2)}.jsonl`]);
+    expect(await readFile(cache.pathOf(key), 'utf8')).toBe(`${JSON.stringify({ key, response: stored })}\n`);
     expect(await cache.get(key)).toEqual(stored);
+    // A fresh instance (another run) finds it on disk.
+    expect(await new ResponseCache(dir).get(key)).toEqual(stored);
   });
 
-  it('treats a missing, corrupt or partial file as a miss', async () => {
+  it('lets the later entry for a key win', async () => {
+    const cache = new ResponseCache(dir);
+    const key = cache.key(request, 0);
+    await cache.set(key, { ...stored, output: 'first' });
+    await cache.set(key, { ...stored, output: 'second' });
+    expect((await cache.get(key))?.output).toBe('second');
+    expect((await new ResponseCache(dir).get(key))?.output).toBe('second');
+  });
+
+  it('treats a missing, torn or malformed line as a miss, and appends after a torn line cleanly', async () => {
     const cache = new ResponseCache(dir);
     const key = cache.key(request, 0);
     expect(await cache.get(key)).toBeUndefined();
-    await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
-    const full = JSON.stringify({ version: 1, key, response: stored });
+    const full = JSON.stringify({ key, response: stored });
     await writeFile(cache.pathOf(key), full.slice(0, full.length / 2));
-    expect(await cache.get(key)).toBeUndefined();
-    await writeFile(cache.pathOf(key), JSON.stringify({ version: 1, key, response: { output: 'x' } }));
-    expect(await cache.get(key)).toBeUndefined();
+    expect(await new ResponseCache(dir).get(key)).toBeUndefined();
+    await writeFile(cache.pathOf(key), `${JSON.stringify({ key, response: { output: 'x' } })}\n`);
+    expect(await new ResponseCache(dir).get(key)).toBeUndefined();
+    // A kill left half a line; the next append must start on its own line.
+    await writeFile(cache.pathOf(key), full.slice(0, 40));
+    const after = new ResponseCache(dir);
+    await after.set(key, stored);
+    expect(await after.get(key)).toEqual(stored);
+    expect(await new ResponseCache(dir).get(key)).toEqual(stored);
   });
 
-  it('survives many concurrent writers to one key: a whole entry, no temp files left', async () => {
-    const cache = new ResponseCache(dir);
-    const key = cache.key(request, 0);
+  it('keeps whole entries when several writers (instances) append to one segment', async () => {
+    const key = new ResponseCache(dir).key(request, 0);
     const big = 'x'.repeat(200_000);
-    await Promise.all(Array.from({ length: 25 }, (_, i) => cache.set(key, { ...stored, output: `${i}:${big}` })));
-    const hit = await cache.get(key);
+    const writers = Array.from({ length: 25 }, () => new ResponseCache(dir));
+    await Promise.all(writers.map((writer, i) => writer.set(key, { ...stored, output: `${i}:${big}` })));
+    const hit = await new ResponseCache(dir).get(key);
     expect(hit?.output).toMatch(/^\d+:x{200000}$/);
-    expect(await readdir(join(dir, key.slice(0, 2)))).toEqual([`${key}.json`]);
+    expect(await readdir(dir)).toEqual([`${key.slice(0, 2)}.jsonl`]);
+    // A writer whose offsets went stale (others appended since) still reads its own entry.
+    expect((await writers[0]?.get(key))?.output).toMatch(/^\d+:x{200000}$/);
   });
 });
 
@@ -96,7 +115,6 @@ describe('cachedCall', () => {
     const cache = new ResponseCache(dir);
     const first = await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
     expect(first).toMatchObject({ output: 'cache me', cached: false });
-    await cache.flush();
     const second = await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
     expect(second).toEqual({ ...first, cached: true, retries: 0 });
     expect(server.requests).toHaveLength(1);
@@ -109,7 +127,6 @@ describe('cachedCall', () => {
     const cache = new ResponseCache(dir);
     await cachedCall(request, { cache, mode: 'off', repeat: 0 }, live);
     await cachedCall(request, { cache, mode: 'off', repeat: 0 }, live);
-    await cache.flush();
     expect(server.requests).toHaveLength(2);
     const replay = await cachedCall(request, { cache, mode: 'only', repeat: 0 }, live);
     expect(replay).toMatchObject({ output: 'cache me', cached: true, retries: 0 });
@@ -129,16 +146,8 @@ describe('cachedCall', () => {
   it('never writes the API key to the cache', async () => {
     const cache = new ResponseCache(dir);
     await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
-    await cache.flush();
     const key = cache.key(request, 0);
     expect(await readFile(cache.pathOf(key), 'utf8')).not.toContain('sk-never-stored');
-  });
-
-  it('stores answers without making the call wait, and flush awaits the writes', async () => {
-    const cache = new ResponseCache(dir);
-    await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
-    await cache.flush();
-    expect(await cache.get(cache.key(request, 0))).toMatchObject({ output: 'cache me' });
   });
 
   it('reports a failed cache write without failing the call', async () => {
@@ -148,8 +157,6 @@ describe('cachedCall', () => {
     const errors: unknown[] = [];
     const response = await cachedCall(request, { cache, mode: 'use', repeat: 0, onCacheError: (e) => errors.push(e) }, live);
     expect(response.output).toBe('cache me');
-    // The write happens off the call's path; the run flushes before it ends.
-    await cache.flush();
     expect(errors).toHaveLength(1);
   });
 });

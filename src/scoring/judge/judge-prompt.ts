@@ -1,14 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../package-paths.js';
 import type { ChatMessage, LoadedPrompt } from '../../prompt/types.js';
-
-// src/scoring/judge/ and dist/scoring/judge/ are both three levels below the package root,
-// so the same relative URL finds the shipped judges/ folder from source and from the build.
-const JUDGES_DIR = new URL('../../../judges/', import.meta.url);
 
 /** Absolute path of a judge prompt shipped with this package, e.g. `llm-judge`. */
 export function shippedJudgePath(name: 'llm-judge' | 'accuracy'): string {
-  return fileURLToPath(new URL(`${name}.prompt.mdx`, JUDGES_DIR));
+  return packageFile('judges', `${name}.prompt.mdx`);
 }
 
 /** A user's judge prompt (options.prompt) resolves against the project root. */

