@@ -51,13 +51,21 @@ export interface ModelCallErrorOptions extends AgentmarkErrorOptions {
 }
 
 /** A model call failed after its retries. Recorded on the row; the run goes on. */
+const SETUP_CODES = new Set(['MODEL_NO_API_KEY', 'MODEL_AUTH_FAILED', 'MODEL_NOT_FOUND']);
+
 export class ModelCallError extends AgentmarkError {
   readonly code: string;
   readonly retryable: boolean;
   readonly statusCode: number | undefined;
+  /**
+   * A missing or refused key and an unknown model are set-up errors (exit 2); a model that fails
+   * (server error, timeout, rate limit) is not the user's input error (exit 1).
+   */
+  override readonly exitCode: number;
   constructor(code: `MODEL_${string}`, message: string, options: ModelCallErrorOptions = {}) {
     super(message, options);
     this.code = code;
+    this.exitCode = SETUP_CODES.has(code) ? 2 : 1;
     this.retryable = options.retryable ?? false;
     this.statusCode = options.statusCode;
   }

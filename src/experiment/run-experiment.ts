@@ -62,6 +62,12 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     projectRoot: project.root,
     promptPath: prompt.path,
   });
+  if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
+    // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
+    throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold needs an eval that reports passed, but every eval here is numeric', {
+      hint: 'gate numeric scores with test_settings.score_thresholds instead',
+    });
+  }
 
   for (const warning of prompt.warnings) {
     const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');

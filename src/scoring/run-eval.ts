@@ -10,7 +10,8 @@ export interface RunEvalOptions {
 
 /** `30s`, `1.5s`, `250ms`: the unit a person would say. */
 export function formatTimeout(ms: number): string {
-  return ms >= 1000 ? `${Number((ms / 1000).toFixed(3))}s` : `${ms}ms`;
+  // Seconds, as --eval-timeout and --timeout are given and as model timeouts are reported.
+  return `${Number((ms / 1000).toFixed(3))}s`;
 }
 
 function messageOf(error: unknown): string {

@@ -10,8 +10,9 @@ export interface RunIdDeps {
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 
 /**
- * `20261130-031500-ab12cd`: UTC time first so ids sort in start order (and `ls` shows them in
- * order), then 6 random hex digits so two runs started in the same second do not collide.
+ * `20261130-031500.123-ab12cd`: UTC time to the millisecond first, so ids sort in start order
+ * (and `ls` shows them in order) even for runs started within one second, then 6 random hex
+ * digits so two runs started in the same millisecond do not collide.
  */
 export function createRunId(deps: RunIdDeps = {}): string {
   const now = new Date((deps.now ?? Date.now)());
@@ -22,7 +23,7 @@ export function createRunId(deps: RunIdDeps = {}): string {
     .toString(16)
     .padStart(6, '0')
     .slice(-6);
-  return `${date}-${time}-${suffix}`;
+  return `${date}-${time}.${pad(now.getUTCMilliseconds(), 3)}-${suffix}`;
 }
 
 /** Ids become folder names: anything that could escape the runs folder is not an id. */

@@ -20,6 +20,8 @@ export function blockMarker(label: string, what: string): string {
   return `── ${label} · ${what}`;
 }
 
+const MAX_FLIPS_SHOWN = 10;
+
 /** A finished rerun: eval numbers with ▲/▼, flipped rows, errored rows, cache use, run id. */
 export function formatRunBlock(label: string, report: RunReport, options: BlockOptions): string {
   const { width } = options;
@@ -34,11 +36,14 @@ export function formatRunBlock(label: string, report: RunReport, options: BlockO
   if (report.evals.length === 0) lines.push('  no evals');
   if (report.flips.length > 0) {
     lines.push(`  flipped: ${report.flips.length}`);
-    for (const flip of report.flips) {
+    // A broken prompt can flip every row; the first ones tell the story, the count says the rest.
+    const shown = report.flips.slice(0, MAX_FLIPS_SHOWN);
+    for (const flip of shown) {
       const arrow = flip.from === 'pass' ? 'pass→fail' : 'fail→pass';
       const output = flip.error === undefined ? `output ${oneLine(flip.output, width)}` : `error ${oneLine(clean(flip.error), width)}`;
       lines.push(`    ${rowName(flip.index, flip.repeat)} ${arrow}  input ${oneLine(flip.input, width)}  ${output}`);
     }
+    if (report.flips.length > shown.length) lines.push(`    … and ${report.flips.length - shown.length} more`);
   }
   if (report.errors.length > 0) {
     lines.push(`  errors: ${report.errors.length}`);

@@ -55,7 +55,7 @@ export function normalize(text: string, root?: string): string {
   let out = text;
   if (root !== undefined) out = out.split(root).join('<root>');
   return out
-    .replace(/\d{8}-\d{6}-[0-9a-f]{6}/g, '<run-id>')
+    .replace(/\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}/g, '<run-id>')
     .replace(/\d+(\.\d+)?(ms|s)\b/g, '[...]$2')
     .replace(/"(latencyMs|durationMs|mean|p50|p95)": ?\d+(\.\d+)?/g, '"$1": [...]')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');

@@ -54,7 +54,7 @@ describe('evals through run-experiment', () => {
     expect(result.code).toBe(1);
     const row = JSON.parse(result.stdout) as { evals: Record<string, { passed?: boolean; error?: string }> };
     expect(row.evals.exact?.passed).toBe(true);
-    expect(row.evals.slow?.error).toBe('timed out after 200ms');
+    expect(row.evals.slow?.error).toBe('timed out after 0.2s');
   });
 
   it('--judge-model picks the model of LLM-judge evals', async () => {

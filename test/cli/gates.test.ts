@@ -75,9 +75,15 @@ describe('run-experiment gates and exit codes', () => {
   });
 
   it('--threshold with no eval that reports passed is a usage error', async () => {
+    const calls = server.requests.length;
     const numericOnly = await run(['prompts/shout.prompt.mdx', '--threshold', '50']);
-    expect(numericOnly.code).toBe(2);
-    expect(numericOnly.stderr).toMatch(/^error: --threshold was given but no eval reported passed\n/);
+    expect(numericOnly).toMatchObject({ code: 2, stdout: '' });
+    expect(numericOnly.stderr).toBe(
+      'error: --threshold needs an eval that reports passed, but every eval here is numeric\n' +
+        '  hint: gate numeric scores with test_settings.score_thresholds instead\n',
+    );
+    // Known from the score schemas, so no model was called.
+    expect(server.requests.length).toBe(calls);
     await project.cleanup();
     const before = server.requests.length;
     const skipped = await run(['prompts/echo.prompt.mdx', '--threshold', '50', '--skip-eval']);
@@ -147,6 +153,32 @@ describe('run-experiment gates and exit codes', () => {
     const failing = await run(['prompts/shout.prompt.mdx', 'prompts/echo.prompt.mdx']);
     expect(failing.code).toBe(1);
     expect(failing.stdout.match(/^ {2}Result: .*$/gm)).toEqual(['  Result:   PASSED', '  Result:   FAILED']);
+  });
+
+  it('combines several experiments into one json array or one junit document', async () => {
+    const json = await run(['prompts', '--rows', '0-1', '--format', 'json']);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout) as Array<{ run: { promptPath: string }; rows: unknown[] }>;
+    expect(parsed.map((doc) => [doc.run.promptPath, doc.rows.length])).toEqual([
+      ['prompts/echo.prompt.mdx', 2],
+      ['prompts/shout.prompt.mdx', 2],
+    ]);
+    await project.cleanup();
+    const junit = await run(['prompts', '--rows', '0-1', '--format', 'junit']);
+    expect(junit.stdout.match(/<\?xml /g)).toHaveLength(1);
+    expect(junit.stdout.match(/<testsuites /g)).toHaveLength(1);
+    expect(junit.stdout.match(/<testsuite name="prompts\/(echo|shout)\.prompt\.mdx"/g)).toEqual([
+      '<testsuite name="prompts/echo.prompt.mdx"',
+      '<testsuite name="prompts/shout.prompt.mdx"',
+    ]);
+    expect(junit.stdout).toMatch(/<testsuites name="agentmark" tests="4" failures="0" errors="0" time="[\d.]+">/);
+  });
+
+  it('a broken prompt among several is reported and the others still run; exit 2', async () => {
+    const result = await run(['prompts', '--rows', '0-1'], { 'prompts/broken.prompt.mdx': '---\nname: broken\n---\n<User>hi</User>\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: prompts\/broken\.prompt\.mdx:1:1: frontmatter has no config block/);
+    expect(result.stdout.match(/^SUMMARY$/gm)).toHaveLength(2);
   });
 
   it('--sample N --seed S runs a reproducible sample; --seed alone is a usage error', async () => {

@@ -99,7 +99,17 @@ describe('agentmark run-prompt', () => {
     await expect.poll(() => server.closedEarly).toBe(1);
   });
 
-  it('a failed call is one clear error, exit 2', async () => {
+  it('a model that keeps failing is one clear error, exit 1 (not an input error)', async () => {
+    project = await cliProject();
+    server.setHandler(() => ({ status: 500, message: 'overloaded' }));
+    const result = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--max-retries', '0'], { server });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: .*overloaded/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a refused key is one clear error, exit 2', async () => {
     project = await cliProject();
     server.setHandler(() => ({ status: 401, message: 'bad key' }));
     const result = await project.run(['run-prompt', 'prompts/echo.prompt.mdx'], { server });

@@ -29,12 +29,12 @@ describe('runEval', () => {
   });
   it('times a hanging async scorer out', async () => {
     const hang: Scorer = () => new Promise(() => undefined);
-    expect(await runEval(bound(hang), params(), { timeoutMs: 20 })).toEqual({ error: 'timed out after 20ms' });
-    expect([formatTimeout(30_000), formatTimeout(1500), formatTimeout(250)]).toEqual(['30s', '1.5s', '250ms']);
+    expect(await runEval(bound(hang), params(), { timeoutMs: 20 })).toEqual({ error: 'timed out after 0.02s' });
+    expect([formatTimeout(30_000), formatTimeout(1500), formatTimeout(250)]).toEqual(['30s', '1.5s', '0.25s']);
   });
   it('a scorer that rejects after its timeout does not leak an unhandled rejection', async () => {
     const late: Scorer = () => new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 30));
-    expect(await runEval(bound(late), params(), { timeoutMs: 5 })).toEqual({ error: 'timed out after 5ms' });
+    expect(await runEval(bound(late), params(), { timeoutMs: 5 })).toEqual({ error: 'timed out after 0.005s' });
     await new Promise((resolve) => setTimeout(resolve, 50));
   });
   it('records a schema break', async () => {

@@ -3,9 +3,9 @@ import { createRunId, isValidRunId } from '../../src/store/index.js';
 
 test('time first, then 6 hex digits', () => {
   const now = (): number => Date.parse('2026-11-30T03:15:00.000Z');
-  expect(createRunId({ now, random: () => 0xab12cd / 0x1000000 })).toBe('20261130-031500-ab12cd');
-  expect(createRunId({ now, random: () => 0 })).toBe('20261130-031500-000000');
-  expect(createRunId({ now, random: () => 0.9999999999 })).toBe('20261130-031500-ffffff');
+  expect(createRunId({ now, random: () => 0xab12cd / 0x1000000 })).toBe('20261130-031500.000-ab12cd');
+  expect(createRunId({ now, random: () => 0 })).toBe('20261130-031500.000-000000');
+  expect(createRunId({ now, random: () => 0.9999999999 })).toBe('20261130-031500.000-ffffff');
 });
 
 test('ids sort in time order', () => {
@@ -14,9 +14,15 @@ test('ids sort in time order', () => {
   expect([late, early].sort()).toEqual([early, late]);
 });
 
+test('ids of runs started within one second still sort in start order', () => {
+  const first = createRunId({ now: () => Date.parse('2026-01-02T10:00:00.005Z'), random: () => 0.9 });
+  const second = createRunId({ now: () => Date.parse('2026-01-02T10:00:00.870Z'), random: () => 0.1 });
+  expect([second, first].sort()).toEqual([first, second]);
+});
+
 test('default id is valid and random', () => {
   const id = createRunId();
-  expect(id).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+  expect(id).toMatch(/^\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}$/);
   expect(isValidRunId(id)).toBe(true);
   expect(isValidRunId('../x')).toBe(false);
   expect(isValidRunId('a/b')).toBe(false);

@@ -1,6 +1,8 @@
 import { runExperiment } from '../../experiment/index.js';
 import { loadConfig } from '../../project/index.js';
-import { UsageError } from '../../errors/index.js';
+import { isAgentmarkError, UsageError } from '../../errors/index.js';
+import { combineDocuments } from '../combine-documents.js';
+import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
 import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -48,22 +50,36 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
+  // Several experiments in a json or junit report are combined into one document at the end.
+  const combine = promptPaths.length > 1 && (settings.report.format === 'json' || settings.report.format === 'junit');
+  const documents: string[] = [];
   try {
     for (const promptPath of promptPaths) {
       if (io.signal.aborted) break;
-      const outcome = await runExperiment({
-        ...settings.run,
-        project,
-        config,
-        promptPath,
-        signal: io.signal,
-        env: io.env,
-        onEvent: attachReporters(settings.report, output.stream, io.stderr, io.cwd),
-      });
-      if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
-      else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
+      let document = '';
+      const stream = combine ? { write: (text: string) => (document += text) } : output.stream;
+      try {
+        const outcome = await runExperiment({
+          ...settings.run,
+          project,
+          config,
+          promptPath,
+          signal: io.signal,
+          env: io.env,
+          onEvent: attachReporters(settings.report, stream, io.stderr, io.cwd),
+        });
+        if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
+        else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
+      } catch (error) {
+        // One broken prompt among several: say so and go on with the others; exit 2 at the end.
+        if (promptPaths.length === 1 || !isAgentmarkError(error)) throw error;
+        printError(error, io.stderr, io.cwd);
+        code = ExitCode.inputError;
+      }
+      if (combine && document !== '') documents.push(document);
     }
   } finally {
+    if (combine && documents.length > 0) output.stream.write(combineDocuments(settings.report.format, documents));
     output.close();
   }
   if (io.signal.aborted) {
