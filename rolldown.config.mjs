@@ -7,5 +7,10 @@ export default {
   platform: 'node',
   external: ['jiti', 'chokidar', /^node:/],
   logLevel: 'warn',
+  // Dependencies' 'use client'-style directives mean nothing in a CLI bundle.
+  onLog(level, log, handler) {
+    if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
+    handler(level, log);
+  },
   output: { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
 };

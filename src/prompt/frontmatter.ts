@@ -86,6 +86,11 @@ export async function parseFrontmatter(file: string, text: string): Promise<Pars
           if (hasCycle(value)) throw new Error('an alias refers to a node that contains it (a cycle)');
           return value !== null && typeof value === 'object' ? value : { value };
         },
+        // gray-matter ships an engine that evals `---js` frontmatter. OPENING only admits a bare
+        // `---`, but a prompt file is untrusted input: make sure no code path can reach eval.
+        javascript: refuseEngine,
+        js: refuseEngine,
+        coffee: refuseEngine,
       },
     });
     data = result.data;
@@ -144,4 +149,8 @@ function hasCycle(root: unknown): boolean {
     }
   }
   return false;
+}
+
+function refuseEngine(): never {
+  throw new Error('frontmatter must be YAML; code in frontmatter is never run');
 }
