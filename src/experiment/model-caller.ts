@@ -49,6 +49,9 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
   });
   const cache = new ResponseCache(join(project.root, '.agentmark', 'cache'));
   const mode = options.cacheMode ?? 'use';
+  // With --no-cache every row needs the model: a missing key or unknown provider is a set-up
+  // error before the run starts, not the same error on every row.
+  if (mode === 'off') await registry.resolve(modelName);
   const callOptions = {
     registry,
     tools: config.tools ?? {},

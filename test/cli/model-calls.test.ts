@@ -149,4 +149,15 @@ describe('model calls of run-experiment', () => {
         'or run with the recorded cache (--cache-only))',
     );
   });
+
+  it('with --no-cache and no key, the run does not start: one error, exit 2, no run folder', async () => {
+    project = await cliProject();
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--no-cache']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      'error: no OpenAI API key for "openai/gpt-4o-mini"\n' +
+        '  hint: set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server), or run with the recorded cache (--cache-only)\n',
+    );
+    expect(await project.runIds()).toEqual([]);
+  });
 });
