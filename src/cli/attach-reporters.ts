@@ -12,7 +12,9 @@ import type { ReportSettings } from './run-settings.js';
  */
 export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, cwd?: string): RunListener {
   const progress: Reporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
-  const report = reporters[settings.format](out, { truncate: settings.truncate });
+  // On a terminal the table is fitted to its width; in a pipe or a file it keeps full cells.
+  const width = out.isTTY && out.columns ? out.columns : undefined;
+  const report = reporters[settings.format](out, { truncate: settings.truncate, ...(width === undefined ? {} : { width }) });
   const all = progress ? [progress, report] : [report];
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {

@@ -3,6 +3,7 @@ import type { RowResult, RunSummary } from '../experiment/types.js';
 import { formatEvalCell } from './format-eval-cell.js';
 import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
+import { fitColumns } from './fit-columns.js';
 import { renderTable } from './render-table.js';
 import { compareRows, rowLabel } from './sort-rows.js';
 import { truncate } from './truncate.js';
@@ -58,7 +59,12 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
       } else {
         const headers = ['#', 'Input', 'AI Result', 'Expected Output', ...evalNames];
         const rows = kept.map((row) => rowCells(row, evalNames, withRepeat, max));
-        lines.push(renderTable(headers, rows));
+        if (options.width !== undefined && options.width > 0) {
+          const [fittedHeaders = headers, ...fittedRows] = fitColumns(headers, rows, options.width);
+          lines.push(renderTable(fittedHeaders, fittedRows));
+        } else {
+          lines.push(renderTable(headers, rows));
+        }
         const omitted = seen - kept.length;
         if (omitted > 0) {
           lines.push(

@@ -24,6 +24,8 @@ export interface ReporterOptions {
   truncate?: number;
   /** Rows the table shows before it only counts the rest. @default 1000 */
   maxTableRows?: number;
+  /** Terminal width to fit the table into (the CLI passes it when stdout is a terminal). @default no limit */
+  width?: number;
 }
 
 export type ReporterFactory = (out: OutputStream, options?: ReporterOptions) => Reporter;

@@ -37,6 +37,24 @@ ${SUMMARY}`,
     );
   });
 
+  test('fits a terminal width by cutting the widest columns first', async () => {
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 110 }));
+    const table = out.text.split('\n\nSUMMARY')[0] ?? '';
+    expect(table.split('\n').map((line) => Array.from(line).length)).toEqual([110, 110, 110, 110, 110, 110, 110, 110]);
+    expect(table.split('\n').slice(1, 7).filter((_, i) => i !== 1)).toEqual([
+      '│ #   │ Input              │ AI Result          │ Expected Output │ exact              │ tone                │',
+      '│ 0.0 │ {"q":"2+2"}        │ 4                  │ 4               │ PASS (1.00 - matc… │ score: 0.5, label:… │',
+      '│ 0.1 │ {"q":"2+2"}        │ four               │ 4               │ FAIL (0.00 - mism… │ ERROR: judge timed… │',
+      '│ 1.0 │ {"q":"say \\"hi\\",… │ hi, <wave> & "bye" │ N/A             │ PASS (1.00)        │ score: 0.9, label:… │',
+      '│ 1.1 │ {"q":"say \\"hi\\",… │ ERROR: model call… │ N/A             │ -                  │ -                   │',
+    ]);
+    // Too narrow to fit: columns stop at 12 characters rather than vanish.
+    const narrow = new MemoryStream();
+    await play(createTableReporter(narrow, { width: 20 }));
+    expect(narrow.text.split('\n')[1]).toBe('│ #   │ Input        │ AI Result    │ Expected Ou… │ exact        │ tone         │');
+  });
+
   test('truncates long cells with …, shows newlines as spaces, and plain indexes without repeats', async () => {
     const out = new MemoryStream();
     const row: RowResult = {
