@@ -94,7 +94,9 @@ describe('a 200-row run against a faulty server', () => {
 describe('kill -9 and --resume', () => {
   it('ends with every (index, repeat) exactly once and no torn line after several kills', async () => {
     const { dir, server, env } = await setup(500);
-    server.setHandler((request) => ({ text: request.lastUserText, latencyMs: 25 }));
+    // 500 rows × 60 ms ÷ 8 in flight ≈ 3.75 s per whole run, so kills 0.3–1.2 s in always land
+    // mid-run at least three times, however fast the CLI itself gets.
+    server.setHandler((request) => ({ text: request.lastUserText, latencyMs: 60 }));
     const next = random(7);
     const args = ['run-experiment', 'prompts/echo.prompt.mdx', '--concurrency', '8', '--no-cache', '--quiet', '--format', 'jsonl', '--timeout', '5'];
     let runId: string | undefined;
