@@ -10,7 +10,7 @@ export {
   parseRowSelection,
   type RowSelectionFlags,
 } from './parse-selection.js';
-export { selectRows, type SelectRowsOptions } from './select-rows.js';
+export { selectRows, checkRowsInRange, type SelectRowsOptions } from './select-rows.js';
 export { readSelectedRows } from './read-selected-rows.js';
 export { splitBucket } from './random.js';
 export { MAX_ROW_DEPTH } from './json-depth.js';

@@ -60,9 +60,8 @@ export async function* selectRows(
 }
 
 async function* byRanges(rows: AsyncIterable<DatasetRow>, ranges: Array<[number, number]>, total: number | undefined) {
+  if (total !== undefined) checkRowsInRange({ kind: 'rows', ranges }, total);
   const last = Math.max(...ranges.map(([, end]) => end));
-  // An empty file is left to readDataset, whose DATASET_EMPTY says more than "out of range".
-  if (total !== undefined && total > 0 && last >= total) throw outOfRange(last, total);
   let seen = 0;
   for await (const row of rows) {
     seen = row.index + 1;
@@ -89,6 +88,17 @@ async function* bySample(rows: AsyncIterable<DatasetRow>, count: number, seed: n
     yield row;
     if (--remaining === 0) return;
   }
+}
+
+/**
+ * `--rows` past the end of a dataset of `total` rows is a usage error. Exported so the runner
+ * can raise it before a run folder exists. An empty file is left to readDataset, whose
+ * DATASET_EMPTY says more than "out of range".
+ */
+export function checkRowsInRange(selection: RowSelection | undefined, total: number): void {
+  if (selection?.kind !== 'rows' || total === 0) return;
+  const last = Math.max(...selection.ranges.map(([, end]) => end));
+  if (last >= total) throw outOfRange(last, total);
 }
 
 function outOfRange(index: number, total: number): UsageError {

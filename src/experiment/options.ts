@@ -1,6 +1,7 @@
 import type { RowSelection } from '../dataset/types.js';
 import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
+import type { LoadedPrompt } from '../prompt/types.js';
 import type { RunListener } from './events.js';
 
 export type CacheMode = 'use' | 'off' | 'only';
@@ -11,6 +12,8 @@ export interface RunExperimentOptions {
   config: LoadedConfig;
   /** Absolute path of the .prompt.mdx file. */
   promptPath: string;
+  /** The prompt already loaded from `promptPath` (watch mode loads it to learn its files); loaded here otherwise. */
+  prompt?: LoadedPrompt;
   /** `provider/model` overriding the prompt's `model_name`. */
   model?: string;
   /** @default 10 */

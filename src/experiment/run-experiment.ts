@@ -1,13 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
-import { readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
+import { checkRowsInRange, readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
 import { DatasetError, UsageError } from '../errors/index.js';
 import { loadPrompt } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
-import { createRunId, gitInfo, rowKey, RunStore, type RunHandle } from '../store/index.js';
+import { createRunId, fingerprintFile, gitInfo, rowKey, RunStore, type RunHandle } from '../store/index.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
 import { checkDataset } from './check-dataset.js';
-import { scanFile } from './file-scan.js';
 import { createModelCaller } from './model-caller.js';
 import type { RunExperimentOptions } from './options.js';
 import { runPool } from './pool.js';
@@ -16,7 +15,6 @@ import { RunAccumulator } from './run-summary.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { checkResume } from './check-resume.js';
-import { checkSelection } from './check-selection.js';
 import { expectedTotal } from './expected-total.js';
 
 export interface ExperimentOutcome {
@@ -37,7 +35,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const { project, config } = options;
   const emit: RunListener = options.onEvent ?? (() => {});
   const now = options.now ?? Date.now;
-  const prompt = await loadPrompt(options.promptPath, { project });
+  const prompt = options.prompt ?? (await loadPrompt(options.promptPath, { project }));
   if (prompt.kind !== 'text' && prompt.kind !== 'object') {
     throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind}_config prompts are loaded but not run by this tool`, {
       location: { file: relative(project.root, prompt.path) },
@@ -76,9 +74,12 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   for (const message of bound.warnings) await emit({ type: 'warning', message });
 
   const store = new RunStore(project.root);
-  await checkDataset(datasetPath, prompt.inputSchema, options.signal);
-  const scan = await scanFile(datasetPath);
-  checkSelection(options.selection, scan.rows);
+  // Both read the whole file; side by side, the hash's reads overlap the rows' parsing.
+  const [datasetRows, dataset] = await Promise.all([
+    checkDataset(datasetPath, prompt.inputSchema, options.signal),
+    fingerprintFile(project.root, datasetPath),
+  ]);
+  checkRowsInRange(options.selection, datasetRows);
   const accumulator = new RunAccumulator();
   let handle: RunHandle;
   let done = new Set<string>();
@@ -87,8 +88,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     checkResume(await store.manifest(options.resume), {
       promptPath: relative(project.root, prompt.path),
       promptHash: caller.promptHash,
-      datasetPath: relative(project.root, datasetPath),
-      datasetHash: scan.hash,
+      datasetPath: dataset.path,
+      datasetHash: dataset.hash,
       model: caller.modelName,
       options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
     });
@@ -101,7 +102,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     handle = await store.create({
       id: createRunId({ now, random }),
       prompt: { path: relative(project.root, prompt.path), hash: caller.promptHash, name: prompt.name },
-      dataset: { path: relative(project.root, datasetPath), hash: scan.hash },
+      dataset,
       model: caller.modelName,
       settings: caller.settings,
       options: manifestOptions(options),
@@ -119,7 +120,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     promptName: prompt.name,
     model: caller.modelName,
     evalNames,
-    ...totalOf(expectedTotal(options.selection, scan.rows, options.onlyIndexes) * repeat - done.size),
+    ...totalOf(expectedTotal(options.selection, datasetRows, options.onlyIndexes) * repeat - done.size),
     ...(done.size > 0 ? { resumed: done.size } : {}),
   };
   await emit({ type: 'run-start', info });
@@ -151,7 +152,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     scoreOnly: options.scoreOnly ?? false,
   };
   const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
-    total: scan.rows,
+    total: datasetRows,
   });
   let status: RunStatus = 'completed';
   let failure: unknown;

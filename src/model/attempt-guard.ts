@@ -1,6 +1,7 @@
 import type { LanguageModelMiddleware } from 'ai';
 import { backoffDelay, sleep } from './backoff.js';
 import { findConnectionFailure } from './network-errors.js';
+import { formatSeconds } from '../format-seconds.js';
 
 export interface AttemptPolicy {
   /** Each HTTP request is aborted after this long. */
@@ -74,9 +75,4 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
       }
     },
   };
-}
-
-export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s`;
 }

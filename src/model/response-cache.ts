@@ -49,7 +49,7 @@ export class ResponseCache {
   }
 
   /** Appends one entry as a single line (the key first, so lookups index without parsing). */
-  setSync(key: string, response: ModelResponse): void {
+  private setSync(key: string, response: ModelResponse): void {
     if (!this.dirReady) {
       mkdirSync(this.dir, { recursive: true });
       this.dirReady = true;

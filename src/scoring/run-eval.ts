@@ -1,5 +1,6 @@
 import type { BoundEval, EvalParams, ScoredEval } from './types.js';
 import { validateResult } from './validate-result.js';
+import { formatSeconds } from '../format-seconds.js';
 
 export interface RunEvalOptions {
   /** How long a scorer may take before its result is recorded as an error. @default 30000 */
@@ -8,11 +9,6 @@ export interface RunEvalOptions {
   signal?: AbortSignal;
 }
 
-/** `30s`, `1.5s`, `250ms`: the unit a person would say. */
-export function formatTimeout(ms: number): string {
-  // Seconds, as --eval-timeout and --timeout are given and as model timeouts are reported.
-  return `${Number((ms / 1000).toFixed(3))}s`;
-}
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
@@ -36,7 +32,7 @@ export async function runEval(bound: BoundEval, params: EvalParams, options: Run
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new EvalStop(`timed out after ${formatTimeout(timeoutMs)}`)), timeoutMs);
+    timer = setTimeout(() => reject(new EvalStop(`timed out after ${formatSeconds(timeoutMs)}`)), timeoutMs);
     onAbort = () => reject(new EvalStop('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -3,7 +3,7 @@ import { runExperiment } from '../experiment/run-experiment.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
 import type { RowResult } from '../experiment/types.js';
 import type { Project } from '../project/types.js';
-import { findPromptFiles, loadPrompt } from '../prompt/index.js';
+import { findPromptFiles, loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { ChangeBatcher, type ChangeBatch } from './change-batcher.js';
 import { DependencyGraph } from './dependency-graph.js';
 import { describeError, errorFiles, experimentFiles } from './experiment-files.js';
@@ -149,8 +149,10 @@ class WatchSession {
     const { config, project } = this.shared;
     if (!config) return; // a broken config shows its own error; fixing it reruns all
     let files: string[];
+    let prompt: LoadedPrompt;
     try {
-      files = experimentFiles(await loadPrompt(path, { project }), project);
+      prompt = await loadPrompt(path, { project });
+      files = experimentFiles(prompt, project);
     } catch (error) {
       // The failed load cannot say everything it read: keep the old files, add what the error names.
       this.graph.extend(path, [path, ...errorFiles(error)]);
@@ -172,6 +174,7 @@ class WatchSession {
         project,
         config,
         promptPath: path,
+        prompt,
         signal,
         // A rerun replaces this one: in-flight model calls are stale, abort them at once.
         graceMs: 0,

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentmarkError, ConfigError, ErrorList } from '../../src/errors/index.js';
 import { defineConfig, loadConfig, loadProject } from '../../src/project/index.js';
 import type { EvalParams } from '../../src/scoring/types.js';
+import { params as evalParams } from '../scoring/fixtures.js';
 import { makeTempDir } from './temp-dir.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/projects/basic', import.meta.url));
@@ -26,18 +27,7 @@ async function configError(files: Record<string, string>): Promise<{ error: Agen
   return { error: error as AgentmarkError, dir };
 }
 
-const params = (output: string, expectedOutput: string): EvalParams => ({
-  input: {},
-  output,
-  expectedOutput,
-  metadata: {},
-  messages: [],
-  toolCalls: [],
-  usage: undefined,
-  latencyMs: undefined,
-  costUsd: undefined,
-  schema: undefined,
-});
+const params = (output: string, expectedOutput: string): EvalParams => evalParams({ output, expectedOutput });
 
 describe('loadConfig', () => {
   it('loads a TypeScript config with scorers and lists the files it imports, transitively', async () => {

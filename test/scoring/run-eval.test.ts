@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runEval, type BoundEval, type Scorer } from '../../src/scoring/index.js';
-import { formatTimeout } from '../../src/scoring/run-eval.js';
+import { formatSeconds } from '../../src/format-seconds.js';
 import { params } from './fixtures.js';
 
 function bound(scorer: Scorer, schema: BoundEval['schema'] = { type: 'boolean' }): BoundEval {
@@ -30,7 +30,7 @@ describe('runEval', () => {
   it('times a hanging async scorer out', async () => {
     const hang: Scorer = () => new Promise(() => undefined);
     expect(await runEval(bound(hang), params(), { timeoutMs: 20 })).toEqual({ error: 'timed out after 0.02s' });
-    expect([formatTimeout(30_000), formatTimeout(1500), formatTimeout(250)]).toEqual(['30s', '1.5s', '0.25s']);
+    expect([formatSeconds(30_000), formatSeconds(1500), formatSeconds(250), formatSeconds(200)]).toEqual(['30s', '1.5s', '0.25s', '0.2s']);
   });
   it('a scorer that rejects after its timeout does not leak an unhandled rejection', async () => {
     const late: Scorer = () => new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 30));
