@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 export interface ChildRun {
+  /** `performance.now()` just before the spawn. */
+  startedAt: number;
   wallMs: number;
   /** Peak resident set size in MB, when the OS could tell. */
   peakRssMb: number | undefined;
@@ -92,7 +94,7 @@ export async function measureNode(args: string[], options: ChildOptions): Promis
     } else if (polledKb > 0) {
       peakRssMb = polledKb / 1024;
     }
-    return { wallMs, peakRssMb, code, signal, stdout, stderr, timedOut };
+    return { startedAt: start, wallMs, peakRssMb, code, signal, stdout, stderr, timedOut };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

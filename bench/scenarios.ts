@@ -80,7 +80,7 @@ async function runExperimentOnce(
   project: BenchProject,
   spec: ExperimentSpec,
   notes: string[],
-): Promise<{ run: ChildRun; requests: number; serverCpuMs: number; maxInFlight: number }> {
+): Promise<{ run: ChildRun; requests: number; serverCpuMs: number; maxInFlight: number; firstRequestMs?: number; afterLastAnswerMs?: number }> {
   await project.clearRuns();
   context.server.latencyMs = spec.latencyMs;
   context.server.reset();
@@ -101,12 +101,17 @@ async function runExperimentOnce(
   const requests = context.server.requests;
   const serverCpuMs = context.server.cpuMs();
   const maxInFlight = context.server.maxInFlight;
+  const { firstRequestAt, lastAnswerAt } = context.server;
+  const phases = {
+    ...(firstRequestAt === undefined ? {} : { firstRequestMs: firstRequestAt - run.startedAt }),
+    ...(lastAnswerAt === undefined ? {} : { afterLastAnswerMs: run.startedAt + run.wallMs - lastAnswerAt }),
+  };
   if (run.timedOut) notes.push(`timed out after ${spec.timeoutMs} ms`);
   if (run.code !== 0) notes.push(`exit ${run.code}${run.signal ? ` (${run.signal})` : ''}: ${firstLines(run.stderr)}`);
   const written = await countResultRows(project.dir);
   if (written !== spec.rows) notes.push(`results.jsonl holds ${written} rows, expected ${spec.rows}`);
   if (!spec.cached && requests !== spec.rows) notes.push(`server saw ${requests} requests, expected ${spec.rows}`);
-  return { run, requests, serverCpuMs, maxInFlight };
+  return { run, requests, serverCpuMs, maxInFlight, ...phases };
 }
 
 function experimentScenario(spec: ExperimentSpec, defaultRuns?: number): Scenario {
@@ -133,14 +138,18 @@ function experimentScenario(spec: ExperimentSpec, defaultRuns?: number): Scenari
         const wall: number[] = [];
         const rss: number[] = [];
         const serverCpu: number[] = [];
+        const firstRequest: number[] = [];
+        const afterLastAnswer: number[] = [];
         let requestsTotal = 0;
         let maxInFlight = 0;
         for (let i = 0; i < runs; i += 1) {
           const result = await runExperimentOnce(context, project, spec, notes);
-          context.log(`  run ${i + 1}/${runs}: ${result.run.wallMs.toFixed(0)} ms, peak RSS ${result.run.peakRssMb?.toFixed(0) ?? '?'} MB, ${result.requests} requests`);
+          context.log(`  run ${i + 1}/${runs}: ${result.run.wallMs.toFixed(0)} ms, peak RSS ${result.run.peakRssMb?.toFixed(0) ?? '?'} MB, ${result.requests} requests, first request at ${result.firstRequestMs?.toFixed(0) ?? '–'} ms, exit ${result.afterLastAnswerMs?.toFixed(0) ?? '–'} ms after the last answer`);
           wall.push(result.run.wallMs);
           if (result.run.peakRssMb !== undefined) rss.push(result.run.peakRssMb);
           serverCpu.push(result.serverCpuMs);
+          if (result.firstRequestMs !== undefined) firstRequest.push(result.firstRequestMs);
+          if (result.afterLastAnswerMs !== undefined) afterLastAnswer.push(result.afterLastAnswerMs);
           requestsTotal += result.requests;
           maxInFlight = Math.max(maxInFlight, result.maxInFlight);
         }
@@ -151,6 +160,8 @@ function experimentScenario(spec: ExperimentSpec, defaultRuns?: number): Scenari
         details.modelRequestsPerRun = requestsTotal / runs;
         details.serverMaxInFlight = maxInFlight;
         details.serverCpuMsMedian = Math.round(median(serverCpu));
+        if (firstRequest.length > 0) details.spawnToFirstRequestMsMedian = Math.round(median(firstRequest));
+        if (afterLastAnswer.length > 0) details.lastAnswerToExitMsMedian = Math.round(median(afterLastAnswer));
         details.serverCpuShareOfWall = Math.round((median(serverCpu) / median(wall)) * 100) / 100;
         const ideal = (spec.rows * spec.latencyMs) / spec.concurrency + startMs;
         const idealText = spec.latencyMs > 0 ? `${spec.rows}×${spec.latencyMs} ms÷${spec.concurrency} + node start-up` : 'node start-up';

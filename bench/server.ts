@@ -16,6 +16,10 @@ export interface BenchServer {
   /** Completed chat-completion requests since the last `reset()`. */
   readonly requests: number;
   readonly maxInFlight: number;
+  /** `performance.now()` when the first request since the last `reset()` arrived. */
+  readonly firstRequestAt: number | undefined;
+  /** `performance.now()` when the last answer since the last `reset()` was sent. */
+  readonly lastAnswerAt: number | undefined;
   /** Delay before every answer. */
   latencyMs: number;
   /** Zeroes the counters and starts a new CPU-time window. */
@@ -31,6 +35,8 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
   let requests = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let firstRequestAt: number | undefined;
+  let lastAnswerAt: number | undefined;
   let cpuStart = process.cpuUsage();
   const sockets = new Set<Socket>();
 
@@ -45,6 +51,7 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
   });
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
+    firstRequestAt ??= performance.now();
     inFlight += 1;
     if (inFlight > maxInFlight) maxInFlight = inFlight;
     const chunks: Buffer[] = [];
@@ -60,6 +67,7 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
       const reply = (): void => {
         inFlight -= 1;
         requests += 1;
+        lastAnswerAt = performance.now();
         send(res, 200, {
           id: `chatcmpl-${requests}`,
           object: 'chat.completion',
@@ -85,6 +93,12 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
     get maxInFlight() {
       return maxInFlight;
     },
+    get firstRequestAt() {
+      return firstRequestAt;
+    },
+    get lastAnswerAt() {
+      return lastAnswerAt;
+    },
     get latencyMs() {
       return state.latencyMs;
     },
@@ -94,6 +108,8 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
     reset() {
       requests = 0;
       maxInFlight = inFlight;
+      firstRequestAt = undefined;
+      lastAnswerAt = undefined;
       cpuStart = process.cpuUsage();
     },
     cpuMs() {
