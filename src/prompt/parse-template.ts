@@ -8,9 +8,14 @@ interface MdxProcessor {
 }
 let processorPromise: Promise<MdxProcessor> | undefined;
 
-/** The MDX parser is loaded on first use only: it is heavy and most commands never need it. */
+/**
+ * The MDX parser (remark-parse with remark-mdx's syntax: the tree `@mdx-js/mdx` parses, without
+ * its compiler, which would triple what loads), loaded on first use: most commands never need it.
+ */
 function mdxProcessor(): Promise<MdxProcessor> {
-  processorPromise ??= import('@mdx-js/mdx').then(({ createProcessor }) => createProcessor({ format: 'mdx' }));
+  processorPromise ??= Promise.all([import('unified'), import('remark-parse'), import('remark-mdx')]).then(
+    ([{ unified }, { default: remarkParse }, { default: remarkMdx }]) => unified().use(remarkParse).use(remarkMdx),
+  );
   return processorPromise;
 }
 
