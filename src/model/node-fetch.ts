@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { LightResponse } from './light-response.js';
 
 // Keep-alive pools shared by every call of the process, like fetch's own.
 const httpAgent = new HttpAgent({ keepAlive: true });
@@ -27,8 +28,7 @@ export const nodeFetch: typeof fetch = (input, init) => {
       return;
     }
     const https = url.startsWith('https:') || url.startsWith('HTTPS:');
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const headers = plainHeaders(init?.headers);
     const request = (https ? httpsRequest : httpRequest)(url, {
       method: init?.method ?? 'GET',
       headers,
@@ -57,15 +57,32 @@ export const nodeFetch: typeof fetch = (input, init) => {
         const status = response.statusCode ?? 0;
         const payload = Buffer.concat(chunks);
         const noBody = status === 204 || status === 205 || status === 304 || payload.length === 0;
+        const statusText = response.statusMessage ?? '';
+        if (!String(response.headers['content-type']).includes('text/event-stream')) {
+          resolve(new LightResponse(noBody ? null : payload, status, statusText, response.headers, url) as unknown as Response);
+          return;
+        }
         const responseHeaders = new Headers();
         const raw = response.rawHeaders;
         for (let i = 0; i + 1 < raw.length; i += 2) responseHeaders.append(raw[i] as string, raw[i + 1] as string);
-        resolve(new Response(noBody ? null : payload, { status, statusText: response.statusMessage ?? '', headers: responseHeaders }));
+        resolve(new Response(noBody ? null : payload, { status, statusText, headers: responseHeaders }));
       });
     });
     request.end(body ?? undefined);
   });
 };
+
+/** The request's headers as node:http takes them; the SDK passes a plain object, copied as is. */
+function plainHeaders(init: RequestInit['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (init === undefined) return headers;
+  if (init instanceof Headers || Array.isArray(init)) {
+    new Headers(init).forEach((value, name) => (headers[name] = value));
+    return headers;
+  }
+  for (const [name, value] of Object.entries(init)) if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  return headers;
+}
 
 function abortReason(signal: AbortSignal | undefined): unknown {
   return signal?.reason ?? new DOMException('This operation was aborted', 'AbortError');

@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeFetch } from '../../src/model/node-fetch.js';
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+
+let server: Server;
+let url: string;
+let handler: Handler;
+
+beforeEach(async () => {
+  handler = (_req, _body, res) => res.end('ok');
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handler(req, Buffer.concat(chunks).toString('utf8'), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat`;
+});
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+async function readAll(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (body === null) return '<null>';
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  await reader.cancel();
+  reader.releaseLock();
+  return Buffer.concat(parts).toString('utf8');
+}
+
+describe('nodeFetch', () => {
+  it('posts the body with the headers of a plain object, lower-cased', async () => {
+    let seen: { method?: string; headers?: IncomingMessage['headers']; body?: string } = {};
+    handler = (req, body, res) => {
+      seen = { method: req.method, headers: req.headers, body };
+      res.end('{}');
+    };
+    await nodeFetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer k' }, body: '{"a":1}' });
+    expect(seen.method).toBe('POST');
+    expect(seen.body).toBe('{"a":1}');
+    expect(seen.headers?.['content-type']).toBe('application/json');
+    expect(seen.headers?.authorization).toBe('Bearer k');
+  });
+
+  it('takes headers given as a Headers object or as pairs', async () => {
+    const seen: (string | undefined)[] = [];
+    handler = (req, _body, res) => {
+      seen.push(req.headers['x-test']);
+      res.end();
+    };
+    await nodeFetch(url, { headers: new Headers({ 'X-Test': 'one' }) });
+    await nodeFetch(url, { headers: [['X-Test', 'two']] });
+    expect(seen).toEqual(['one', 'two']);
+  });
+
+  it('answers with what the SDK reads: status, ok, headers, a one-chunk body reader', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(201, 'Made', { 'Content-Type': 'application/json', 'X-Request-Id': 'r1', 'Set-Cookie': ['a=1', 'b=2'] });
+      res.end('{"answer":42}');
+    };
+    const response = await nodeFetch(url, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(201);
+    expect(response.statusText).toBe('Made');
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('X-REQUEST-ID')).toBe('r1');
+    expect(response.headers.get('set-cookie')).toBe('a=1, b=2');
+    expect(response.headers.get('missing')).toBeNull();
+    expect(response.headers.has('x-request-id')).toBe(true);
+    const all = Object.fromEntries([...response.headers]);
+    expect(all['x-request-id']).toBe('r1');
+    expect(all['content-type']).toBe('application/json');
+    const forEach: string[] = [];
+    response.headers.forEach((value, name) => forEach.push(`${name}=${value}`));
+    expect(forEach).toContain('x-request-id=r1');
+    expect(response.bodyUsed).toBe(false);
+    expect(await readAll(response.body)).toBe('{"answer":42}');
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(TypeError);
+  });
+
+  it('reads the body as text, json or bytes', async () => {
+    handler = (_req, _body, res) => res.end('{"é":[1,2]}');
+    expect(await (await nodeFetch(url)).text()).toBe('{"é":[1,2]}');
+    expect(await (await nodeFetch(url)).json()).toEqual({ é: [1, 2] });
+    const bytes = new Uint8Array(await (await nodeFetch(url)).arrayBuffer());
+    expect(Buffer.from(bytes).toString('utf8')).toBe('{"é":[1,2]}');
+  });
+
+  it('reports an error status as not ok and a bodiless answer as a null body', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(429, { 'Retry-After': '2' });
+      res.end();
+    };
+    const response = await nodeFetch(url);
+    expect(response.ok).toBe(false);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(response.body).toBeNull();
+    expect(await response.text()).toBe('');
+  });
+
+  it('gives a streamed answer a real Response', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end('data: {"x":1}\n\n');
+    };
+    const response = await nodeFetch(url);
+    expect(response).toBeInstanceOf(Response);
+    expect(await response.text()).toBe('data: {"x":1}\n\n');
+  });
+
+  it('rejects with the signal’s reason when aborted mid-request', async () => {
+    handler = () => {}; // never answers
+    const controller = new AbortController();
+    const pending = nodeFetch(url, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop now')), 20);
+    await expect(pending).rejects.toThrow('stop now');
+  });
+
+  it('rejects at once when the signal is already aborted', async () => {
+    await expect(nodeFetch(url, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
+  });
+
+  it('rejects a dropped connection as fetch does: TypeError("fetch failed") with the cause’s code', async () => {
+    handler = (req) => req.socket.destroy();
+    const error = await nodeFetch(url).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('fetch failed');
+    expect(((error as Error).cause as { code?: string }).code).toBe('ECONNRESET');
+  });
+});
