@@ -19,8 +19,8 @@ export interface ModelCaller {
   promptHash: string;
   toRequest: (rendered: RenderedPrompt) => ModelRequest;
   call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
-  /** Releases the cache's open files; call when the run ends. */
-  close: () => void;
+  /** Writes the cache's queued answers and releases its open files; call when the run ends. */
+  close: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
   judge: (request: ModelRequest) => Promise<ModelResponse>;
 }
@@ -47,7 +47,14 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     env: options.env ?? process.env,
   });
-  const cache = new ResponseCache(join(project.root, '.agentmark', 'cache'));
+  let cacheWarned = false;
+  const cache = new ResponseCache(join(project.root, '.agentmark', 'cache'), (error) => {
+    // Said once: the rows go on (their answers were paid for), only replaying them will not work.
+    if (cacheWarned) return;
+    cacheWarned = true;
+    const reason = error instanceof Error ? error.message : String(error);
+    void options.onEvent?.({ type: 'warning', message: `answers are not being cached: ${reason}` });
+  });
   const mode = options.cacheMode ?? 'use';
   // With --no-cache every row needs the model: a missing key or unknown provider is a set-up
   // error before the run starts, not the same error on every row.

@@ -35,6 +35,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const { project, config } = options;
   const emit: RunListener = options.onEvent ?? (() => {});
   const now = options.now ?? Date.now;
+  // Git (two child processes; `status` is slow in a big tree) runs while the prompt loads.
+  const git = options.resume ? undefined : gitInfo(project.root);
   const prompt = options.prompt ?? (await loadPrompt(options.promptPath, { project }));
   if (prompt.kind !== 'text' && prompt.kind !== 'object') {
     throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind}_config prompts are loaded but not run by this tool`, {
@@ -106,7 +108,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       model: caller.modelName,
       settings: caller.settings,
       options: manifestOptions(options),
-      git: await gitInfo(project.root),
+      git: await git,
       startedAt: new Date(now()).toISOString(),
       status: 'running',
     });
@@ -183,7 +185,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     stop?.removeEventListener('abort', onStop);
   }
   if (stop?.aborted && status === 'completed') status = 'interrupted';
-  caller.close();
+  await caller.close();
 
   const summary = accumulator.finish({
     evalNames,

@@ -29,6 +29,6 @@ export async function runPromptOnce(
   try {
     return await caller.call(caller.toRequest(rendered), 0, options.signal ?? new AbortController().signal);
   } finally {
-    caller.close();
+    await caller.close();
   }
 }

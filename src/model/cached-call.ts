@@ -17,8 +17,6 @@ export interface CachedCallOptions {
   repeat: number;
   /** Registered tools, so a changed tool description changes the key. */
   tools?: Record<string, Tool>;
-  /** A failed cache write must not fail a row whose answer was paid for; it is reported here. */
-  onCacheError?: (error: unknown) => void;
 }
 
 /** Runs `live` through the response cache according to `mode`. */
@@ -39,6 +37,7 @@ export async function cachedCall(
     }
   }
   const response = await live();
-  cache.store(key, response, options.onCacheError);
+  // A failed write goes to the cache's onError, never to the row: the answer was paid for.
+  cache.store(key, response);
   return response;
 }

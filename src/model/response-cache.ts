@@ -20,7 +20,11 @@ export class ResponseCache {
   private readonly segments = new Map<string, CacheSegment>();
   private dirReady = false;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    /** A failed cache write (reported, never thrown: the answer was paid for and the row goes on). */
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
 
   /** sha256 of everything that decides the answer, plus the repeat index. */
   key(request: ModelRequest, repeat: number, tools: Record<string, Tool> = {}): string {
@@ -29,37 +33,39 @@ export class ResponseCache {
 
   /** The stored answer, or undefined when there is none or its line is unreadable or partial. */
   async get(key: string): Promise<CachedResponse | undefined> {
-    const entry = this.segment(key).read(key);
+    const segment = this.segment(key);
+    // Our own answers still waiting for their file to open count too.
+    await segment.flushed();
+    const entry = segment.read(key);
     const response = entry !== null && typeof entry === 'object' ? (entry as { response?: unknown }).response : undefined;
     if (!isResponse(response)) return undefined;
     return { ...response, costUsd: response.costUsd ?? undefined };
   }
 
+  /** Stores an answer and resolves once its line is in the file. */
   async set(key: string, response: ModelResponse): Promise<void> {
-    this.setSync(key, response);
+    this.store(key, response);
+    await this.segment(key).flushed();
   }
 
-  /** Stores an answer; a failed write is reported to `onError`, never thrown (the answer was paid for). */
-  store(key: string, response: ModelResponse, onError?: (error: unknown) => void): void {
-    try {
-      this.setSync(key, response);
-    } catch (error) {
-      onError?.(error);
-    }
-  }
-
-  /** Appends one entry as a single line (the key first, so lookups index without parsing). */
-  private setSync(key: string, response: ModelResponse): void {
+  /** Stores an answer; the line lands in its file now or, while the file opens, shortly after. */
+  store(key: string, response: ModelResponse): void {
     if (!this.dirReady) {
-      mkdirSync(this.dir, { recursive: true });
+      try {
+        mkdirSync(this.dir, { recursive: true });
+      } catch (error) {
+        this.onError(error);
+        return;
+      }
       this.dirReady = true;
     }
+    // The key first, so lookups index a segment without parsing its lines.
     this.segment(key).append(key, JSON.stringify({ key, response: { ...response, cached: false } }));
   }
 
-  /** Releases the files kept open for appending; the cache stays usable (they reopen on demand). */
-  close(): void {
-    for (const segment of this.segments.values()) segment.close();
+  /** Writes what is still queued and releases the open files; the cache stays usable. */
+  async close(): Promise<void> {
+    await Promise.all([...this.segments.values()].map((segment) => segment.close()));
   }
 
   /** The segment file holding a key. */
@@ -71,7 +77,7 @@ export class ResponseCache {
     const path = this.pathOf(key);
     let segment = this.segments.get(path);
     if (!segment) {
-      segment = new CacheSegment(path);
+      segment = new CacheSegment(path, this.onError);
       this.segments.set(path, segment);
     }
     return segment;

@@ -149,6 +149,17 @@ describe('runExperiment (in-process, AI SDK mock model)', () => {
     expect(outcome.summary.gates).toEqual([{ name: 'rows', passed: false, message: 'no rows were run' }]);
   });
 
+  it('a cache that cannot be written warns once and fails no row', async () => {
+    // `.agentmark/cache` is a file, so no segment can be created under it.
+    const { fx, model } = await open({ '.agentmark/cache': 'not a folder' });
+    const outcome = await fx.run();
+    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(outcome.summary).toMatchObject({ rows: 3, errored: 0, passed: true });
+    const warnings = fx.events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^answers are not being cached: .*\.agentmark\/cache/);
+  });
+
   it('a failing model call errors the row and the run goes on', async () => {
     let calls = 0;
     const flaky = echoModel();

@@ -55,7 +55,7 @@ describe('nodeFetch', () => {
   it('takes headers given as a Headers object or as pairs', async () => {
     const seen: (string | undefined)[] = [];
     handler = (req, _body, res) => {
-      seen.push(req.headers['x-test']);
+      seen.push(String(req.headers['x-test']));
       res.end();
     };
     await nodeFetch(url, { headers: new Headers({ 'X-Test': 'one' }) });

@@ -153,10 +153,11 @@ describe('cachedCall', () => {
   it('reports a failed cache write without failing the call', async () => {
     const blocked = join(dir, 'file-not-dir');
     await writeFile(blocked, '');
-    const cache = new ResponseCache(blocked);
     const errors: unknown[] = [];
-    const response = await cachedCall(request, { cache, mode: 'use', repeat: 0, onCacheError: (e) => errors.push(e) }, live);
+    const cache = new ResponseCache(blocked, (e) => errors.push(e));
+    const response = await cachedCall(request, { cache, mode: 'use', repeat: 0 }, live);
     expect(response.output).toBe('cache me');
+    await cache.close();
     expect(errors).toHaveLength(1);
   });
 });
