@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { compileInputSchema } from '../dataset/input-validator.js';
 import { DatasetError, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
+import { validatePromptFrontmatterSchema } from '../generated/prompt-frontmatter-schema.validate.js';
 import type { PromptFrontmatter, PromptKind } from './types.js';
 import type { ParsedFrontmatter } from './frontmatter.js';
-import { packageFile } from '../package-paths.js';
 
 /** The config blocks a prompt may carry, in the order kinds are reported. */
 export const CONFIG_BLOCKS = ['text_config', 'object_config', 'image_config', 'speech_config'] as const;
@@ -24,21 +23,11 @@ interface AjvErrorLike {
 }
 type Validator = ((data: unknown) => boolean) & { errors?: AjvErrorLike[] | null };
 
-let validatorPromise: Promise<Validator> | undefined;
-
-/** Compiled once per process: ajv compilation costs far more than validating a file. */
-function frontmatterValidator(): Promise<Validator> {
-  validatorPromise ??= (async () => {
-    const [{ Ajv }, text] = await Promise.all([
-      import('ajv'),
-      readFile(packageFile('schema', 'prompt-frontmatter.schema.json'), 'utf8'),
-    ]);
-    // Our own schema, checked by its tests: skipping the meta-schema check saves a compile at every start.
-    const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
-    return ajv.compile(JSON.parse(text) as object) as Validator;
-  })();
-  return validatorPromise;
-}
+/**
+ * Compiled ahead of time from schema/prompt-frontmatter.schema.json by `npm run schemas`
+ * (scripts/compile-schemas.mjs): compiling it with ajv at every start cost more than validating.
+ */
+const frontmatterValidator: Validator = validatePromptFrontmatterSchema;
 
 export interface FrontmatterCheck {
   frontmatter: PromptFrontmatter;
@@ -96,7 +85,7 @@ export async function validateFrontmatter(
     }
   }
 
-  const validate = await frontmatterValidator();
+  const validate = frontmatterValidator;
   if (!validate(data)) {
     for (const error of validate.errors ?? []) {
       // Already reported above with a clearer message.

@@ -15,6 +15,19 @@ export async function compileSchema(schema: JSONSchema7): Promise<ValidateFuncti
   return ajv.compile(schema);
 }
 
+let trusted: Promise<Ajv> | undefined;
+
+/**
+ * Compiles one of our own schemas (a built-in scorer's `options`) without checking it against
+ * the draft-07 meta-schema: that check compiles the meta-schema first (~20 ms at start-up), and
+ * test/scoring/builtin-option-schemas.test.ts already checks these schemas. Schemas from users
+ * go through `compileSchema`, which keeps the check.
+ */
+export async function compileTrustedSchema(schema: JSONSchema7): Promise<ValidateFunction> {
+  trusted ??= import('ajv').then(({ default: AjvClass }) => new AjvClass({ allErrors: true, strict: false, validateSchema: false }));
+  return (await trusted).compile(schema);
+}
+
 /** `/age must be number` per violation; `(root)` when the whole value is wrong. */
 export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
   if (!errors) return [];

@@ -1,7 +1,7 @@
 import { closestMatch, EvalBindingError } from '../errors/index.js';
 import type { ScoreSchema } from '../project/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
-import { compileSchema, formatAjvErrors } from './ajv.js';
+import { compileTrustedSchema, formatAjvErrors } from './ajv.js';
 import { builtinScorers } from './builtins/index.js';
 import type { BoundEval, BuiltinScorer, JudgeFn, Scorer } from './types.js';
 
@@ -41,7 +41,8 @@ async function createBuiltin(
   schema: ScoreSchema | undefined,
   ctx: BindContext,
 ): Promise<Scorer> {
-  const validate = await compileSchema(builtin.options);
+  // Built-in option schemas are ours: no meta-schema check at every start.
+  const validate = await compileTrustedSchema(builtin.options);
   if (!validate(options)) {
     const violations = formatAjvErrors(validate.errors).map((v) => v.replace(/^\(root\) /, ''));
     throw new EvalBindingError(
