@@ -39,19 +39,19 @@ export async function loadProject(dir: string): Promise<Project> {
     errors.push(...checkScores(scores).map((problem) => toConfigError(problem, configPath, pointers, 'CONFIG_SCORE_INVALID')));
   }
 
-  const promptRoot = path.resolve(root, file.agentmarkPath ?? '.');
-  if (errors.length === 0 && !(await isDirectory(promptRoot))) {
-    errors.push(
-      toConfigError(
-        { pointer: '/agentmarkPath', message: `/agentmarkPath "${file.agentmarkPath ?? '.'}" is not a folder (${promptRoot})`, problem: 'is not a folder' },
-        configPath,
-        pointers,
-        'CONFIG_PROMPT_ROOT_NOT_FOUND',
-      ),
-    );
-  }
   if (errors.length === 1 && errors[0]) throw errors[0];
   if (errors.length > 1) throw new ErrorList(errors, { location: { file: configPath } });
+
+  // Only now is agentmarkPath known to be a string.
+  const promptRoot = path.resolve(root, file.agentmarkPath ?? '.');
+  if (!(await isDirectory(promptRoot))) {
+    throw toConfigError(
+      { pointer: '/agentmarkPath', message: `/agentmarkPath "${file.agentmarkPath ?? '.'}" is not a folder (${promptRoot})`, problem: 'is not a folder' },
+      configPath,
+      pointers,
+      'CONFIG_PROMPT_ROOT_NOT_FOUND',
+    );
+  }
 
   return { root, configPath, file, promptRoot, scores, builtInModels: file.builtInModels ?? [] };
 }

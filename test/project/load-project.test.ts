@@ -124,6 +124,12 @@ describe('loadProject', () => {
     expect(error.location).toEqual({ file: path.join(dir, 'agentmark.json'), line: 1, column: 20 });
   });
 
+  it('rejects an agentmarkPath that is not a string as a schema error, not a crash', async () => {
+    const dir = await projectWith('{ "agentmarkPath": 3 }');
+    const error = await loadError(dir);
+    expect(problems(error)).toEqual(['1:20 CONFIG_SCHEMA /agentmarkPath must be string (got integer)']);
+  });
+
   it('accepts unknown keys and AgentMark extras', async () => {
     const dir = await projectWith('{ "handler": "x.ts", "modelSchemas": {}, "scores": { "s": { "type": "boolean", "future": 1 } } }');
     const project = await loadProject(dir);
