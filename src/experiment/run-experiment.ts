@@ -4,7 +4,7 @@ import { checkRowsInRange, readDataset, resolveDatasetPath, selectRows } from '.
 import { DatasetError, UsageError } from '../errors/index.js';
 import { loadPrompt } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
-import { createRunId, fingerprintFile, gitInfo, rowKey, RunStore, type RunHandle } from '../store/index.js';
+import { createRunId, fingerprintFile, gitInfo, RunStore, type RunHandle } from '../store/index.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
 import { checkDataset } from './check-dataset.js';
 import { createModelCaller } from './model-caller.js';
@@ -82,7 +82,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     fingerprintFile(project.root, datasetPath),
   ]);
   checkRowsInRange(options.selection, datasetRows);
-  const accumulator = new RunAccumulator();
+  const repeat = options.repeat ?? 1;
+  const accumulator = new RunAccumulator(evalNames, repeat);
   let handle: RunHandle;
   let done = new Set<string>();
   let replay: (() => AsyncIterable<RowResult>) | undefined;
@@ -114,7 +115,6 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     });
   }
 
-  const repeat = options.repeat ?? 1;
   const info: RunInfo = {
     runId: handle.id,
     runDir: handle.dir,
@@ -172,7 +172,6 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           throw error;
         }
         await handle.append(result);
-        done.add(rowKey(row.index, r));
         accumulator.add(result);
         await emit({ type: 'row-end', row: result });
       },

@@ -1,16 +1,22 @@
-import { findFlakyRows, summarizeEvals } from '../scoring/index.js';
+import { EvalTallies, FlakyTracker } from '../scoring/index.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
 import { percentile } from './percentile.js';
 import type { RowResult, RunSummary } from './types.js';
 
 /**
- * Gathers what the summary needs while rows stream past. Rows are kept only in a slim form
- * (no input, output or messages), so a 100,000-row run stays small in memory.
+ * Gathers what the summary needs while rows stream past, keeping numbers, never rows: a
+ * 100,000-row run holds a few numbers per row and eval (the scores, for the median and the
+ * per-row means), plus the indexes of failed rows. Measured: ~38 MB for 100,000 rows when it
+ * kept a slim copy of each row, which V8 then let the heap grow several times over.
  */
 export class RunAccumulator {
-  private readonly slim: RowResult[] = [];
+  private readonly evals: EvalTallies;
+  /** Only a run with repeats can have flaky rows; without them nothing per row is tracked. */
+  private readonly flaky: FlakyTracker | undefined;
+  private readonly failed = new Set<number>();
   private readonly latencies: number[] = [];
   private readonly tally = emptyTally();
+  private rows = 0;
   private errored = 0;
   private cached = 0;
   private pregenerated = 0;
@@ -20,19 +26,18 @@ export class RunAccumulator {
   private cost = 0;
   private costKnown = false;
 
+  constructor(evalNames: readonly string[], repeat = 1) {
+    this.evals = new EvalTallies(evalNames);
+    this.flaky = repeat > 1 ? new FlakyTracker() : undefined;
+  }
+
   add(row: RowResult): void {
-    this.slim.push({
-      index: row.index,
-      line: row.line,
-      repeat: row.repeat,
-      input: {},
-      metadata: {},
-      toolCalls: [],
-      evals: slimEvals(row.evals),
-      cached: row.cached,
-      retries: row.retries,
-      ...(row.error === undefined ? {} : { error: '' }),
-    });
+    this.rows++;
+    this.evals.add(row);
+    this.flaky?.add(row);
+    if (row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false)) {
+      this.failed.add(row.index);
+    }
     tallyRow(this.tally, row);
     if (row.error !== undefined) this.errored++;
     if (row.cached) this.cached++;
@@ -52,25 +57,20 @@ export class RunAccumulator {
   }
 
   get rowCount(): number {
-    return this.slim.length;
+    return this.rows;
   }
 
   /** Rows with an error or an eval that did not pass, by index (for "rerun failed rows"). */
   failedIndexes(): Set<number> {
-    const failed = new Set<number>();
-    for (const row of this.slim) {
-      const bad = row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false);
-      if (bad) failed.add(row.index);
-    }
-    return failed;
+    return new Set(this.failed);
   }
 
   finish(gateOptions: GateOptions): RunSummary {
-    const evals = summarizeEvals(this.slim, gateOptions.evalNames);
+    const evals = this.evals.finish();
     const gates = evaluateGates(this.tally, gateOptions, evals);
     const mean = this.latencies.length === 0 ? undefined : this.latencies.reduce((a, b) => a + b, 0) / this.latencies.length;
     return {
-      rows: this.slim.length,
+      rows: this.rows,
       errored: this.errored,
       cached: this.cached,
       pregenerated: this.pregenerated,
@@ -82,21 +82,11 @@ export class RunAccumulator {
       },
       usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens, totalTokens: this.totalTokens },
       ...(this.costKnown ? { costUsd: this.cost } : {}),
-      flaky: findFlakyRows(this.slim),
+      flaky: this.flaky?.finish() ?? [],
       gates,
       passed: gates.every((gate) => gate.passed),
     };
   }
-}
-
-/** What statistics read of each eval result: numbers and verdicts, not the reason texts. */
-function slimEvals(evals: RowResult['evals']): RowResult['evals'] {
-  const slim: RowResult['evals'] = {};
-  for (const [name, result] of Object.entries(evals)) {
-    const { reason: _reason, error, ...rest } = result;
-    slim[name] = error === undefined ? rest : { ...rest, error: '' };
-  }
-  return slim;
 }
 
 function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {

@@ -24,51 +24,72 @@ export interface FlakyRow {
 interface Track {
   repeats: number;
   passedCount: number;
-  verdicts: Set<'pass' | 'fail' | 'error'>;
+  /** Bits of the verdicts seen: pass, fail, error. */
+  verdicts: number;
   scores: number[];
 }
 
+const VERDICT_BIT = { pass: 1, fail: 2, error: 4 } as const;
+
+/** How many different verdicts a bit set holds. */
+function verdictKinds(bits: number): number {
+  return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1);
+}
+
 /**
- * Rows whose verdict (pass, fail or error) for an eval differs across repeats. Results with no
- * verdict (a score only, or skipped) cannot flip and are ignored. Keeps a few numbers per row × eval.
+ * Rows whose verdict (pass, fail or error) for an eval differs across repeats, gathered one
+ * result at a time. Results with no verdict (a score only, or skipped) cannot flip and are
+ * ignored. Keeps a few numbers per row × eval; a run without repeats need not use it at all.
  */
-export function findFlakyRows(results: Iterable<RowResult>): FlakyRow[] {
-  const rows = new Map<number, Map<string, Track>>();
-  for (const row of results) {
-    let evals = rows.get(row.index);
+export class FlakyTracker {
+  private readonly rows = new Map<number, Map<string, Track>>();
+
+  add(row: Pick<RowResult, 'index' | 'evals'>): void {
+    let evals = this.rows.get(row.index);
     if (!evals) {
       evals = new Map();
-      rows.set(row.index, evals);
+      this.rows.set(row.index, evals);
     }
     for (const [name, result] of Object.entries(row.evals)) {
       const verdict = result.error !== undefined ? 'error' : result.passed === undefined ? undefined : result.passed ? 'pass' : 'fail';
       if (verdict === undefined) continue;
-      const track = evals.get(name) ?? { repeats: 0, passedCount: 0, verdicts: new Set(), scores: [] };
+      const track = evals.get(name) ?? { repeats: 0, passedCount: 0, verdicts: 0, scores: [] };
       track.repeats++;
       if (verdict === 'pass') track.passedCount++;
-      track.verdicts.add(verdict);
+      track.verdicts |= VERDICT_BIT[verdict];
       if (result.error === undefined && result.score !== undefined) track.scores.push(result.score);
       evals.set(name, track);
     }
   }
-  const flaky: FlakyRow[] = [];
-  for (const [index, evals] of [...rows].sort(([a], [b]) => a - b)) {
-    const row: FlakyRow = { index, evals: [], details: {} };
-    for (const [name, track] of evals) {
-      if (track.verdicts.size < 2) continue;
-      const detail: FlakyEval = {
-        repeats: track.repeats,
-        passedCount: track.passedCount,
-        passed: track.passedCount === track.repeats ? 'all' : track.passedCount === 0 ? 'none' : 'some',
-      };
-      const m = mean(track.scores);
-      if (m !== undefined) detail.mean = m;
-      const sd = sampleStdDev(track.scores);
-      if (sd !== undefined) detail.sd = sd;
-      row.evals.push(name);
-      row.details[name] = detail;
+
+  /** The flaky rows by index. */
+  finish(): FlakyRow[] {
+    const flaky: FlakyRow[] = [];
+    for (const [index, evals] of [...this.rows].sort(([a], [b]) => a - b)) {
+      const row: FlakyRow = { index, evals: [], details: {} };
+      for (const [name, track] of evals) {
+        if (verdictKinds(track.verdicts) < 2) continue;
+        const detail: FlakyEval = {
+          repeats: track.repeats,
+          passedCount: track.passedCount,
+          passed: track.passedCount === track.repeats ? 'all' : track.passedCount === 0 ? 'none' : 'some',
+        };
+        const m = mean(track.scores);
+        if (m !== undefined) detail.mean = m;
+        const sd = sampleStdDev(track.scores);
+        if (sd !== undefined) detail.sd = sd;
+        row.evals.push(name);
+        row.details[name] = detail;
+      }
+      if (row.evals.length) flaky.push(row);
     }
-    if (row.evals.length) flaky.push(row);
+    return flaky;
   }
-  return flaky;
+}
+
+/** `FlakyTracker` over results already at hand. */
+export function findFlakyRows(results: Iterable<Pick<RowResult, 'index' | 'evals'>>): FlakyRow[] {
+  const tracker = new FlakyTracker();
+  for (const row of results) tracker.add(row);
+  return tracker.finish();
 }

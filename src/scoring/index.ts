@@ -20,5 +20,5 @@ export type { LlmJudgeOptions, AccuracyOptions } from './builtins/llm-judge.js';
 export { validateResult } from './validate-result.js';
 export { runEval, type RunEvalOptions } from './run-eval.js';
 export { wilsonInterval, meanStats, sampleStdDev, spread, type MeanStats, type Spread } from './statistics.js';
-export { summarizeEvals, type ScoredEvalSummary } from './summarize-evals.js';
-export { findFlakyRows, type FlakyEval, type FlakyRow } from './flaky-rows.js';
+export { EvalTallies, summarizeEvals, type ScoredEvalSummary } from './summarize-evals.js';
+export { FlakyTracker, findFlakyRows, type FlakyEval, type FlakyRow } from './flaky-rows.js';

@@ -21,12 +21,28 @@ interface Tally {
   scores: number[];
   normalizedSum: number;
   normalizedCount: number;
-  /** Per dataset row: sum and count of scores over repeats. */
-  perRow: Map<number, { sum: number; n: number }>;
+  /**
+   * Per dataset row: sum and count of scores over repeats. Two maps of plain numbers rather than
+   * an object per row: a 100,000-row run keeps these for every row until the end.
+   */
+  rowSum: Map<number, number>;
+  rowCount: Map<number, number>;
 }
 
 function emptyTally(): Tally {
-  return { count: 0, errored: 0, skipped: 0, passCount: 0, passed: 0, untyped: false, scores: [], normalizedSum: 0, normalizedCount: 0, perRow: new Map() };
+  return {
+    count: 0,
+    errored: 0,
+    skipped: 0,
+    passCount: 0,
+    passed: 0,
+    untyped: false,
+    scores: [],
+    normalizedSum: 0,
+    normalizedCount: 0,
+    rowSum: new Map(),
+    rowCount: new Map(),
+  };
 }
 
 function add(tally: Tally, index: number, result: RowResult['evals'][string]): void {
@@ -50,10 +66,8 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
   }
   if (result.score !== undefined) {
     tally.scores.push(result.score);
-    const row = tally.perRow.get(index) ?? { sum: 0, n: 0 };
-    row.sum += result.score;
-    row.n++;
-    tally.perRow.set(index, row);
+    tally.rowSum.set(index, (tally.rowSum.get(index) ?? 0) + result.score);
+    tally.rowCount.set(index, (tally.rowCount.get(index) ?? 0) + 1);
   }
 }
 
@@ -65,7 +79,7 @@ function finish(name: string, tally: Tally): ScoredEvalSummary {
     skipped: tally.skipped,
     passCount: tally.passCount,
     passed: tally.passed,
-    scoredRows: tally.perRow.size,
+    scoredRows: tally.rowSum.size,
   };
   if (tally.passCount > 0) {
     summary.passRate = tally.passed / tally.passCount;
@@ -74,7 +88,8 @@ function finish(name: string, tally: Tally): ScoredEvalSummary {
   }
   // Repeats of one row are not independent samples: the spread that says how far the run's mean
   // could move is the spread between rows, so the mean and its SE are taken over per-row means.
-  const rowMeans = [...tally.perRow.values()].map((row) => row.sum / row.n);
+  const rowMeans: number[] = [];
+  for (const [index, sum] of tally.rowSum) rowMeans.push(sum / (tally.rowCount.get(index) ?? 1));
   const stats = meanStats(rowMeans);
   if (stats) {
     summary.meanScore = stats.mean;
@@ -89,18 +104,35 @@ function finish(name: string, tally: Tally): ScoredEvalSummary {
 }
 
 /**
- * Per-eval statistics over a run's results, in `evalNames` order: counts, pass rate with a
- * Wilson 95% interval (over results that carry `passed`; errors and skips are counted apart),
- * mean score with SE and 95% interval, and min/median/max of the scores. One pass over the
- * results; only numbers are kept, never rows.
+ * Per-eval statistics gathered one result at a time, so a run never keeps its rows for them:
+ * counts, pass rate with a Wilson 95% interval (over results that carry `passed`; errors and
+ * skips are counted apart), mean score with SE and 95% interval, and min/median/max of the
+ * scores. Only numbers are kept: a few per row and eval.
  */
-export function summarizeEvals(results: Iterable<RowResult>, evalNames: string[]): ScoredEvalSummary[] {
-  const tallies = new Map<string, Tally>(evalNames.map((name) => [name, emptyTally()]));
-  for (const row of results) {
-    for (const [name, result] of Object.entries(row.evals)) {
-      const tally = tallies.get(name);
-      if (tally) add(tally, row.index, result);
+export class EvalTallies {
+  private readonly tallies: Map<string, Tally>;
+
+  constructor(private readonly evalNames: readonly string[]) {
+    this.tallies = new Map(evalNames.map((name) => [name, emptyTally()]));
+  }
+
+  add(row: Pick<RowResult, 'index' | 'evals'>): void {
+    for (const name in row.evals) {
+      const tally = this.tallies.get(name);
+      const result = row.evals[name];
+      if (tally && result) add(tally, row.index, result);
     }
   }
-  return evalNames.map((name) => finish(name, tallies.get(name) ?? emptyTally()));
+
+  /** The summaries in `evalNames` order. */
+  finish(): ScoredEvalSummary[] {
+    return this.evalNames.map((name) => finish(name, this.tallies.get(name) ?? emptyTally()));
+  }
+}
+
+/** `EvalTallies` over results already at hand. */
+export function summarizeEvals(results: Iterable<Pick<RowResult, 'index' | 'evals'>>, evalNames: string[]): ScoredEvalSummary[] {
+  const tallies = new EvalTallies(evalNames);
+  for (const row of results) tallies.add(row);
+  return tallies.finish();
 }
