@@ -4,6 +4,7 @@ import { isAgentmarkError, UsageError } from '../../errors/index.js';
 import { combineDocuments } from '../combine-documents.js';
 import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
+import { tuneHeapForRun } from '../heap-tuning.js';
 import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
@@ -58,6 +59,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       if (io.signal.aborted) break;
       let document = '';
       const stream = combine ? { write: (text: string) => (document += text) } : output.stream;
+      const report = attachReporters(settings.report, stream, io.stderr, io.cwd);
       try {
         const outcome = await runExperiment({
           ...settings.run,
@@ -66,7 +68,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           promptPath,
           signal: io.signal,
           env: io.env,
-          onEvent: attachReporters(settings.report, stream, io.stderr, io.cwd),
+          onEvent: (event) => {
+            if (event.type === 'run-start') tuneHeapForRun(event.info.total);
+            return report(event);
+          },
         });
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
         else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
