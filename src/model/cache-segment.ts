@@ -25,7 +25,7 @@ export class CacheSegment {
   private appendFd: number | undefined;
   /**
    * The append descriptor being opened, off the main thread: opening (or creating) a file costs
-   * 0.1–0.6 ms here, and a run opens up to 256 segments. Lines stored meanwhile wait in `queued`.
+   * 0.1–0.6 ms here. Lines stored meanwhile wait in `queued`.
    */
   private opening: Promise<void> | undefined;
   private queued: { key: string; line: string }[] = [];

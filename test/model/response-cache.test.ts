@@ -61,7 +61,7 @@ describe('ResponseCache', () => {
     const cache = new ResponseCache(dir);
     const key = cache.key(request, 0);
     await cache.set(key, stored);
-    expect(await readdir(dir)).toEqual([`${key.slice(0, 2)}.jsonl`]);
+    expect(await readdir(dir)).toEqual([`${key.slice(0, 1)}.jsonl`]);
     expect(await readFile(cache.pathOf(key), 'utf8')).toBe(`${JSON.stringify({ key, response: stored })}\n`);
     expect(await cache.get(key)).toEqual(stored);
     // A fresh instance (another run) finds it on disk.
@@ -101,7 +101,7 @@ describe('ResponseCache', () => {
     await Promise.all(writers.map((writer, i) => writer.set(key, { ...stored, output: `${i}:${big}` })));
     const hit = await new ResponseCache(dir).get(key);
     expect(hit?.output).toMatch(/^\d+:x{200000}$/);
-    expect(await readdir(dir)).toEqual([`${key.slice(0, 2)}.jsonl`]);
+    expect(await readdir(dir)).toEqual([`${key.slice(0, 1)}.jsonl`]);
     // A writer whose offsets went stale (others appended since) still reads its own entry.
     expect((await writers[0]?.get(key))?.output).toMatch(/^\d+:x{200000}$/);
   });
