@@ -41,16 +41,7 @@ async function createBuiltin(
   schema: ScoreSchema | undefined,
   ctx: BindContext,
 ): Promise<Scorer> {
-  // Built-in option schemas are ours: no meta-schema check at every start.
-  const validate = await compileTrustedSchema(builtin.options);
-  if (!validate(options)) {
-    const violations = formatAjvErrors(validate.errors).map((v) => v.replace(/^\(root\) /, ''));
-    throw new EvalBindingError(
-      'EVAL_INVALID_OPTIONS',
-      `eval "${evalName}": invalid options for built-in "${builtin.name}": ${violations.join('; ')}`,
-      { location: { file: ctx.promptPath }, hint: describeOptions(builtin) },
-    );
-  }
+  await checkOptions(evalName, builtin, options, ctx);
   return builtin.create(options, {
     evalName,
     schema,
@@ -60,6 +51,24 @@ async function createBuiltin(
     projectRoot: ctx.projectRoot,
     promptPath: ctx.promptPath,
   });
+}
+
+/** Checks a built-in's options against its schema; EVAL_INVALID_OPTIONS lists every violation. */
+async function checkOptions(evalName: string, builtin: BuiltinScorer, options: Record<string, unknown>, ctx: BindContext): Promise<void> {
+  // No options against a schema that requires none is valid: ajv (and its start-up cost) is
+  // only loaded when there is something to check.
+  const required = builtin.options['required'];
+  const needsSome = (Array.isArray(required) && required.length > 0) || builtin.options['minProperties'] !== undefined;
+  if (Object.keys(options).length === 0 && !needsSome) return;
+  // Built-in option schemas are ours: no meta-schema check at every start.
+  const validate = await compileTrustedSchema(builtin.options);
+  if (validate(options)) return;
+  const violations = formatAjvErrors(validate.errors).map((v) => v.replace(/^\(root\) /, ''));
+  throw new EvalBindingError(
+    'EVAL_INVALID_OPTIONS',
+    `eval "${evalName}": invalid options for built-in "${builtin.name}": ${violations.join('; ')}`,
+    { location: { file: ctx.promptPath }, hint: describeOptions(builtin) },
+  );
 }
 
 /**

@@ -88,4 +88,10 @@ describe('bindEvals', () => {
       `${PROMPT_PATH}: ${error.message}\n  hint: ${error.hint}`,
     );
   });
+
+  it('missing options of a built-in that requires some are an error, not a skipped check', async () => {
+    const error = await bindError(['rx'], context({ scores: { rx: { type: 'boolean', scorer: 'regex' } } }));
+    expect(error.code).toBe('EVAL_INVALID_OPTIONS');
+    expect(error.message).toBe('eval "rx": invalid options for built-in "regex": must have required property \'pattern\'');
+  });
 });
