@@ -9,6 +9,7 @@ import { costOf } from './prices.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import { collectToolCalls } from './tool-calls.js';
 import type { ModelPrice, ModelRequest, ModelResponse, TokenUsage } from './types.js';
+import { loadAiSdk } from './ai-sdk.js';
 
 export interface ExecuteOptions {
   registry: ProviderRegistry;
@@ -37,7 +38,7 @@ export interface ExecuteOptions {
  */
 export async function executeModelRequest(request: ModelRequest, options: ExecuteOptions): Promise<ModelResponse> {
   checkTools(request, options.tools);
-  const ai = await import('ai');
+  const ai = await loadAiSdk();
   const now = options.now ?? Date.now;
   const maxRetries = options.maxRetries ?? 3;
   const log: AttemptLog = { failures: 0 };

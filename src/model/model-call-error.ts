@@ -2,7 +2,7 @@ import { isAgentmarkError, ModelCallError, type AgentmarkError } from '../errors
 import { AttemptTimeoutError, RetryBudgetExhaustedError } from './attempt-guard.js';
 import { findConnectionFailure } from './network-errors.js';
 
-type Ai = typeof import('ai');
+import type { AiSdk as Ai } from './ai-sdk.js';
 
 export interface FailureContext {
   modelName: string;
