@@ -7,10 +7,9 @@ export default {
   platform: 'node',
   external: ['jiti', 'chokidar', /^node:/],
   logLevel: 'warn',
-  // Dependencies' 'use client'-style directives mean nothing in a CLI bundle, and gray-matter's
-  // eval sits in its JavaScript frontmatter engine, which src/prompt/frontmatter.ts replaces.
+  // Dependencies' 'use client'-style directives mean nothing in a CLI bundle.
   onLog(level, log, handler) {
-    if (log.code === 'MODULE_LEVEL_DIRECTIVE' || log.code === 'EVAL') return;
+    if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
     handler(level, log);
   },
   output: { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },

@@ -38,14 +38,14 @@ function offsetOf(document: YamlDocumentLike | undefined, path: readonly (string
   return undefined;
 }
 
-type GrayMatter = typeof import('gray-matter');
-
 const OPENING = /^---[ \t]*\r?\n/;
 const CLOSING = /^---[ \t]*$/m;
 
 /**
- * Reads YAML frontmatter with gray-matter, using the `yaml` package as its engine so the alias
- * limits of `yaml` (maxAliasCount) reject alias bombs and errors carry offsets.
+ * Reads the YAML frontmatter between a first line `---` and the next line `---` with the `yaml`
+ * package, whose alias limit (maxAliasCount) rejects alias bombs and whose errors carry offsets.
+ * Only YAML: a prompt file is untrusted input, and nothing here can evaluate code (gray-matter,
+ * which AgentMark uses, ships an engine that evals `---js` frontmatter).
  */
 export async function parseFrontmatter(file: string, text: string): Promise<ParsedFrontmatter> {
   const lines = new LineIndex(text);
@@ -63,46 +63,33 @@ export async function parseFrontmatter(file: string, text: string): Promise<Pars
   const yamlStart = opening[0].length;
   const closingEnd = yamlStart + closing.index + closing[0].length;
   const bodyStart = text[closingEnd] === '\r' ? closingEnd + 2 : closingEnd + 1;
+  // Without the newline before the closing `---`, so an error at the end of the YAML (an
+  // unclosed bracket) points at the end of its own line, not at the delimiter.
+  const source = rest.slice(0, closing.index).replace(/\r?\n$/, '');
 
-  const [grayMatter, YAML] = await Promise.all([import('gray-matter') as Promise<unknown>, import('yaml')]);
-  // gray-matter is CommonJS (`export =`): its function is the default export at runtime.
-  const matter = ((grayMatter as { default?: GrayMatter }).default ?? grayMatter) as GrayMatter;
   let document: YamlDocumentLike | undefined;
-  // gray-matter hands the engine the text after the opening `---` (starting with its newline),
-  // so offsets into it are found again by locating that text in the file.
-  let engineInput = '';
-  let data: unknown;
-  try {
-    const result = matter(text, {
-      engines: {
-        yaml: (source: string): object => {
-          engineInput = source;
-          const doc = YAML.parseDocument(source, { prettyErrors: false });
-          const first = doc.errors[0];
-          if (first) throw first;
-          document = doc;
-          const value: unknown = doc.toJS();
-          // `a: &a [*a]` is legal YAML but makes a cyclic object no JSON output can hold.
-          if (hasCycle(value)) throw new Error('an alias refers to a node that contains it (a cycle)');
-          return value !== null && typeof value === 'object' ? value : { value };
-        },
-        // gray-matter ships an engine that evals `---js` frontmatter. OPENING only admits a bare
-        // `---`, but a prompt file is untrusted input: make sure no code path can reach eval.
-        javascript: refuseEngine,
-        js: refuseEngine,
-        coffee: refuseEngine,
-      },
-    });
-    data = result.data;
-  } catch (error) {
-    throw yamlError(file, text, lines, engineInput, error);
+  let data: unknown = {};
+  // Empty frontmatter (`---` then `---`) is an empty mapping, as in AgentMark.
+  if (source.trim() !== '') {
+    const YAML = await import('yaml');
+    try {
+      const doc = YAML.parseDocument(source, { prettyErrors: false });
+      const first = doc.errors[0];
+      if (first) throw first;
+      document = doc;
+      const value: unknown = doc.toJS();
+      // `a: &a [*a]` is legal YAML but makes a cyclic object no JSON output can hold.
+      if (hasCycle(value)) throw new Error('an alias refers to a node that contains it (a cycle)');
+      data = value !== null && typeof value === 'object' ? value : { value };
+    } catch (error) {
+      throw yamlError(file, lines, yamlStart, error);
+    }
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new PromptSyntaxError('PROMPT_FRONTMATTER_NOT_OBJECT', 'frontmatter must be a YAML mapping (key: value lines)', {
       location: { file, line: 2, column: 1 },
     });
   }
-  const inputOffset = engineInput ? Math.max(0, text.indexOf(engineInput, 3)) : yamlStart;
   const body = text.slice(0, bodyStart).replace(/[^\n]/g, ' ') + text.slice(bodyStart);
   return {
     data: data as Record<string, unknown>,
@@ -110,13 +97,12 @@ export async function parseFrontmatter(file: string, text: string): Promise<Pars
     bodyStart,
     lineOf(path) {
       const start = offsetOf(document, path);
-      return start === undefined ? undefined : lines.at(inputOffset + start).line;
+      return start === undefined ? undefined : lines.at(yamlStart + start).line;
     },
   };
 }
 
-function yamlError(file: string, text: string, lines: LineIndex, input: string, error: unknown): PromptSyntaxError {
-  const inputOffset = input ? Math.max(0, text.indexOf(input, 3)) : 3;
+function yamlError(file: string, lines: LineIndex, inputOffset: number, error: unknown): PromptSyntaxError {
   const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
   const pos = (error as { pos?: unknown }).pos;
   const offset = Array.isArray(pos) && typeof pos[0] === 'number' ? inputOffset + pos[0] : undefined;
@@ -149,8 +135,4 @@ function hasCycle(root: unknown): boolean {
     }
   }
   return false;
-}
-
-function refuseEngine(): never {
-  throw new Error('frontmatter must be YAML; code in frontmatter is never run');
 }

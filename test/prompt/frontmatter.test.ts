@@ -47,6 +47,17 @@ describe('frontmatter', () => {
     expect(speech.kind).toBe('speech');
   });
 
+  it('ends at a line that is exactly ---, not at a line that starts with it', async () => {
+    const prompt = await loadText('---\nname: x\ntext_config:\n  model_name: openai/gpt-4o-mini\nagentmark_meta:\n  note: |\n    ---not the end\n---\n<User>hi</User>\n');
+    expect(prompt.frontmatter.agentmark_meta).toEqual({ note: '---not the end\n' });
+    expect(prompt.render({}).messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('reads empty frontmatter as an empty mapping (then asks for a config block)', async () => {
+    const problems = await loadError(loadText('---\n---\n<User>hi</User>\n'));
+    expect(problems.join('\n')).toContain('PROMPT_NO_CONFIG');
+  });
+
   it('reports a YAML syntax error at the file line', async () => {
     expect(await loadError(loadText('---\nname: x\ntext_config:\n  model_name: a\n bad: [\n---\n<User>hi</User>\n'))).toEqual([
       'PROMPT_YAML main.prompt.mdx:5:1: invalid YAML in frontmatter: All mapping items must start at the same column',
