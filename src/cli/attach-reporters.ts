@@ -25,7 +25,7 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
     } else if (event.type === 'row-end') {
       for (const reporter of event.replayed ? [report] : all) await reporter.onRowEnd?.(event.row);
     } else if (event.type === 'run-end') {
-      for (const reporter of all) await reporter.onRunEnd?.(event.summary, shown(event.info));
+      for (const reporter of all) await reporter.onRunEnd?.(event.summary, shown(event.info), event.rows);
     }
   };
 }

@@ -30,6 +30,11 @@ export type RunEvent =
   | { type: 'eval-end'; index: number; repeat: number; name: string; result: ScoredEval }
   /** `replayed`: a row finished by an earlier attempt, sent again on `--resume` so reports cover all rows. */
   | { type: 'row-end'; row: RowResult; replayed?: boolean }
-  | { type: 'run-end'; info: RunInfo; summary: RunSummary; status: RunStatus };
+  /**
+   * `rows()` reads every row of the run back from its results file in dataset order (index,
+   * then repeat), one at a time, a fresh pass each call: reports that list all rows use it
+   * instead of keeping them from `row-end`.
+   */
+  | { type: 'run-end'; info: RunInfo; summary: RunSummary; status: RunStatus; rows: () => AsyncIterable<RowResult> };
 
 export type RunListener = (event: RunEvent) => void | Promise<void>;

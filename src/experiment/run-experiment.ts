@@ -193,7 +193,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   });
   await handle.updateManifest({ status, endedAt: new Date(now()).toISOString(), summary });
   await handle.close();
-  await emit({ type: 'run-end', info, summary, status });
+  await emit({ type: 'run-end', info, summary, status, rows: () => handle.rowsInOrder() });
   if (failure !== undefined) throw failure;
   if (options.threshold !== undefined && summary.rows > 0 && summary.evals.every((e) => e.passCount === 0)) {
     throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold was given but no eval reported passed', {

@@ -12,8 +12,8 @@ export function combineReporters(reporters: readonly Reporter[]): Reporter {
     async onRowEnd(row) {
       for (const reporter of reporters) await reporter.onRowEnd?.(row);
     },
-    async onRunEnd(summary, info) {
-      for (const reporter of reporters) await reporter.onRunEnd?.(summary, info);
+    async onRunEnd(summary, info, rows) {
+      for (const reporter of reporters) await reporter.onRunEnd?.(summary, info, rows);
     },
   };
 }

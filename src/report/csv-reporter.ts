@@ -1,7 +1,6 @@
 import type { RowResult } from '../experiment/types.js';
 import { csvEscape } from './csv-escape.js';
 import { formatValue } from './format-value.js';
-import { sortRows } from './sort-rows.js';
 import type { OutputStream, Reporter } from './types.js';
 
 const EVAL_FIELDS = ['score', 'passed', 'label', 'reason', 'error'] as const;
@@ -26,19 +25,17 @@ function rowFields(row: RowResult, evalNames: readonly string[]): string[] {
   return fields;
 }
 
-/** A header row, then one line per row × repeat in dataset order. */
+/**
+ * A header row, then one line per row × repeat in dataset order, written as the rows are read
+ * back from the run's results file (never all held at once).
+ */
 export function createCsvReporter(out: OutputStream): Reporter {
-  const rows: RowResult[] = [];
   return {
-    onRowEnd(row) {
-      rows.push(row);
-    },
-    onRunEnd(_summary, info) {
+    async onRunEnd(_summary, info, rows) {
       const header = ['index', 'repeat', 'input', 'expected_output', 'output', 'error', 'latency_ms', 'cached'];
       for (const name of info.evalNames) header.push(...EVAL_FIELDS.map((key) => `${name}_${key}`));
-      const lines = [header.map(csvEscape).join(',')];
-      for (const row of sortRows(rows)) lines.push(rowFields(row, info.evalNames).join(','));
-      out.write(`${lines.join('\n')}\n`);
+      out.write(`${header.map(csvEscape).join(',')}\n`);
+      for await (const row of rows()) out.write(`${rowFields(row, info.evalNames).join(',')}\n`);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { RowResult } from '../experiment/types.js';
 import { formatEvalCell } from './format-eval-cell.js';
-import { sortRows, rowLabel } from './sort-rows.js';
+import { rowLabel } from './row-label.js';
 import type { OutputStream, Reporter } from './types.js';
 import { xmlEscape } from './xml-escape.js';
 
@@ -45,30 +45,34 @@ function caseXml(testCase: TestCase, className: string): string {
   return `${open}/>`;
 }
 
-/** JUnit XML for CI: one test case per row × eval; failures are FAIL verdicts, errors are errors. */
+/**
+ * JUnit XML for CI: one test case per row × eval; failures are FAIL verdicts, errors are errors.
+ * Two passes over the rows read back from the run's results file: the counts the header needs,
+ * then the cases, written one row at a time.
+ */
 export function createJunitReporter(out: OutputStream): Reporter {
-  const rows: RowResult[] = [];
   return {
-    onRowEnd(row) {
-      rows.push(row);
-    },
-    onRunEnd(_summary, info) {
-      const withRepeat = rows.some((row) => row.repeat > 0);
-      const cases = sortRows(rows).flatMap((row) => testCases(row, info.evalNames, withRepeat));
-      const failures = cases.filter((c) => c.failure !== undefined).length;
-      const errors = cases.filter((c) => c.error !== undefined).length;
-      // Each row's latency counts once even though it appears in one case per eval.
-      const time = info.durationMs ?? rows.reduce((sum, row) => sum + (row.latencyMs ?? 0), 0);
-      const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" time="${seconds(time)}"`;
-      const lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        `<testsuites name="agentmark" ${counts}>`,
-        `  <testsuite name="${xmlEscape(info.promptPath)}" ${counts}>`,
-        ...cases.map((testCase) => caseXml(testCase, info.promptName)),
-        '  </testsuite>',
-        '</testsuites>',
-      ];
-      out.write(`${lines.join('\n')}\n`);
+    async onRunEnd(_summary, info, rows) {
+      let withRepeat = false;
+      const totals = { tests: 0, failures: 0, errors: 0, latencyMs: 0 };
+      for await (const row of rows()) {
+        if (row.repeat > 0) withRepeat = true;
+        // Each row's latency counts once even though it appears in one case per eval.
+        totals.latencyMs += row.latencyMs ?? 0;
+        for (const testCase of testCases(row, info.evalNames, false)) {
+          totals.tests += 1;
+          if (testCase.failure !== undefined) totals.failures += 1;
+          if (testCase.error !== undefined) totals.errors += 1;
+        }
+      }
+      const counts = `tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(info.durationMs ?? totals.latencyMs)}"`;
+      out.write(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agentmark" ${counts}>\n  <testsuite name="${xmlEscape(info.promptPath)}" ${counts}>\n`,
+      );
+      for await (const row of rows()) {
+        for (const testCase of testCases(row, info.evalNames, withRepeat)) out.write(`${caseXml(testCase, info.promptName)}\n`);
+      }
+      out.write('  </testsuite>\n</testsuites>\n');
     },
   };
 }

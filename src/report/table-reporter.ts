@@ -5,7 +5,7 @@ import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
 import { fitColumns } from './fit-columns.js';
 import { renderTable } from './render-table.js';
-import { compareRows, rowLabel } from './sort-rows.js';
+import { rowLabel } from './row-label.js';
 import { truncate } from './truncate.js';
 import type { OutputStream, Reporter, ReporterOptions, RunInfo } from './types.js';
 
@@ -24,34 +24,31 @@ function rowCells(row: RowResult, evalNames: readonly string[], withRepeat: bool
 }
 
 /**
- * The AgentMark-style results table, then the summary. Rows are held until the end so they
- * print in dataset order; only the first `maxTableRows` are kept, so a run of a million rows
- * does not hold a million rows in memory for a table nobody reads.
+ * The AgentMark-style results table, then the summary. Its rows are the first `maxTableRows`
+ * in dataset order, read back from the run's results file at the end; the rest are counted,
+ * so a run of a million rows holds none of them for a table nobody reads whole.
  */
 export function createTableReporter(out: OutputStream, options: ReporterOptions = {}): Reporter {
   const max = options.truncate ?? 200;
   const cap = Math.max(0, options.maxTableRows ?? 1000);
-  let kept: RowResult[] = [];
   let seen = 0;
   let withRepeat = false;
   const extraEvals = new Set<string>();
-
-  const trim = (): void => {
-    kept.sort(compareRows);
-    kept = kept.slice(0, cap);
-  };
 
   return {
     onRowEnd(row) {
       seen += 1;
       if (row.repeat > 0) withRepeat = true;
-      for (const name of Object.keys(row.evals)) extraEvals.add(name);
-      kept.push(row);
-      // Sorting every 2×cap rows keeps memory bounded at an amortised O(log cap) per row.
-      if (kept.length >= 2 * cap + 1) trim();
+      for (const name in row.evals) extraEvals.add(name);
     },
-    onRunEnd(summary: RunSummary, info: RunInfo) {
-      trim();
+    async onRunEnd(summary: RunSummary, info: RunInfo, allRows) {
+      const kept: RowResult[] = [];
+      if (cap > 0) {
+        for await (const row of allRows()) {
+          kept.push(row);
+          if (kept.length >= cap) break;
+        }
+      }
       const evalNames = [...info.evalNames, ...[...extraEvals].filter((name) => !info.evalNames.includes(name))];
       const lines: string[] = [];
       if (seen === 0) {

@@ -16,7 +16,8 @@ export type { RunInfo } from '../experiment/events.js';
 export interface Reporter {
   onRunStart?(info: RunInfo): void | Promise<void>;
   onRowEnd?(row: RowResult): void | Promise<void>;
-  onRunEnd?(summary: RunSummary, info: RunInfo): void | Promise<void>;
+  /** `rows()`: every row of the run in dataset order, read back one at a time (a fresh pass each call). */
+  onRunEnd?(summary: RunSummary, info: RunInfo, rows: () => AsyncIterable<RowResult>): void | Promise<void>;
 }
 
 export interface ReporterOptions {

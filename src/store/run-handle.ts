@@ -1,7 +1,9 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { RowOffsets } from './row-offsets.js';
 import { RunStoreError } from './store-error.js';
 import type { ManifestPatch, RunHandleLike, RunManifest } from './types.js';
 
@@ -27,11 +29,21 @@ export class RunHandle implements RunHandleLike {
   #fd: number | undefined;
   /** Manifest writes run one after another so an older one never lands last. */
   #manifestWrite: Promise<void> = Promise.resolve();
+  /** Where every row of the results file is, ours and (on resume) the earlier attempt's. */
+  readonly #offsets: RowOffsets;
+  /** Bytes in the results file: where the next row starts. */
+  #size: number;
 
-  constructor(dir: string, manifest: RunManifest) {
+  /**
+   * @param stored on resume: the offsets of the rows already in the file and its size after
+   * any torn tail was cut (see RunStore.open)
+   */
+  constructor(dir: string, manifest: RunManifest, stored: { offsets: RowOffsets; size: number } = { offsets: new RowOffsets(), size: 0 }) {
     this.id = manifest.id;
     this.dir = dir;
     this.#manifest = manifest;
+    this.#offsets = stored.offsets;
+    this.#size = stored.size;
     this.#fd = openSync(join(dir, RESULTS_FILE), 'a');
   }
 
@@ -52,6 +64,40 @@ export class RunHandle implements RunHandleLike {
     // Regular files take the whole buffer in one call; the loop only guards a short write.
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    this.#offsets.add(row.index, row.repeat, this.#size, bytes.length);
+    this.#size += bytes.length;
+  }
+
+  /**
+   * Every row of the run (an earlier attempt's included) read back from the results file in
+   * dataset order, one at a time: a report of 100,000 rows never holds them all. Each call is
+   * a fresh pass; it may run after `close`.
+   */
+  async *rowsInOrder(): AsyncGenerator<RowResult> {
+    const file = await open(join(this.dir, RESULTS_FILE), 'r');
+    try {
+      let buffer = Buffer.alloc(64 * 1024);
+      for (const [start, length] of this.#offsets.inOrder()) {
+        if (buffer.length < length) buffer = Buffer.alloc(length);
+        const { bytesRead } = await file.read(buffer, 0, length, start);
+        yield this.#parseAt(buffer.toString('utf8', 0, bytesRead), start);
+      }
+    } finally {
+      await file.close();
+    }
+  }
+
+  #parseAt(text: string, start: number): RowResult {
+    try {
+      const row = JSON.parse(text) as RowResult;
+      if (typeof row.index === 'number' && typeof row.repeat === 'number') return row;
+    } catch {
+      // reported below
+    }
+    throw new RunStoreError('STORE_CORRUPT_RESULTS', `no result row at byte ${start}: the results file changed while the run was writing it`, {
+      location: { file: join(this.dir, RESULTS_FILE) },
+      hint: 'another process wrote to this run; rerun it, or read results.jsonl itself',
+    });
   }
 
   /** Shallow-merges `patch` into the manifest and rewrites it atomically. */

@@ -8,6 +8,7 @@ import { dropTail, readResultsFile, readStoredRows } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunHandle, manifestText } from './run-handle.js';
 import { isValidRunId } from './run-id.js';
 import { rowKey } from './row-key.js';
+import { RowOffsets } from './row-offsets.js';
 import { RunStoreError } from './store-error.js';
 import type { OpenedRun, RunManifest } from './types.js';
 
@@ -84,11 +85,14 @@ export class RunStore {
     const dir = this.runDir(id);
     const resultsPath = join(dir, RESULTS_FILE);
     const done = new Set<string>();
+    const offsets = new RowOffsets();
     let rowCount = 0;
     let validEnd = 0;
     try {
       for await (const { row, end } of readStoredRows(resultsPath)) {
         done.add(rowKey(row.index, row.repeat));
+        // Lines are contiguous: each starts where the one before ended.
+        offsets.add(row.index, row.repeat, validEnd, end - validEnd);
         rowCount += 1;
         validEnd = end;
       }
@@ -102,7 +106,7 @@ export class RunStore {
     });
     return {
       manifest,
-      handle: new RunHandle(dir, manifest),
+      handle: new RunHandle(dir, manifest, { offsets, size: validEnd }),
       done,
       rowCount,
       droppedTornLine,

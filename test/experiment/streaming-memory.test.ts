@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { LanguageModel } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reporters, type ReporterName } from '../../src/report/index.js';
 import { answer, text } from '../model/mock-model.js';
 import { fixture, type Fixture } from './setup.js';
 
@@ -35,16 +36,22 @@ afterEach(async () => {
 });
 
 /** Retained heap growth per row between the first and last tenth of the run. */
-async function growthPerRow(rows: number, pregenerated: boolean): Promise<number> {
+async function growthPerRow(rows: number, pregenerated: boolean, format?: ReporterName): Promise<number> {
   fx = await fixture({ 'datasets/words.jsonl': dataset(rows, pregenerated) }, bareModel);
+  // The report is written to nowhere, but it is written: every row goes through the reporter.
+  let written = 0;
+  const report = format === undefined ? undefined : reporters[format]({ write: (chunk: string) => (written += chunk.length) });
   let done = 0;
   let early = 0;
   let late = 0;
   const tenth = rows / 10;
   const outcome = await fx.run({
     concurrency: 10,
-    onEvent: (event) => {
+    onEvent: async (event) => {
+      if (event.type === 'run-start') await report?.onRunStart?.(event.info);
+      if (event.type === 'run-end') await report?.onRunEnd?.(event.summary, event.info, event.rows);
       if (event.type !== 'row-end') return;
+      await report?.onRowEnd?.(event.row);
       done += 1;
       if (done === tenth) {
         gc();
@@ -57,6 +64,11 @@ async function growthPerRow(rows: number, pregenerated: boolean): Promise<number
     },
   });
   expect(outcome.summary).toMatchObject({ rows, errored: 0 });
+  // Every row reached the report: its 4 KB input where the format shows inputs whole, one test
+  // case line each in junit; the table shows only its first 1,000 rows, cut to 200 characters.
+  if (format === 'json' || format === 'csv' || format === 'jsonl') expect(written).toBeGreaterThan(rows * PAD.length);
+  if (format === 'junit') expect(written).toBeGreaterThan(rows * 50);
+  if (format === 'table') expect(written).toBeGreaterThan(1000 * 200);
   return (late - early) / (rows - 2 * tenth);
 }
 
@@ -64,6 +76,10 @@ describe('rows stream through the pool with flat memory', () => {
   it('20,000 rows of 4 KB at concurrency 10: far less retained per row than a row holds', async () => {
     // held rows would retain over 4 KB each; the run keeps only a slim per-row record for its summary
     expect(await growthPerRow(20_000, true)).toBeLessThan(1500);
+  }, 30_000);
+
+  it.each(['json', 'csv', 'junit', 'table', 'jsonl'] as const)('%s report: rows are read back at the end, not held', async (format) => {
+    expect(await growthPerRow(5_000, true, format)).toBeLessThan(300);
   }, 30_000);
 
   it('the same through the model call path (cache and run store included)', async () => {

@@ -106,9 +106,20 @@ export const summary: RunSummary = {
   passed: false,
 };
 
-/** Feeds rows in the given (finish) order, as the runner would. */
+/**
+ * Every row in dataset order, a fresh pass per call: what the runner's `rows()` reads back
+ * from the results file at the end.
+ */
+export function inOrder(list: readonly RowResult[]): () => AsyncIterable<RowResult> {
+  const sorted = [...list].sort((a, b) => a.index - b.index || a.repeat - b.repeat);
+  return async function* () {
+    yield* sorted;
+  };
+}
+
+/** Feeds rows in the given (finish) order, as the runner would, then ends the run. */
 export async function play(reporter: Reporter, list: readonly RowResult[] = rows, runInfo: RunInfo = info): Promise<void> {
   await reporter.onRunStart?.(runInfo);
   for (const row of list) await reporter.onRowEnd?.(row);
-  await reporter.onRunEnd?.(summary, runInfo);
+  await reporter.onRunEnd?.(summary, runInfo, inOrder(list));
 }

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createJsonReporter, createJsonlReporter } from '../../src/report/index.js';
-import { MemoryStream, info, play, rows, summary } from './fixtures.js';
+import { MemoryStream, inOrder, info, play, rows, summary } from './fixtures.js';
 
 test('json: one document with run info, summary and every row field, rows sorted', async () => {
   const out = new MemoryStream();
@@ -12,6 +12,12 @@ test('json: one document with run info, summary and every row field, rows sorted
   expect(parsed.rows[2]).toEqual(rows[0]);
 });
 
+test('json: a run without rows is the same document with an empty list', async () => {
+  const out = new MemoryStream();
+  await play(createJsonReporter(out), []);
+  expect(out.text).toBe(`${JSON.stringify({ run: info, summary, rows: [] }, null, 2)}\n`);
+});
+
 test('jsonl: one line per row, written as each row ends', async () => {
   const out = new MemoryStream();
   const reporter = createJsonlReporter(out);
@@ -20,7 +26,7 @@ test('jsonl: one line per row, written as each row ends', async () => {
   // Streaming: the first row is out before the second finishes.
   expect(out.text).toBe(`${JSON.stringify(rows[0])}\n`);
   await reporter.onRowEnd?.(rows[1]!);
-  await reporter.onRunEnd?.(summary, info);
+  await reporter.onRunEnd?.(summary, info, inOrder(rows.slice(0, 2)));
   expect(out.text).toBe(`${JSON.stringify(rows[0])}\n${JSON.stringify(rows[1])}\n`);
   expect(out.text.split('\n')[0]).toBe(
     '{"line":2,"metadata":{},"toolCalls":[],"retries":0,"index":1,"repeat":0,"input":{"q":"say \\"hi\\", then\\nwave"},' +

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { RowResult } from '../../src/experiment/types.js';
 import { createProgressReporter } from '../../src/report/index.js';
-import { MemoryStream, info, rows, summary } from './fixtures.js';
+import { MemoryStream, inOrder, info, rows, summary } from './fixtures.js';
 
 const clock = (): { now: () => number; set: (ms: number) => void } => {
   let time = 0;
@@ -33,7 +33,7 @@ describe('progress reporter', () => {
     // The last row always draws, even inside the rate limit.
     expect(out.text).toBe('\r\x1b[2K4/4 rows (100%) · pass 66.7% · 1 errored · 3.8 rows/s');
     out.text = '';
-    await progress.onRunEnd?.(summary, info);
+    await progress.onRunEnd?.(summary, info, inOrder([]));
     expect(out.text).toBe('\r\x1b[2K');
   });
 
@@ -66,7 +66,7 @@ describe('progress reporter', () => {
         '4/20 rows (20%) · pass 100.0% · 0.4 rows/s · ETA 38.0s\n',
     );
     out.text = '';
-    await progress.onRunEnd?.(summary, info);
+    await progress.onRunEnd?.(summary, info, inOrder([]));
     expect(out.text).toBe('');
   });
 

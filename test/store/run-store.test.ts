@@ -44,6 +44,26 @@ describe('create, append, read', () => {
     expect((await readdir(handle.dir)).sort()).toEqual(['manifest.json', 'results.jsonl']);
   });
 
+  test('rowsInOrder reads every row back in dataset order, a fresh pass each time, also after close', async () => {
+    const handle = await store.create(manifest(ID));
+    const wide = row(2, 0, { output: `${'é'.repeat(40_000)} wide` });
+    for (const item of [row(3), wide, row(0, 1), row(0), row(1)]) handle.append(item);
+    const expected = [row(0), row(0, 1), row(1), wide, row(3)];
+    expect(await collect(handle.rowsInOrder())).toEqual(expected);
+    await handle.close();
+    expect(await collect(handle.rowsInOrder())).toEqual(expected);
+  });
+
+  test('rowsInOrder refuses a results file another process rewrote', async () => {
+    const handle = await store.create(manifest(ID));
+    handle.append(row(0));
+    await handle.close();
+    await writeFile(resultsPath(), `{"not":"a row"}\n${JSON.stringify(row(0))}\n`);
+    const error = await collect(handle.rowsInOrder()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunStoreError);
+    expect((error as RunStoreError).code).toBe('STORE_CORRUPT_RESULTS');
+  });
+
   test('manifest updates land in call order', async () => {
     const handle = await store.create(manifest(ID));
     const writes = [handle.updateManifest({ status: 'running' }), handle.updateManifest({ status: 'failed' })];
@@ -134,6 +154,8 @@ describe('open for resume', () => {
     await opened.handle.close();
     expect(await collect(store.readResults(ID))).toEqual([row(0), row(1), row(0, 1), row(1, 1)]);
     expect(await collect((await store.open(ID)).rows())).toHaveLength(4);
+    // The reopened handle knows where the earlier attempt's rows are, so a report lists all four.
+    expect(await collect(opened.handle.rowsInOrder())).toEqual([row(0), row(0, 1), row(1), row(1, 1)]);
   });
 
   test('drops an unparseable last line even when it ends in a newline', async () => {
