@@ -8,13 +8,14 @@ import type { ReportSettings } from './run-settings.js';
  * Turns the runner's events into calls on the chosen report and the progress line. Rows
  * replayed from an earlier attempt (`--resume`) go to the report only, so the final report
  * covers every row while progress counts the rows run now. With `cwd`, the run folder is
- * shown relative to it.
+ * shown relative to it. `report` replaces the report of `settings.format` (several prompts
+ * combined into one document).
  */
-export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, cwd?: string): RunListener {
+export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, cwd?: string, report?: Reporter): RunListener {
   const progress: Reporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
   // On a terminal the table is fitted to its width; in a pipe or a file it keeps full cells.
   const width = out.isTTY && out.columns ? out.columns : undefined;
-  const report = reporters[settings.format](out, { truncate: settings.truncate, ...(width === undefined ? {} : { width }) });
+  report ??= reporters[settings.format](out, { truncate: settings.truncate, ...(width === undefined ? {} : { width }) });
   const all = progress ? [progress, report] : [report];
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {

@@ -3,7 +3,8 @@ import type { ReporterName } from '../report/index.js';
 /**
  * Several experiments in one `--format json` or `junit` report must still be one document:
  * json becomes an array of the per-experiment objects, junit one <testsuites> holding every
- * <testsuite> with the totals summed. Other formats are plain concatenations already.
+ * <testsuite> with the totals summed. csv is written as one document from the runs' results
+ * files (see writeCsv); table and jsonl are plain concatenations already.
  */
 export function combineDocuments(format: ReporterName, documents: string[]): string {
   if (documents.length === 1 || (format !== 'json' && format !== 'junit')) return documents.join('');

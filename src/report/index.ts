@@ -2,7 +2,7 @@ export { reporters, reporterNames, isReporterName } from './reporters.js';
 export { createTableReporter } from './table-reporter.js';
 export { createJsonReporter } from './json-reporter.js';
 export { createJsonlReporter } from './jsonl-reporter.js';
-export { createCsvReporter } from './csv-reporter.js';
+export { createCsvReporter, writeCsv, type CsvRun } from './csv-reporter.js';
 export { createJunitReporter } from './junit-reporter.js';
 export {
   createProgressReporter,

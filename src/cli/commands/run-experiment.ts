@@ -1,6 +1,7 @@
 import { runExperiment } from '../../experiment/index.js';
 import { loadConfig } from '../../project/index.js';
 import { isAgentmarkError, UsageError } from '../../errors/index.js';
+import { writeCsv, type CsvRun, type Reporter } from '../../report/index.js';
 import { combineDocuments } from '../combine-documents.js';
 import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
@@ -54,12 +55,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // Several experiments in a json or junit report are combined into one document at the end.
   const combine = promptPaths.length > 1 && (settings.report.format === 'json' || settings.report.format === 'junit');
   const documents: string[] = [];
+  // Several experiments in a csv report become one CSV with a prompt column, written at the end
+  // from each run's results file.
+  const csvRuns: CsvRun[] | undefined = promptPaths.length > 1 && settings.report.format === 'csv' ? [] : undefined;
+  const collectCsv: Reporter | undefined = csvRuns && { onRunEnd: (_summary, info, rows) => void csvRuns.push({ info, rows }) };
   try {
     for (const promptPath of promptPaths) {
       if (io.signal.aborted) break;
       let document = '';
       const stream = combine ? { write: (text: string) => (document += text) } : output.stream;
-      const report = attachReporters(settings.report, stream, io.stderr, io.cwd);
+      const report = attachReporters(settings.report, stream, io.stderr, io.cwd, collectCsv);
       try {
         const outcome = await runExperiment({
           ...settings.run,
@@ -85,6 +90,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   } finally {
     if (combine && documents.length > 0) output.stream.write(combineDocuments(settings.report.format, documents));
+    if (csvRuns && csvRuns.length > 0) await writeCsv(output.stream, csvRuns);
     output.close();
   }
   if (io.signal.aborted) {
