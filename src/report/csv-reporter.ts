@@ -1,7 +1,7 @@
 import type { RowResult } from '../experiment/types.js';
 import { csvEscape } from './csv-escape.js';
 import { formatValue } from './format-value.js';
-import type { OutputStream, Reporter, RunInfo } from './types.js';
+import type { FinishedRun, OutputStream, Reporter } from './types.js';
 
 const EVAL_FIELDS = ['score', 'passed', 'label', 'reason', 'error'] as const;
 
@@ -25,19 +25,13 @@ function rowFields(row: RowResult, evalNames: readonly string[]): string[] {
   return fields;
 }
 
-/** One finished experiment, as a CSV needs it. */
-export interface CsvRun {
-  info: RunInfo;
-  rows: () => AsyncIterable<RowResult>;
-}
-
 /**
  * Writes runs as one CSV: a header row, then one line per row × repeat in dataset order, read
  * back from each run's results file as it is written (never all held at once). With several
  * runs (several prompts) a first `prompt` column says whose row it is, and the eval columns are
  * those of every run, first seen first; a row leaves other prompts' evals empty.
  */
-export async function writeCsv(out: OutputStream, runs: readonly CsvRun[]): Promise<void> {
+export async function writeCsv(out: OutputStream, runs: readonly Pick<FinishedRun, 'info' | 'rows'>[]): Promise<void> {
   const withPrompt = runs.length > 1;
   const evalNames = [...new Set(runs.flatMap((run) => run.info.evalNames))];
   const header = [...(withPrompt ? ['prompt'] : []), 'index', 'repeat', 'input', 'expected_output', 'output', 'error', 'latency_ms', 'cached'];

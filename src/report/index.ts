@@ -1,9 +1,9 @@
 export { reporters, reporterNames, isReporterName } from './reporters.js';
 export { createTableReporter } from './table-reporter.js';
-export { createJsonReporter } from './json-reporter.js';
+export { createJsonReporter, writeJson } from './json-reporter.js';
 export { createJsonlReporter } from './jsonl-reporter.js';
-export { createCsvReporter, writeCsv, type CsvRun } from './csv-reporter.js';
-export { createJunitReporter } from './junit-reporter.js';
+export { createCsvReporter, writeCsv } from './csv-reporter.js';
+export { createJunitReporter, writeJunit } from './junit-reporter.js';
 export {
   createProgressReporter,
   type ProgressOptions,
@@ -20,4 +20,4 @@ export { xmlEscape } from './xml-escape.js';
 export { formatDuration } from './format-duration.js';
 export { formatCost } from './format-cost.js';
 export { formatPercent } from './format-percent.js';
-export type { OutputStream, Reporter, ReporterFactory, ReporterName, ReporterOptions, RunInfo } from './types.js';
+export type { FinishedRun, OutputStream, Reporter, ReporterFactory, ReporterName, ReporterOptions, RunInfo } from './types.js';

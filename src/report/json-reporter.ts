@@ -1,22 +1,39 @@
-import type { OutputStream, Reporter } from './types.js';
+import type { FinishedRun, OutputStream, Reporter } from './types.js';
 
 /**
- * One JSON document `{ run, summary, rows }` at the end, rows in dataset order. The rows are
- * read back from the run's results file and written one at a time, so the document is never
- * built whole in memory; the text is what `JSON.stringify(document, null, 2)` would give.
+ * Writes `{ run, summary, rows }` exactly as `JSON.stringify(document, null, 2)` would, without
+ * its final newline, one row at a time: the document is never built whole in memory.
  */
+async function writeDocument(out: OutputStream, run: FinishedRun): Promise<void> {
+  const head = JSON.stringify({ run: run.info, summary: run.summary, rows: [] }, null, 2);
+  // `"rows": []\n}` closes the text; the rows go between the brackets.
+  out.write(head.slice(0, head.length - '[]\n}'.length));
+  let first = true;
+  for await (const row of run.rows()) {
+    out.write(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`);
+    first = false;
+  }
+  out.write(first ? '[]\n}' : '\n  ]\n}');
+}
+
+/** One run: its document. Several (several prompts): an array of their documents. */
+export async function writeJson(out: OutputStream, runs: readonly FinishedRun[]): Promise<void> {
+  if (runs.length === 1 && runs[0]) {
+    await writeDocument(out, runs[0]);
+    out.write('\n');
+    return;
+  }
+  out.write('[\n');
+  for (const [i, run] of runs.entries()) {
+    if (i > 0) out.write(',\n');
+    await writeDocument(out, run);
+  }
+  out.write('\n]\n');
+}
+
+/** One JSON document `{ run, summary, rows }` at the end, rows in dataset order. */
 export function createJsonReporter(out: OutputStream): Reporter {
   return {
-    async onRunEnd(summary, info, rows) {
-      const head = JSON.stringify({ run: info, summary, rows: [] }, null, 2);
-      // `"rows": []\n}` closes the text; the rows go between the brackets.
-      out.write(head.slice(0, head.length - '[]\n}'.length));
-      let first = true;
-      for await (const row of rows()) {
-        out.write(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`);
-        first = false;
-      }
-      out.write(first ? '[]\n}\n' : '\n  ]\n}\n');
-    },
+    onRunEnd: (summary, info, rows) => writeJson(out, [{ summary, info, rows }]),
   };
 }

@@ -1,7 +1,7 @@
 import type { RowResult } from '../experiment/types.js';
 import { formatEvalCell } from './format-eval-cell.js';
 import { rowLabel } from './row-label.js';
-import type { OutputStream, Reporter } from './types.js';
+import type { FinishedRun, OutputStream, Reporter } from './types.js';
 import { xmlEscape } from './xml-escape.js';
 
 interface TestCase {
@@ -45,34 +45,67 @@ function caseXml(testCase: TestCase, className: string): string {
   return `${open}/>`;
 }
 
+interface SuiteCounts {
+  tests: number;
+  failures: number;
+  errors: number;
+  /** Seconds, as written. */
+  time: number;
+  withRepeat: boolean;
+}
+
+/** What a suite's header needs, from a first pass over the run's rows. */
+async function countSuite(run: FinishedRun): Promise<SuiteCounts> {
+  const counts: SuiteCounts = { tests: 0, failures: 0, errors: 0, time: 0, withRepeat: false };
+  let latencyMs = 0;
+  for await (const row of run.rows()) {
+    if (row.repeat > 0) counts.withRepeat = true;
+    // Each row's latency counts once even though it appears in one case per eval.
+    latencyMs += row.latencyMs ?? 0;
+    for (const testCase of testCases(row, run.info.evalNames, false)) {
+      counts.tests += 1;
+      if (testCase.failure !== undefined) counts.failures += 1;
+      if (testCase.error !== undefined) counts.errors += 1;
+    }
+  }
+  counts.time = Number(seconds(run.info.durationMs ?? latencyMs));
+  return counts;
+}
+
+const attributes = (c: Omit<SuiteCounts, 'withRepeat'>): string =>
+  `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" time="${c.time.toFixed(3)}"`;
+
 /**
- * JUnit XML for CI: one test case per row × eval; failures are FAIL verdicts, errors are errors.
- * Two passes over the rows read back from the run's results file: the counts the header needs,
- * then the cases, written one row at a time.
+ * JUnit XML for CI: one <testsuite> per run (per prompt) in one <testsuites> with the totals,
+ * one test case per row × eval; failures are FAIL verdicts, errors are errors. Two passes over
+ * each run's rows, read back from its results file: the counts the headers need, then the
+ * cases, written one row at a time.
  */
+export async function writeJunit(out: OutputStream, runs: readonly FinishedRun[]): Promise<void> {
+  const counts: SuiteCounts[] = [];
+  for (const run of runs) counts.push(await countSuite(run));
+  const totals = { tests: 0, failures: 0, errors: 0, time: 0 };
+  for (const c of counts) {
+    totals.tests += c.tests;
+    totals.failures += c.failures;
+    totals.errors += c.errors;
+    totals.time += c.time;
+  }
+  out.write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agentmark" ${attributes(totals)}>\n`);
+  for (const [i, run] of runs.entries()) {
+    const suite = counts[i] ?? { tests: 0, failures: 0, errors: 0, time: 0, withRepeat: false };
+    out.write(`  <testsuite name="${xmlEscape(run.info.promptPath)}" ${attributes(suite)}>\n`);
+    for await (const row of run.rows()) {
+      for (const testCase of testCases(row, run.info.evalNames, suite.withRepeat)) out.write(`${caseXml(testCase, run.info.promptName)}\n`);
+    }
+    out.write('  </testsuite>\n');
+  }
+  out.write('</testsuites>\n');
+}
+
+/** The JUnit XML of one run, written when it ends (see `writeJunit`). */
 export function createJunitReporter(out: OutputStream): Reporter {
   return {
-    async onRunEnd(_summary, info, rows) {
-      let withRepeat = false;
-      const totals = { tests: 0, failures: 0, errors: 0, latencyMs: 0 };
-      for await (const row of rows()) {
-        if (row.repeat > 0) withRepeat = true;
-        // Each row's latency counts once even though it appears in one case per eval.
-        totals.latencyMs += row.latencyMs ?? 0;
-        for (const testCase of testCases(row, info.evalNames, false)) {
-          totals.tests += 1;
-          if (testCase.failure !== undefined) totals.failures += 1;
-          if (testCase.error !== undefined) totals.errors += 1;
-        }
-      }
-      const counts = `tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(info.durationMs ?? totals.latencyMs)}"`;
-      out.write(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agentmark" ${counts}>\n  <testsuite name="${xmlEscape(info.promptPath)}" ${counts}>\n`,
-      );
-      for await (const row of rows()) {
-        for (const testCase of testCases(row, info.evalNames, withRepeat)) out.write(`${caseXml(testCase, info.promptName)}\n`);
-      }
-      out.write('  </testsuite>\n</testsuites>\n');
-    },
+    onRunEnd: (summary, info, rows) => writeJunit(out, [{ summary, info, rows }]),
   };
 }

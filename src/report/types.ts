@@ -29,6 +29,14 @@ export interface ReporterOptions {
   width?: number;
 }
 
+/** One finished experiment, as a report of whole runs (json, csv, junit) needs it. */
+export interface FinishedRun {
+  summary: RunSummary;
+  info: RunInfo;
+  /** Every row in dataset order, read back from the run's results file (a fresh pass per call). */
+  rows: () => AsyncIterable<RowResult>;
+}
+
 export type ReporterFactory = (out: OutputStream, options?: ReporterOptions) => Reporter;
 
 export type ReporterName = 'table' | 'json' | 'jsonl' | 'csv' | 'junit';

@@ -1,15 +1,14 @@
 import { runExperiment } from '../../experiment/index.js';
 import { loadConfig } from '../../project/index.js';
 import { isAgentmarkError, UsageError } from '../../errors/index.js';
-import { writeCsv, type CsvRun, type Reporter } from '../../report/index.js';
-import { combineDocuments } from '../combine-documents.js';
+import { writeCsv, writeJson, writeJunit, type FinishedRun, type Reporter, type ReporterName } from '../../report/index.js';
 import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
 import { tuneHeapForRun } from '../heap-tuning.js';
 import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
-import type { CliIO } from '../io.js';
+import type { CliIO, OutStream } from '../io.js';
 import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
@@ -52,19 +51,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
-  // Several experiments in a json or junit report are combined into one document at the end.
-  const combine = promptPaths.length > 1 && (settings.report.format === 'json' || settings.report.format === 'junit');
-  const documents: string[] = [];
-  // Several experiments in a csv report become one CSV with a prompt column, written at the end
-  // from each run's results file.
-  const csvRuns: CsvRun[] | undefined = promptPaths.length > 1 && settings.report.format === 'csv' ? [] : undefined;
-  const collectCsv: Reporter | undefined = csvRuns && { onRunEnd: (_summary, info, rows) => void csvRuns.push({ info, rows }) };
+  // With several prompts, json, junit and csv are one document for all of them, written at the
+  // end from the runs' results files; each run's own report is not written.
+  const format = settings.report.format;
+  const combined: FinishedRun[] | undefined = promptPaths.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
+  const collect: Reporter | undefined = combined && { onRunEnd: (summary, info, rows) => void combined.push({ summary, info, rows }) };
   try {
     for (const promptPath of promptPaths) {
       if (io.signal.aborted) break;
-      let document = '';
-      const stream = combine ? { write: (text: string) => (document += text) } : output.stream;
-      const report = attachReporters(settings.report, stream, io.stderr, io.cwd, collectCsv);
+      const report = attachReporters(settings.report, output.stream, io.stderr, io.cwd, collect);
       try {
         const outcome = await runExperiment({
           ...settings.run,
@@ -86,11 +81,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         printError(error, io.stderr, io.cwd);
         code = ExitCode.inputError;
       }
-      if (combine && document !== '') documents.push(document);
     }
   } finally {
-    if (combine && documents.length > 0) output.stream.write(combineDocuments(settings.report.format, documents));
-    if (csvRuns && csvRuns.length > 0) await writeCsv(output.stream, csvRuns);
+    if (combined && combined.length > 0) await writeCombined(format, output.stream, combined);
     output.close();
   }
   if (io.signal.aborted) {
@@ -99,4 +92,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return ExitCode.interrupted;
   }
   return code;
+}
+
+/** Several runs as one document of a whole-run format. */
+function writeCombined(format: ReporterName, out: OutStream, runs: FinishedRun[]): Promise<void> {
+  if (format === 'json') return writeJson(out, runs);
+  if (format === 'junit') return writeJunit(out, runs);
+  return writeCsv(out, runs);
 }
