@@ -4,18 +4,28 @@ import { createProgressReporter, reporters, type Reporter } from '../report/inde
 import type { OutStream } from './io.js';
 import type { ReportSettings } from './run-settings.js';
 
+export interface AttachOptions {
+  /** Run folders are shown relative to it. */
+  cwd?: string;
+  /** Replaces the report of `settings.format` (several prompts combined into one document). */
+  report?: Reporter;
+  /** Several prompts share the report: rows name their prompt (jsonl). */
+  withPrompt?: boolean;
+}
+
 /**
  * Turns the runner's events into calls on the chosen report and the progress line. Rows
  * replayed from an earlier attempt (`--resume`) go to the report only, so the final report
- * covers every row while progress counts the rows run now. With `cwd`, the run folder is
- * shown relative to it. `report` replaces the report of `settings.format` (several prompts
- * combined into one document).
+ * covers every row while progress counts the rows run now.
  */
-export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, cwd?: string, report?: Reporter): RunListener {
+export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, extra: AttachOptions = {}): RunListener {
+  const { cwd } = extra;
   const progress: Reporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
   // On a terminal the table is fitted to its width; in a pipe or a file it keeps full cells.
   const width = out.isTTY && out.columns ? out.columns : undefined;
-  report ??= reporters[settings.format](out, { truncate: settings.truncate, ...(width === undefined ? {} : { width }) });
+  const report =
+    extra.report ??
+    reporters[settings.format](out, { truncate: settings.truncate, ...(width === undefined ? {} : { width }), ...(extra.withPrompt ? { withPrompt: true } : {}) });
   const all = progress ? [progress, report] : [report];
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {

@@ -27,6 +27,8 @@ export interface ReporterOptions {
   maxTableRows?: number;
   /** Terminal width to fit the table into (the CLI passes it when stdout is a terminal). @default no limit */
   width?: number;
+  /** Several prompts share one report: each jsonl line starts with `"prompt"`, the prompt's path. @default false */
+  withPrompt?: boolean;
 }
 
 /** One finished experiment, as a report of whole runs (json, csv, junit) needs it. */

@@ -188,6 +188,19 @@ describe('run-experiment gates and exit codes', () => {
     ]);
   });
 
+  it('with several prompts every jsonl line names its prompt', async () => {
+    const jsonl = await run(['prompts', '--rows', '0-1', '--format', 'jsonl']);
+    expect(jsonl.code).toBe(0);
+    const lines = jsonl.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { prompt: string; index: number });
+    expect(lines.map((line) => `${line.prompt}#${line.index}`).sort()).toEqual([
+      'prompts/echo.prompt.mdx#0',
+      'prompts/echo.prompt.mdx#1',
+      'prompts/shout.prompt.mdx#0',
+      'prompts/shout.prompt.mdx#1',
+    ]);
+    expect(Object.keys(lines[0] ?? {})[0]).toBe('prompt');
+  });
+
   it('a broken prompt among several is reported and the others still run; exit 2', async () => {
     const result = await run(['prompts', '--rows', '0-1'], { 'prompts/broken.prompt.mdx': '---\nname: broken\n---\n<User>hi</User>\n' });
     expect(result.code).toBe(2);

@@ -34,3 +34,9 @@ test('jsonl: one line per row, written as each row ends', async () => {
       '"tone":{"score":0.9,"label":"friendly","reason":"warm"}},"latencyMs":50,"cached":true}',
   );
 });
+
+test('jsonl with withPrompt: each line names its prompt first', async () => {
+  const out = new MemoryStream();
+  await play(createJsonlReporter(out, { withPrompt: true }), rows.slice(0, 1));
+  expect(out.text).toBe(`${JSON.stringify({ prompt: info.promptPath, ...rows[0] })}\n`);
+});

@@ -59,7 +59,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   try {
     for (const promptPath of promptPaths) {
       if (io.signal.aborted) break;
-      const report = attachReporters(settings.report, output.stream, io.stderr, io.cwd, collect);
+      const report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: promptPaths.length > 1 });
       try {
         const outcome = await runExperiment({
           ...settings.run,

@@ -50,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(parsed.options.outputs === undefined ? {} : { datasetPath: resolve(io.cwd, parsed.options.outputs) }),
       signal: io.signal,
       env: io.env,
-      onEvent: attachReporters(settings.report, output.stream, io.stderr, io.cwd),
+      onEvent: attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd }),
     });
     if (outcome.status === 'interrupted') {
       io.stderr.write(`interrupted: finished rows are saved; continue with --resume ${outcome.runId}\n`);
