@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ErrorList, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import type { Project } from '../project/types.js';
 import { parseFrontmatter } from './frontmatter.js';
@@ -7,9 +7,13 @@ import { outsideRoleWarnings, renderMessages } from './render-messages.js';
 import type { ChatMessage, LoadedPrompt, ObjectConfig, PromptFrontmatter, RenderedPrompt, TestSettings, TextConfig } from './types.js';
 import { validateFrontmatter, type ConfigBlock } from './validate-frontmatter.js';
 import { readUtf8File } from './read-utf8.js';
+import { TemplateCache } from './template-cache.js';
 
 export interface LoadPromptOptions {
-  /** Supplies builtInModels: when non-empty, model_name must be one of them. */
+  /**
+   * Supplies builtInModels (when non-empty, model_name must be one of them), and a place to keep
+   * parsed bodies between commands: `<root>/.agentmark/prompt-cache/`.
+   */
   project?: Project;
 }
 
@@ -37,7 +41,12 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
   }
   const parsed = await parseFrontmatter(file, text);
   const checked = await validateFrontmatter(file, parsed, options.project?.builtInModels ?? []);
-  const session: LoadSession = { templates: new Map(), files: new Set([file]), errors: [...checked.errors] };
+  const session: LoadSession = {
+    templates: new Map(),
+    files: new Set([file]),
+    errors: [...checked.errors],
+    ...(options.project ? { cache: new TemplateCache(join(options.project.root, '.agentmark', 'prompt-cache')) } : {}),
+  };
   const template = await loadTemplate(file, parsed.body, parsed.bodyStart, session, []);
   if (session.errors.length > 0 || !checked.result) throwAll(session.errors);
 

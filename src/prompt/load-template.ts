@@ -3,6 +3,7 @@ import { PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import type { EsModuleStatement } from './estree.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { parseTemplate } from './parse-template.js';
+import type { TemplateCache } from './template-cache.js';
 import { readUtf8File } from './read-utf8.js';
 import { syntaxError } from './template-ir.js';
 import { BUILT_IN_TAGS, type Template } from './template.js';
@@ -13,6 +14,8 @@ export interface LoadSession {
   templates: Map<string, Template>;
   files: Set<string>;
   errors: AgentmarkError[];
+  /** Parsed bodies kept between commands (the project's `.agentmark/prompt-cache/`). */
+  cache?: TemplateCache;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface LoadSession {
  * `stack` holds the files being loaded above this one: meeting one again is an import cycle.
  */
 export async function loadTemplate(file: string, source: string, bodyStart: number, session: LoadSession, stack: readonly string[]): Promise<Template> {
-  const template = await parseTemplate(file, source, bodyStart);
+  const template = await parseTemplate(file, source, bodyStart, session.cache);
   session.templates.set(file, template);
   const chain = [...stack, file];
   for (const esm of template.esm) {

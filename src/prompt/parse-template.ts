@@ -1,6 +1,7 @@
 import { PromptSyntaxError } from '../errors/index.js';
 import { LineIndex } from './line-index.js';
 import { mdastToIr, type IrNode, type MdNode } from './template-ir.js';
+import type { ParsedBody, TemplateCache } from './template-cache.js';
 import type { Template } from './template.js';
 
 interface MdxProcessor {
@@ -40,8 +41,19 @@ interface VFileMessageLike {
  * Parses a body whose frontmatter is already blanked (same offsets as the file), so every
  * position the parser reports is the file's own line:column.
  */
-export async function parseTemplate(file: string, source: string, bodyStart: number): Promise<Template> {
+export async function parseTemplate(file: string, source: string, bodyStart: number, cache?: TemplateCache): Promise<Template> {
   const lines = new LineIndex(source);
+  const ctx = { file, source, lines };
+  const { nodes, esm } = (await cache?.get(source)) ?? (await parseBody(ctx, cache));
+  // Imports render as nothing and, alone on their lines, take their lines with them.
+  const imports = esm.map((e): IrNode => ({ kind: 'expression', start: e.start, end: e.end, expression: undefined }));
+  const bodyNodes = [...nodes, ...imports].sort((a, b) => a.start - b.start);
+  return { ...ctx, nodes, esm, bodyNodes, bodyStart, components: new Map() };
+}
+
+/** The MDX parse and its IR; a body that parses cleanly is stored in `cache`. */
+async function parseBody(ctx: { file: string; source: string; lines: LineIndex }, cache: TemplateCache | undefined): Promise<ParsedBody> {
+  const { file, source, lines } = ctx;
   const processor = await mdxProcessor();
   let tree: MdNode;
   try {
@@ -49,17 +61,15 @@ export async function parseTemplate(file: string, source: string, bodyStart: num
   } catch (error) {
     throw mdxError(file, source, lines, error);
   }
-  const ctx = { file, source, lines };
+  let body: ParsedBody;
   try {
-    const { nodes, esm } = mdastToIr(ctx, tree);
-    // Imports render as nothing and, alone on their lines, take their lines with them.
-    const imports = esm.map((e): IrNode => ({ kind: 'expression', start: e.start, end: e.end, expression: undefined }));
-    const bodyNodes = [...nodes, ...imports].sort((a, b) => a.start - b.start);
-    return { ...ctx, nodes, esm, bodyNodes, bodyStart, components: new Map() };
+    body = mdastToIr(ctx, tree);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(file, source, lines, error);
     throw error;
   }
+  await cache?.set(source, body);
+  return body;
 }
 
 function tooDeep(file: string, source: string, lines: LineIndex, cause: unknown): PromptSyntaxError {

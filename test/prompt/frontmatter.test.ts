@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Project } from '../../src/project/types.js';
@@ -9,8 +11,9 @@ async function loadText(text: string, options?: { project?: Project }) {
   return loadPrompt(join(dir, 'main.prompt.mdx'), options);
 }
 
+const root = mkdtempSync(join(tmpdir(), 'prompt-project-'));
 const project = (builtInModels: string[]): Project => ({
-  root: '/p', configPath: '/p/agentmark.json', file: {}, promptRoot: '/p', scores: {}, builtInModels,
+  root, configPath: join(root, 'agentmark.json'), file: {}, promptRoot: root, scores: {}, builtInModels,
 });
 
 describe('frontmatter', () => {
