@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
@@ -63,7 +63,13 @@ export class RunHandle implements RunHandleLike {
     const bytes = Buffer.from(`${JSON.stringify(row)}\n`, 'utf8');
     // Regular files take the whole buffer in one call; the loop only guards a short write.
     let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    try {
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      // A failed write (a full disk) may leave part of the line: later rows start at the real end.
+      this.#size = fstatSync(fd).size;
+      throw error;
+    }
     this.#offsets.add(row.index, row.repeat, this.#size, bytes.length);
     this.#size += bytes.length;
   }
