@@ -48,12 +48,16 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     env: options.env ?? process.env,
   });
   let cacheWarned = false;
-  const cache = new ResponseCache(join(project.root, '.agentmark', 'cache'), (error) => {
+  const cacheDir = join(project.root, '.agentmark', 'cache');
+  const cache = new ResponseCache(cacheDir, (error) => {
     // Said once: the rows go on (their answers were paid for), only replaying them will not work.
     if (cacheWarned) return;
     cacheWarned = true;
     const reason = error instanceof Error ? error.message : String(error);
-    void options.onEvent?.({ type: 'warning', message: `answers are not being cached: ${reason}` });
+    void options.onEvent?.({
+      type: 'warning',
+      message: `answers are not being cached: ${reason} (make ${relative(project.root, cacheDir) || '.'} a writable folder; rows still run, reruns will call the model again)`,
+    });
   });
   const mode = options.cacheMode ?? 'use';
   // With --no-cache every row needs the model: a missing key or unknown provider is a set-up

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useOpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
 const config = `export default {
@@ -17,15 +17,9 @@ const scores = {
 const prompt = (evals: string[]): string =>
   `---\nname: echo\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/words.jsonl\n  evals: [${evals.join(', ')}]\n---\n\n<User>{props.word}</User>\n`;
 
-let server: OpenAIServer;
+const server = useOpenAIServer();
 let project: CliProject;
-beforeEach(async () => {
-  server = await startOpenAIServer();
-});
-afterEach(async () => {
-  await server.close();
-  await project.cleanup();
-});
+afterEach(() => project.cleanup());
 
 async function setUp(evals: string[]): Promise<void> {
   project = await cliProject({ 'agentmark.config.ts': config, 'prompts/echo.prompt.mdx': prompt(evals) });

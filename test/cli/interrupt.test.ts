@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { echoResponder, startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { echoResponder, useOpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
 const ROWS = 20;
@@ -8,16 +8,12 @@ const many = Array.from({ length: ROWS }, (_, i) => JSON.stringify({ input: { wo
 const manyPrompt =
   '---\nname: many\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/many.jsonl\n  evals: [exact]\n---\n\n<User>{props.word}</User>\n';
 
-let server: OpenAIServer;
+const server = useOpenAIServer();
 let project: CliProject;
 beforeEach(async () => {
-  server = await startOpenAIServer();
   project = await cliProject({ 'datasets/many.jsonl': `${many}\n`, 'prompts/many.prompt.mdx': manyPrompt });
 });
-afterEach(async () => {
-  await server.close();
-  await project.cleanup();
-});
+afterEach(() => project.cleanup());
 
 /** Lines in the only run's results.jsonl so far (0 before the run exists). */
 async function linesWritten(): Promise<number> {

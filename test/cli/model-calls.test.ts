@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { echoResponder, startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { echoResponder, useOpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
-let server: OpenAIServer;
+const server = useOpenAIServer();
 let project: CliProject;
-beforeEach(async () => {
-  server = await startOpenAIServer();
-});
-afterEach(async () => {
-  await server.close();
-  await project.cleanup();
-});
+afterEach(() => project.cleanup());
 
 const runExperiment = (args: string[]) => project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', ...args], { server });
 const onlyRun = async (): Promise<Array<Record<string, unknown>>> => {

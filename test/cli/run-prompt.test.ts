@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useOpenAIServer } from '../helpers/openai-server.js';
 import { REPO_ROOT } from '../helpers/temp-project.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
@@ -21,15 +21,9 @@ export default {
 const toolPrompt =
   '---\nname: forecast\ntext_config:\n  model_name: openai/gpt-4o-mini\n  tools: [weather]\n  max_calls: 3\ntest_settings:\n  props:\n    city: Oslo\n---\n\n<User>Weather in {props.city}?</User>\n';
 
-let server: OpenAIServer;
+const server = useOpenAIServer();
 let project: CliProject;
-beforeEach(async () => {
-  server = await startOpenAIServer();
-});
-afterEach(async () => {
-  await server.close();
-  await project.cleanup();
-});
+afterEach(() => project.cleanup());
 
 describe('agentmark run-prompt', () => {
   it('prints the text output', async () => {

@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { EvalBindingError } from '../../src/errors/index.js';
-import { echoResponder, startOpenAIServer, type OpenAIReply, type OpenAIServer } from '../helpers/openai-server.js';
+import { echoResponder, useOpenAIServer, type OpenAIReply } from '../helpers/openai-server.js';
 import { fixture, promptFile, wordsDataset, type Fixture } from './setup.js';
 
-let server: OpenAIServer;
+const server = useOpenAIServer();
 let fx: Fixture;
-beforeEach(async () => {
-  server = await startOpenAIServer();
-});
-afterEach(async () => {
-  await server.close();
-  await fx.cleanup();
-});
+afterEach(() => fx.cleanup());
 
 const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
 const slow = (ms: number) => (request: Parameters<typeof echoResponder>[0]): OpenAIReply => ({ ...echoResponder(request), latencyMs: ms }) as OpenAIReply;

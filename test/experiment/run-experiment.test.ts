@@ -158,6 +158,7 @@ describe('runExperiment (in-process, AI SDK mock model)', () => {
     const warnings = fx.events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^answers are not being cached: .*\.agentmark\/cache/);
+    expect(warnings[0]).toMatch(/\(make \.agentmark\/cache a writable folder; rows still run, reruns will call the model again\)$/);
   });
 
   it('a failing model call errors the row and the run goes on', async () => {

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 /**
  * A real HTTP server on 127.0.0.1 that speaks enough of the OpenAI API (chat completions and
  * responses, non-streaming) for `@ai-sdk/openai` to run against it, with scripted faults. Tests
@@ -184,4 +185,26 @@ export function sampleFromSchema(schema: Record<string, unknown>, text: string):
     default:
       return text;
   }
+}
+
+/**
+ * A fresh server for each test of the calling file (or describe block): started before each
+ * test, closed after it. The returned object stands for the current test's server.
+ */
+export function useOpenAIServer(options: OpenAIServerOptions = {}): OpenAIServer {
+  let current: OpenAIServer | undefined;
+  beforeEach(async () => {
+    current = await startOpenAIServer(options);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as OpenAIServer, {
+    get(_target, key) {
+      if (current === undefined) throw new Error('useOpenAIServer: the server exists only while a test runs');
+      const value: unknown = Reflect.get(current, key, current);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+    },
+  });
 }

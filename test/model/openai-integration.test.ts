@@ -1,15 +1,9 @@
 import { jsonSchema, tool } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProviderRegistry, executeModelRequest, type ModelRequest } from '../../src/model/index.js';
-import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { useOpenAIServer } from '../helpers/openai-server.js';
 
-let server: OpenAIServer;
-beforeEach(async () => {
-  server = await startOpenAIServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useOpenAIServer();
 
 const request: ModelRequest = {
   modelName: 'openai/gpt-4o-mini',

@@ -1,8 +1,8 @@
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelCallError, UsageError } from '../../src/errors/index.js';
 import { createProviderRegistry, executeModelRequest, type ModelRequest } from '../../src/model/index.js';
-import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { useOpenAIServer } from '../helpers/openai-server.js';
 
 const SECRET = 'sk-proj-SECRET-abc123';
 
@@ -74,13 +74,7 @@ describe('createProviderRegistry', () => {
 });
 
 describe('the API key stays secret', () => {
-  let server: OpenAIServer;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useOpenAIServer();
 
   it('never appears in an error message, even when the server echoes it', async () => {
     server.setHandler((req) => ({ status: 401, message: `Incorrect API key provided: ${req.authorization ?? ''}` }));

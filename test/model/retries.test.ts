@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ModelCallError } from '../../src/errors/index.js';
 import { createProviderRegistry, executeModelRequest, type ExecuteOptions, type ModelRequest } from '../../src/model/index.js';
-import { startOpenAIServer, type OpenAIReply, type OpenAIServer } from '../helpers/openai-server.js';
+import { startOpenAIServer, useOpenAIServer, type OpenAIReply } from '../helpers/openai-server.js';
 
-let server: OpenAIServer;
-beforeEach(async () => {
-  server = await startOpenAIServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useOpenAIServer();
 
 const request: ModelRequest = {
   modelName: 'openai/gpt-4o-mini',
@@ -128,9 +122,10 @@ describe('retries and timeouts against the loopback server', () => {
   });
 
   it('fails with MODEL_CONNECTION_FAILED when nothing listens', async () => {
-    const url = server.url;
-    await server.close();
-    server = await startOpenAIServer(); // for afterEach
+    // A port that was just listening and is now closed.
+    const gone = await startOpenAIServer();
+    const url = gone.url;
+    await gone.close();
     const registry = createProviderRegistry({ baseURL: url, env: {} });
     const error = await failure(executeModelRequest(request, { registry, maxRetries: 1, retryDelayMs: 5 }));
     expect(error.code).toBe('MODEL_CONNECTION_FAILED');
