@@ -51,14 +51,15 @@ export interface ModelCallErrorOptions extends AgentmarkErrorOptions {
 }
 
 /** A model call failed after its retries. Recorded on the row; the run goes on. */
-const SETUP_CODES = new Set(['MODEL_NO_API_KEY', 'MODEL_AUTH_FAILED', 'MODEL_NOT_FOUND']);
+const SETUP_CODES = new Set(['MODEL_NO_API_KEY', 'MODEL_AUTH_FAILED', 'MODEL_NOT_FOUND', 'MODEL_UNREACHABLE']);
 
 export class ModelCallError extends AgentmarkError {
   readonly code: string;
   readonly retryable: boolean;
   readonly statusCode: number | undefined;
   /**
-   * A missing or refused key and an unknown model are set-up errors (exit 2); a model that fails
+   * A missing or refused key, an unknown model and a server that cannot be reached are set-up
+   * errors (exit 2); a model that fails
    * (server error, timeout, rate limit) is not the user's input error (exit 1).
    */
   override readonly exitCode: number;

@@ -9,6 +9,7 @@ import {
   requestFromRendered,
   ResponseCache,
 } from '../model/index.js';
+import type { ConnectionHealth } from '../model/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/types.js';
 import type { RunExperimentOptions } from './options.js';
@@ -26,7 +27,7 @@ export interface ModelCaller {
 }
 
 /** Wires the provider registry, the response cache and the run's call options together. */
-export async function createModelCaller(options: RunExperimentOptions, prompt: LoadedPrompt): Promise<ModelCaller> {
+export async function createModelCaller(options: RunExperimentOptions, prompt: LoadedPrompt, health?: ConnectionHealth): Promise<ModelCaller> {
   const { project, config } = options;
   const frontmatterConfig: ModelSettings | undefined = prompt.frontmatter.text_config ?? prompt.frontmatter.object_config;
   if (!frontmatterConfig) {
@@ -69,6 +70,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     timeoutMs: options.timeoutMs ?? 60_000,
     maxRetries: options.maxRetries ?? frontmatterConfig.max_retries ?? 3,
     prices: config.prices ?? {},
+    ...(health === undefined ? {} : { health }),
   };
   const call = (request: ModelRequest, repeat: number, signal: AbortSignal): Promise<ModelResponse> =>
     cachedCall(request, { cache, mode, repeat }, () => executeModelRequest(request, { ...callOptions, signal }));

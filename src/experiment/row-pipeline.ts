@@ -19,10 +19,23 @@ export interface RowPipeline {
   emit: RunListener;
   /** Never call a model; rows must carry `output`. */
   scoreOnly: boolean;
+  /** Whether a failed call could not reach the server at all (the row is then held, see RowUnreachable). */
+  isUnreachable?: (error: unknown) => boolean;
 }
 
 /** Thrown inside a row when the run was interrupted: the row is not recorded, resume reruns it. */
 export class RowAborted extends Error {}
+
+/**
+ * The row's call could not reach the server. `row` is the errored result, recorded only once the
+ * server answers again (a passing glitch); if the circuit breaker opens instead, the row counts
+ * as not run and `--resume` runs it.
+ */
+export class RowUnreachable extends Error {
+  constructor(readonly row: RowResult) {
+    super(row.error ?? 'unreachable');
+  }
+}
 
 /**
  * One row × repeat: render, call the model (or take the row's pre-generated output), run every
@@ -70,6 +83,7 @@ export async function processRow(
     }
   } catch (error) {
     if (signal.aborted) throw new RowAborted('interrupted');
+    if (pipeline.isUnreachable?.(error)) throw new RowUnreachable({ ...base, ...describeError(error) });
     return { ...base, ...describeError(error) };
   }
 

@@ -1,20 +1,24 @@
 import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
 import { checkRowsInRange, readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
-import { DatasetError, UsageError } from '../errors/index.js';
+import { DatasetError, ModelCallError, UsageError } from '../errors/index.js';
+import { formatSeconds } from '../format-seconds.js';
+import { findUnreachableFailure } from '../model/index.js';
 import { loadPrompt } from '../prompt/index.js';
-import { bindEvals } from '../scoring/index.js';
-import { createRunId, fingerprintFile, gitInfo, RunStore, type RunHandle } from '../store/index.js';
+import type { LoadedPrompt } from '../prompt/types.js';
+import { bindEvals, type BoundEval } from '../scoring/index.js';
+import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
+import { CircuitBreaker, type Unreachable } from './circuit-breaker.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
 import { checkDataset } from './check-dataset.js';
-import { createModelCaller } from './model-caller.js';
+import { createModelCaller, type ModelCaller } from './model-caller.js';
+import { openRun, type OpenedExperiment } from './open-run.js';
 import type { RunExperimentOptions } from './options.js';
 import { runPool } from './pool.js';
-import { processRow, RowAborted, type RowPipeline } from './row-pipeline.js';
+import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
 import { RunAccumulator } from './run-summary.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
-import { checkResume } from './check-resume.js';
 import { expectedTotal } from './expected-total.js';
 
 export interface ExperimentOutcome {
@@ -52,7 +56,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   }
 
   const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt.path, project);
-  const caller = await createModelCaller(options, prompt);
+  // Opens when the server cannot be reached; `halt` then stops the run (see runOpened).
+  const halt = new AbortController();
+  const breaker = new CircuitBreaker(() => halt.abort());
+  const caller = await createModelCaller(options, prompt, breaker);
   const bound = await bindEvals(evalNames, {
     scores: project.scores,
     userScorers: config.scorers ?? {},
@@ -82,36 +89,49 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     fingerprintFile(project.root, datasetPath),
   ]);
   checkRowsInRange(options.selection, datasetRows);
+  const opened = await openRun(store, options, { prompt, caller, dataset, git });
+  const { handle } = opened;
+  try {
+    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, datasetRows, opened });
+  } catch (error) {
+    // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
+    if (handle.manifest.status === 'running') {
+      await handle.updateManifest({ status: 'failed', endedAt: new Date(now()).toISOString() }).catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    await caller.close();
+    // Also releases the run's lock, on every way out.
+    await handle.close();
+  }
+}
+
+interface OpenedRunContext {
+  options: RunExperimentOptions;
+  prompt: LoadedPrompt;
+  caller: ModelCaller;
+  evalNames: string[];
+  evals: BoundEval[];
+  breaker: CircuitBreaker;
+  /** Aborted when the breaker opens. */
+  halt: AbortSignal;
+  datasetPath: string;
+  datasetRows: number;
+  opened: OpenedExperiment;
+}
+
+async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> {
+  const { options, prompt, caller, evalNames, breaker, datasetPath, datasetRows } = context;
+  const { handle, done, replay, tookOverFrom } = context.opened;
+  const { project } = options;
+  const emit: RunListener = options.onEvent ?? (() => {});
+  const now = options.now ?? Date.now;
   const repeat = options.repeat ?? 1;
   const accumulator = new RunAccumulator(evalNames, repeat);
-  let handle: RunHandle;
-  let done = new Set<string>();
-  let replay: (() => AsyncIterable<RowResult>) | undefined;
-  if (options.resume) {
-    checkResume(await store.manifest(options.resume), {
-      promptPath: relative(project.root, prompt.path),
-      promptHash: caller.promptHash,
-      datasetPath: dataset.path,
-      datasetHash: dataset.hash,
-      model: caller.modelName,
-      options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
-    });
-    const opened = await store.open(options.resume);
-    handle = opened.handle;
-    done = opened.done;
-    replay = opened.rows;
-  } else {
-    const random = options.random ?? Math.random;
-    handle = await store.create({
-      id: createRunId({ now, random }),
-      prompt: { path: relative(project.root, prompt.path), hash: caller.promptHash, name: prompt.name },
-      dataset,
-      model: caller.modelName,
-      settings: caller.settings,
-      options: manifestOptions(options),
-      git: await git,
-      startedAt: new Date(now()).toISOString(),
-      status: 'running',
+  if (tookOverFrom) {
+    await emit({
+      type: 'warning',
+      message: `took over run ${handle.id}: its lock was left by process ${tookOverFrom.pid} (started ${tookOverFrom.since}), which is no longer running`,
     });
   }
 
@@ -134,28 +154,51 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   }
 
   // Ctrl-C stops dispatching at once; rows in flight get a grace period, then their calls abort.
+  // An unreachable server (the breaker) stops both at once: in-flight calls would only fail.
   const stop = options.signal;
+  const dispatch = new AbortController();
   const rowController = new AbortController();
   // Every in-flight call listens to this one signal; hundreds of listeners are expected.
   setMaxListeners(0, rowController.signal);
   if (options.signal) setMaxListeners(0, options.signal);
   const onStop = (): void => {
+    dispatch.abort();
     setTimeout(() => rowController.abort(), options.graceMs ?? 3000).unref();
   };
-  stop?.addEventListener('abort', onStop, { once: true });
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener('abort', onStop, { once: true });
+  context.halt.addEventListener(
+    'abort',
+    () => {
+      dispatch.abort();
+      rowController.abort();
+    },
+    { once: true },
+  );
 
   const pipeline: RowPipeline = {
     prompt,
     toRequest: caller.toRequest,
     call: caller.call,
-    evals: bound.evals,
+    evals: context.evals,
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,
     scoreOnly: options.scoreOnly ?? false,
+    isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
   const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
     total: datasetRows,
   });
+  // Rows whose call could not reach the server wait here: recorded as errored once the server
+  // answers again (or the run ends without the breaker opening), dropped as not run if it opens.
+  const held: RowResult[] = [];
+  let recorded = 0;
+  const record = async (result: RowResult): Promise<void> => {
+    handle.append(result);
+    recorded += 1;
+    accumulator.add(result);
+    await emit({ type: 'row-end', row: result });
+  };
   let status: RunStatus = 'completed';
   let failure: unknown;
   try {
@@ -169,38 +212,65 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           result = await processRow(pipeline, row, r, rowController.signal);
         } catch (error) {
           if (error instanceof RowAborted) return;
+          if (error instanceof RowUnreachable) {
+            if (!breaker.opened) held.push(error.row);
+            return;
+          }
           throw error;
         }
-        await handle.append(result);
-        accumulator.add(result);
-        await emit({ type: 'row-end', row: result });
+        if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
+        await record(result);
       },
-      stop,
+      dispatch.signal,
     );
+    if (!dispatch.signal.aborted) for (const waiting of held.splice(0)) await record(waiting);
   } catch (error) {
     failure = error;
     status = 'failed';
   } finally {
     stop?.removeEventListener('abort', onStop);
   }
-  if (stop?.aborted && status === 'completed') status = 'interrupted';
-  await caller.close();
+  if (dispatch.signal.aborted && status === 'completed') status = 'interrupted';
+  const unreachable = breaker.opened;
 
   const summary = accumulator.finish({
     evalNames,
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(prompt.testSettings.score_thresholds ? { scoreThresholds: prompt.testSettings.score_thresholds } : {}),
   });
-  await handle.updateManifest({ status, endedAt: new Date(now()).toISOString(), summary });
+  const notRun = info.total === undefined ? undefined : info.total - recorded;
+  const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
+  await handle.updateManifest({
+    status,
+    endedAt: new Date(now()).toISOString(),
+    summary,
+    ...(stopped ? { stopped: { reason: 'server-unreachable', message: stopped.message } } : {}),
+  });
+  // Before the report: the lock is free (and the cache written) by the time the summary shows.
+  await caller.close();
   await handle.close();
   await emit({ type: 'run-end', info, summary, status, rows: () => handle.rowsInOrder() });
   if (failure !== undefined) throw failure;
+  if (stopped) throw stopped;
   if (options.threshold !== undefined && summary.rows > 0 && summary.evals.every((e) => e.passCount === 0)) {
     throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold was given but no eval reported passed', {
       hint: 'use evals with boolean or categorical results, or score_thresholds for numeric scores',
     });
   }
   return { runId: handle.id, runDir: handle.dir, status, summary, failedIndexes: accumulator.failedIndexes() };
+}
+
+/** Exit 2 (a set-up problem to fix, like a wrong base URL), never 1: the rows not run have no verdict. */
+function unreachableError(why: Unreachable, runId: string, notRun: number | undefined): ModelCallError {
+  const where = why.baseUrl === undefined ? 'the model server' : `the model server at ${why.baseUrl}`;
+  const left = notRun === undefined ? 'the remaining rows were not run' : `${notRun} row${notRun === 1 ? '' : 's'} not run`;
+  return new ModelCallError(
+    'MODEL_UNREACHABLE',
+    `${where} is unreachable: ${why.reason} (${why.attempts} attempts in a row over ${formatSeconds(why.spanMs)}); stopped with ${left}`,
+    {
+      hint: `start the server or fix the base URL (OPENAI_BASE_URL, or baseURL in the config), then continue with --resume ${runId}`,
+    },
+  );
 }
 
 function datasetOf(dataset: string | undefined, promptPath: string, project: RunExperimentOptions['project']): string {
@@ -215,19 +285,4 @@ function datasetOf(dataset: string | undefined, promptPath: string, project: Run
 
 function totalOf(total: number): { total?: number } {
   return Number.isFinite(total) && total >= 0 ? { total } : {};
-}
-
-function manifestOptions(options: RunExperimentOptions): Record<string, unknown> {
-  return {
-    concurrency: options.concurrency ?? 10,
-    timeoutMs: options.timeoutMs ?? 60_000,
-    maxRetries: options.maxRetries,
-    repeat: options.repeat ?? 1,
-    selection: options.selection ?? { kind: 'all' },
-    skipEval: options.skipEval ?? false,
-    cacheMode: options.cacheMode ?? 'use',
-    evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
-    judgeModel: options.judgeModel,
-    threshold: options.threshold,
-  };
 }

@@ -1,6 +1,6 @@
 import type { LanguageModelMiddleware } from 'ai';
 import { backoffDelay, sleep } from './backoff.js';
-import { findConnectionFailure } from './network-errors.js';
+import { findConnectionFailure, findUnreachableFailure, type ConnectionHealth } from './network-errors.js';
 import { formatSeconds } from '../format-seconds.js';
 
 export interface AttemptPolicy {
@@ -11,6 +11,8 @@ export interface AttemptPolicy {
   /** First backoff wait for timeouts and connection failures; doubles each retry. */
   retryDelayMs: number;
   random: () => number;
+  /** Told of each attempt that reached the server or could not. */
+  health?: ConnectionHealth;
 }
 
 /** What one model call went through; read after it ends. */
@@ -59,9 +61,12 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         if (callerSignal?.aborted) forward();
         else callerSignal?.addEventListener('abort', forward, { once: true });
         try {
-          return await model.doGenerate({ ...params, abortSignal: timer.signal });
+          const result = await model.doGenerate({ ...params, abortSignal: timer.signal });
+          policy.health?.reached();
+          return result;
         } catch (error) {
           if (callerSignal?.aborted) throw error;
+          reportHealth(policy.health, error);
           const timedOut = timer.signal.aborted && timer.signal.reason instanceof AttemptTimeoutError;
           const failure = timedOut ? new AttemptTimeoutError(policy.timeoutMs) : error;
           log.failures += 1;
@@ -75,4 +80,12 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
       }
     },
   };
+}
+
+/** An HTTP status proves the server is there; a refused, unresolvable or TLS-failed connection proves it is not. */
+function reportHealth(health: ConnectionHealth | undefined, error: unknown): void {
+  if (health === undefined) return;
+  const unreachable = findUnreachableFailure(error);
+  if (unreachable !== undefined) health.unreachable(unreachable);
+  else if (typeof (error as { statusCode?: unknown }).statusCode === 'number') health.reached();
 }

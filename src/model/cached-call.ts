@@ -37,7 +37,10 @@ export async function cachedCall(
     }
   }
   const response = await live();
-  // A failed write goes to the cache's onError, never to the row: the answer was paid for.
-  cache.store(key, response);
+  // Waits until the line is in the cache file (at once, unless its segment is still opening):
+  // the caller appends the row to results.jsonl next, and a kill between the two must never
+  // leave a stored row whose answer is missing from the cache (a later --cache-only would
+  // fail on it). A failed write goes to the cache's onError, never to the row: the answer was paid for.
+  await cache.set(key, response);
   return response;
 }

@@ -4,6 +4,7 @@ import type { ToolChoice } from '../prompt/types.js';
 import { attemptGuard, type AttemptLog } from './attempt-guard.js';
 import { checkTools, pickTools } from './check-tools.js';
 import { toModelCallError } from './model-call-error.js';
+import type { ConnectionHealth } from './network-errors.js';
 import { toModelMessages } from './model-messages.js';
 import { costOf } from './prices.js';
 import type { ProviderRegistry } from './provider-registry.js';
@@ -29,6 +30,8 @@ export interface ExecuteOptions {
   retryDelayMs?: number;
   /** Jitter source in [0, 1). @default Math.random */
   random?: () => number;
+  /** Told whether each HTTP attempt reached the server (the runner's circuit breaker listens). */
+  health?: ConnectionHealth;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
         maxRetries,
         retryDelayMs: options.retryDelayMs ?? 1000,
         random: options.random ?? Math.random,
+        ...(options.health === undefined ? {} : { health: options.health }),
       },
       log,
     ),

@@ -13,3 +13,4 @@ export { ResponseCache, type CachedResponse } from './response-cache.js';
 export { cachedCall, type CacheMode, type CachedCallOptions } from './cached-call.js';
 export { BUILT_IN_PRICES, costOf, priceOf } from './prices.js';
 export type { CallSettings, ModelPrice, ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from './types.js';
+export { findUnreachableFailure, baseUrlOf, type ConnectionHealth, type UnreachableFailure } from './network-errors.js';

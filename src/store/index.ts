@@ -5,6 +5,7 @@ export { rowKey } from './row-key.js';
 export { gitInfo } from './git-info.js';
 export { fingerprintFile } from './fingerprint.js';
 export { RunStoreError } from './store-error.js';
+export { RunLock, LOCK_FILE, type LockOwner, type LockDeps } from './run-lock.js';
 export type {
   FileFingerprint,
   GitInfo,

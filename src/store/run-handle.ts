@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { RowOffsets } from './row-offsets.js';
+import type { RunLock } from './run-lock.js';
 import { RunStoreError } from './store-error.js';
 import type { ManifestPatch, RunHandleLike, RunManifest } from './types.js';
 
@@ -33,12 +34,20 @@ export class RunHandle implements RunHandleLike {
   readonly #offsets: RowOffsets;
   /** Bytes in the results file: where the next row starts. */
   #size: number;
+  /** This process's ownership of the run folder, released by `close`. */
+  #lock: RunLock | undefined;
 
   /**
    * @param stored on resume: the offsets of the rows already in the file and its size after
    * any torn tail was cut (see RunStore.open)
    */
-  constructor(dir: string, manifest: RunManifest, stored: { offsets: RowOffsets; size: number } = { offsets: new RowOffsets(), size: 0 }) {
+  constructor(
+    dir: string,
+    manifest: RunManifest,
+    stored: { offsets: RowOffsets; size: number } = { offsets: new RowOffsets(), size: 0 },
+    lock?: RunLock,
+  ) {
+    this.#lock = lock;
     this.id = manifest.id;
     this.dir = dir;
     this.#manifest = manifest;
@@ -116,12 +125,16 @@ export class RunHandle implements RunHandleLike {
     return write.then(() => next);
   }
 
-  /** Closes the results file and waits for pending manifest writes. Safe to call twice. */
+  /** Closes the results file, waits for pending manifest writes, then releases the run's lock. Safe to call twice. */
   async close(): Promise<void> {
     if (this.#fd !== undefined) {
       closeSync(this.#fd);
       this.#fd = undefined;
     }
-    await this.#manifestWrite;
+    try {
+      await this.#manifestWrite;
+    } finally {
+      this.#lock?.release();
+    }
   }
 }

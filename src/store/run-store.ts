@@ -7,6 +7,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { dropTail, readResultsFile, readStoredRows } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunHandle, manifestText } from './run-handle.js';
 import { isValidRunId } from './run-id.js';
+import { RunLock, type LockDeps } from './run-lock.js';
 import { rowKey } from './row-key.js';
 import { RowOffsets } from './row-offsets.js';
 import { RunStoreError } from './store-error.js';
@@ -22,10 +23,15 @@ function isErrnoCode(error: unknown, code: string): boolean {
 /** The past and present runs of one project, one folder each under `.agentmark/runs/`. */
 export class RunStore {
   readonly runsDir: string;
+  readonly #lockDeps: LockDeps;
 
-  /** @param runsDir defaults to `<projectRoot>/.agentmark/runs` */
-  constructor(projectRoot: string, runsDir: string = join(projectRoot, '.agentmark', 'runs')) {
+  /**
+   * @param runsDir defaults to `<projectRoot>/.agentmark/runs`
+   * @param lockDeps who this process is, for run locks (tests pose as other processes)
+   */
+  constructor(projectRoot: string, runsDir: string = join(projectRoot, '.agentmark', 'runs'), lockDeps: LockDeps = {}) {
     this.runsDir = runsDir;
+    this.#lockDeps = lockDeps;
   }
 
   runDir(id: string): string {
@@ -53,8 +59,15 @@ export class RunStore {
       }
       throw error;
     }
-    await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
-    return new RunHandle(dir, manifest);
+    // Taken before anything is written, so a `--resume` of this id started meanwhile is refused.
+    const lock = RunLock.acquire(dir, manifest.id, this.#lockDeps);
+    try {
+      await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
+      return new RunHandle(dir, manifest, undefined, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
   /** Reads a run's manifest. Unknown id: UsageError USAGE_UNKNOWN_RUN. */
@@ -77,12 +90,27 @@ export class RunStore {
   }
 
   /**
-   * Reopens a run to continue it: cuts off a torn last line so appends start on a clean line,
-   * and collects which (index, repeat) rows are already done.
+   * Reopens a run to continue it: takes its lock (STORE_RUN_LOCKED while another process
+   * writes it), cuts off a torn last line so appends start on a clean line, and collects which
+   * (index, repeat) rows are already done.
    */
   async open(id: string): Promise<OpenedRun> {
-    const manifest = await this.manifest(id);
+    await this.manifest(id);
     const dir = this.runDir(id);
+    // Before reading what is done: a process that read it and then waited for the lock would
+    // run rows the other process finished meanwhile.
+    const lock = RunLock.acquire(dir, id, this.#lockDeps);
+    try {
+      return await this.#openLocked(id, dir, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  async #openLocked(id: string, dir: string, lock: RunLock): Promise<OpenedRun> {
+    // Read again under the lock: the previous owner may have ended the run meanwhile.
+    const manifest = await this.manifest(id);
     const resultsPath = join(dir, RESULTS_FILE);
     const done = new Set<string>();
     const offsets = new RowOffsets();
@@ -106,7 +134,8 @@ export class RunStore {
     });
     return {
       manifest,
-      handle: new RunHandle(dir, manifest, { offsets, size: validEnd }),
+      handle: new RunHandle(dir, manifest, { offsets, size: validEnd }, lock),
+      ...(lock.tookOverFrom ? { tookOverFrom: lock.tookOverFrom } : {}),
       done,
       rowCount,
       droppedTornLine,

@@ -1,5 +1,6 @@
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import type { RunHandle } from './run-handle.js';
+import type { LockOwner } from './run-lock.js';
 
 export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed';
 
@@ -45,6 +46,8 @@ export interface RunManifest {
   endedAt?: string;
   status: RunStatus;
   summary?: RunSummary;
+  /** Why an interrupted run stopped, when it was not a signal (the model server became unreachable). */
+  stopped?: { reason: 'server-unreachable'; message: string };
 }
 
 /** Fields a running run may change; the id and what was run stay fixed. */
@@ -61,6 +64,8 @@ export interface OpenedRun {
   rowCount: number;
   /** Whether a torn last line was found and cut off. */
   droppedTornLine: boolean;
+  /** Set when the run's lock was left by a killed process and this one took it over. */
+  tookOverFrom?: LockOwner;
   /** Streams the rows already stored, in file order. */
   rows(): AsyncIterable<RowResult>;
 }

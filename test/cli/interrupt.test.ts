@@ -41,11 +41,15 @@ describe('interrupting run-experiment', () => {
     const before = await linesWritten();
     expect(before).toBeLessThan(ROWS);
     const requestsBefore = server.requests.length;
+    const { since: lockSince } = JSON.parse(await project.read(`.agentmark/runs/${id}/run.lock`)) as { since: string };
 
     const resumed = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--quiet', '--resume', id ?? '', '--format', 'jsonl'], {
       server,
     });
-    expect(resumed.stderr).toBe('');
+    // The killed process's lock is taken over, and only that is said.
+    expect(resumed.stderr).toBe(
+      `warning: took over run ${id}: its lock was left by process ${(await first.child).pid} (started ${lockSince}), which is no longer running\n`,
+    );
     expect(resumed.code).toBe(0);
     const reported = resumed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { index: number });
     expect(reported.map((row) => row.index).sort((a, b) => a - b)).toEqual([...Array(ROWS).keys()]);

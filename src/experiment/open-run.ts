@@ -1,0 +1,75 @@
+import { relative } from 'node:path';
+import type { LoadedPrompt } from '../prompt/types.js';
+import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunStore } from '../store/index.js';
+import { checkResume } from './check-resume.js';
+import type { ModelCaller } from './model-caller.js';
+import type { RunExperimentOptions } from './options.js';
+import type { RowResult } from './types.js';
+
+export interface OpenedExperiment {
+  /** Owns the run folder (its lock) until closed. */
+  handle: RunHandle;
+  /** `rowKey`s already in the results file (resume). */
+  done: Set<string>;
+  /** The rows already stored, to replay to reporters (resume). */
+  replay: (() => AsyncIterable<RowResult>) | undefined;
+  /** The killed process whose lock this one took over (resume). */
+  tookOverFrom: LockOwner | undefined;
+}
+
+export interface RunFacts {
+  prompt: LoadedPrompt;
+  caller: Pick<ModelCaller, 'modelName' | 'promptHash' | 'settings'>;
+  dataset: FileFingerprint;
+  git: Promise<GitInfo | undefined> | undefined;
+}
+
+/**
+ * A new run folder, or the one `--resume` names after checking it ran the same prompt, dataset,
+ * model and rows. Either way the folder is locked to this process before anything is read or
+ * written (STORE_RUN_LOCKED when another live process has it).
+ */
+export async function openRun(store: RunStore, options: RunExperimentOptions, facts: RunFacts): Promise<OpenedExperiment> {
+  const { project } = options;
+  const { prompt, caller, dataset } = facts;
+  if (options.resume) {
+    checkResume(await store.manifest(options.resume), {
+      promptPath: relative(project.root, prompt.path),
+      promptHash: caller.promptHash,
+      datasetPath: dataset.path,
+      datasetHash: dataset.hash,
+      model: caller.modelName,
+      options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
+    });
+    const opened = await store.open(options.resume);
+    return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom };
+  }
+  const now = options.now ?? Date.now;
+  const handle = await store.create({
+    id: createRunId({ now, random: options.random ?? Math.random }),
+    prompt: { path: relative(project.root, prompt.path), hash: caller.promptHash, name: prompt.name },
+    dataset,
+    model: caller.modelName,
+    settings: caller.settings,
+    options: manifestOptions(options),
+    git: await facts.git,
+    startedAt: new Date(now()).toISOString(),
+    status: 'running',
+  });
+  return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined };
+}
+
+function manifestOptions(options: RunExperimentOptions): Record<string, unknown> {
+  return {
+    concurrency: options.concurrency ?? 10,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxRetries: options.maxRetries,
+    repeat: options.repeat ?? 1,
+    selection: options.selection ?? { kind: 'all' },
+    skipEval: options.skipEval ?? false,
+    cacheMode: options.cacheMode ?? 'use',
+    evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
+    judgeModel: options.judgeModel,
+    threshold: options.threshold,
+  };
+}

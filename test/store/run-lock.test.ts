@@ -1,0 +1,145 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { LOCK_FILE, RunLock, RunStore, RunStoreError } from '../../src/store/index.js';
+import { REPO_ROOT } from '../helpers/temp-project.js';
+import { manifest, tempDir } from './fixtures.js';
+
+let root: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await tempDir());
+});
+afterEach(() => cleanup());
+
+const ID = '20261130-031500.000-ab12cd';
+
+/** The pid of a process that has exited (pids are not reused that fast). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+function thrown(action: () => unknown): RunStoreError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof RunStoreError) return error;
+    throw error;
+  }
+  throw new Error('expected a RunStoreError');
+}
+
+describe('RunLock', () => {
+  test('writes pid, host and start time, refuses a second owner naming the first, and is gone after release', async () => {
+    const lock = RunLock.acquire(root, ID, { pid: 4242, host: 'box', now: () => Date.UTC(2026, 10, 30, 3, 15), isAlive: () => true });
+    expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).toEqual({ pid: 4242, host: 'box', since: '2026-11-30T03:15:00.000Z' });
+
+    const error = thrown(() => RunLock.acquire(root, ID, { pid: 5151, host: 'box', isAlive: () => true }));
+    expect(error.code).toBe('STORE_RUN_LOCKED');
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(`run ${ID} is in use by process 4242 on box since 2026-11-30T03:15:00.000Z`);
+    expect(error.hint).toContain(`--resume ${ID}`);
+
+    lock.release();
+    lock.release();
+    expect(await readdir(root)).toEqual([]);
+    RunLock.acquire(root, ID, { pid: 5151, host: 'box', isAlive: () => true }).release();
+  });
+
+  test('takes over a lock whose process is gone (same host), and says whose it was', async () => {
+    const pid = deadPid();
+    const stale = { pid, host: hostname(), since: '2026-11-30T03:15:00.000Z' };
+    await writeFile(join(root, LOCK_FILE), JSON.stringify(stale));
+    const lock = RunLock.acquire(root, ID);
+    expect(lock.tookOverFrom).toEqual(stale);
+    expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    lock.release();
+    // The takeover marker goes with the lock.
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  test('a pid reused by another process does not keep a stale lock alive (start times differ)', async () => {
+    // Our own pid is alive, but it did not start at tick 1.
+    await writeFile(join(root, LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-30T03:15:00.000Z', procStart: '1' }));
+    const lock = RunLock.acquire(root, ID, { pid: process.pid + 1 });
+    expect(lock.tookOverFrom?.procStart).toBe('1');
+    lock.release();
+  });
+
+  test('never takes over a lock of another host: its process cannot be checked', async () => {
+    await writeFile(join(root, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: 'elsewhere', since: '2026-11-30T03:15:00.000Z' }));
+    expect(thrown(() => RunLock.acquire(root, ID)).message).toMatch(/in use by process \d+ on elsewhere since/);
+  });
+
+  test('an unreadable lock file is reported, not ignored', async () => {
+    await writeFile(join(root, LOCK_FILE), 'garbage');
+    const error = thrown(() => RunLock.acquire(root, ID));
+    expect(error.message).toBe(`run ${ID} is locked, but its lock file cannot be read`);
+    expect(error.hint).toContain(join(root, LOCK_FILE));
+  });
+
+  test('of 8 processes racing for one stale lock, exactly one gets it', async () => {
+    await writeFile(join(root, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: hostname(), since: '2026-11-30T03:15:00.000Z' }));
+    const module = pathToFileURL(join(REPO_ROOT, 'dist', 'store', 'run-lock.js')).href;
+    const script = `
+      const { RunLock } = await import(${JSON.stringify(module)});
+      try { RunLock.acquire(${JSON.stringify(root)}, 'x'); console.log('got'); await new Promise((r) => setTimeout(r, 1500)); }
+      catch (error) { console.log(error.code); }`;
+    const outputs = await Promise.all(
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise<string>((resolve) => {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+            let out = '';
+            child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+            child.on('close', () => resolve(out.trim()));
+          }),
+      ),
+    );
+    expect(outputs.filter((out) => out === 'got')).toHaveLength(1);
+    expect(outputs.filter((out) => out === 'STORE_RUN_LOCKED')).toHaveLength(7);
+  }, 30_000);
+});
+
+describe('RunStore and the lock', () => {
+  test('a run being written cannot be opened by another process; once closed it can', async () => {
+    const store = new RunStore(root);
+    const handle = await store.create(manifest(ID));
+    // Posing as another live process on this host: our parent.
+    const other = new RunStore(root, undefined, { pid: process.ppid });
+    await expect(other.open(ID)).rejects.toMatchObject({ code: 'STORE_RUN_LOCKED', message: expect.stringContaining(`process ${process.pid}`) });
+    await handle.close();
+    const reopened = await other.open(ID);
+    expect(reopened.tookOverFrom).toBeUndefined();
+    await expect(store.open(ID)).rejects.toMatchObject({ code: 'STORE_RUN_LOCKED', message: expect.stringContaining(`process ${process.ppid} on ${hostname()}`) });
+    await reopened.handle.close();
+    expect(await readdir(store.runDir(ID))).not.toContain(LOCK_FILE);
+  });
+
+  test('a failed open (corrupt results) leaves no lock behind', async () => {
+    const store = new RunStore(root);
+    await (await store.create(manifest(ID))).close();
+    await mkdir(store.runDir(ID), { recursive: true });
+    await writeFile(join(store.runDir(ID), 'results.jsonl'), 'not json\n{"index":0,"repeat":0}\n');
+    await expect(store.open(ID)).rejects.toMatchObject({ code: 'STORE_CORRUPT_RESULTS' });
+    expect(await readdir(store.runDir(ID))).not.toContain(LOCK_FILE);
+  });
+
+  test('process.exit() releases the lock (second Ctrl-C); kill -9 leaves it, and the next owner takes over', async () => {
+    const module = pathToFileURL(join(REPO_ROOT, 'dist', 'store', 'run-lock.js')).href;
+    const hold = (exit: string): string =>
+      `const { RunLock } = await import(${JSON.stringify(module)}); RunLock.acquire(${JSON.stringify(root)}, 'x'); ${exit}`;
+    spawnSync(process.execPath, ['--input-type=module', '-e', hold('process.exit(130);')]);
+    expect(await readdir(root)).toEqual([]);
+    spawnSync(process.execPath, ['--input-type=module', '-e', hold("process.kill(process.pid, 'SIGKILL');")]);
+    expect(await readdir(root)).toEqual([LOCK_FILE]);
+    const lock = RunLock.acquire(root, ID);
+    expect(lock.tookOverFrom?.host).toBe(hostname());
+    lock.release();
+  });
+});
