@@ -2,11 +2,29 @@
 // modules to resolve (measured: ~0.3 s less per command). Lazy imports stay lazy as chunks.
 // jiti and chokidar stay external: jiti loads the user's config with its own module loader,
 // and chokidar is only needed in watch mode.
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The bundle is the package's bin: `npx agentmark`, `npm link` and an install from a folder or
+ * tarball exec it directly, which fails with "Permission denied" without the executable bit
+ * (rolldown writes files 0644, and a fresh build replaces the file).
+ */
+const executableBin = {
+  name: 'executable-bin',
+  writeBundle(options, bundle) {
+    for (const file of Object.values(bundle)) {
+      if (file.type === 'chunk' && file.isEntry) chmodSync(join(options.dir, file.fileName), 0o755);
+    }
+  },
+};
+
 export default {
   input: { agentmark: 'dist/cli/bin.js' },
   platform: 'node',
   external: ['jiti', 'chokidar', /^node:/],
   logLevel: 'warn',
+  plugins: [executableBin],
   // Dependencies' 'use client'-style directives mean nothing in a CLI bundle.
   onLog(level, log, handler) {
     if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;

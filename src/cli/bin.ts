@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { commands } from './commands.js';
 import { ExitCode } from './exit-codes.js';
+import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
 
 // The AI SDK prints its own warnings (e.g. an unsupported setting) to the console, which
@@ -23,9 +24,18 @@ if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
   });
 }
 
+// A closed stdout (`agentmark run-experiment … | head -1`) stops a run like a Ctrl-C: rows in
+// flight finish, the run is saved as interrupted and can be resumed. No stack, nothing printed
+// to a pipe that is gone.
+const stdout = guardedStream(process.stdout, (error) => {
+  const why = (error as NodeJS.ErrnoException).code === 'EPIPE' ? 'stdout was closed' : `stdout failed (${error.message})`;
+  if (!controller.signal.aborted) controller.abort(new StdoutClosed(why));
+});
+const stderr = guardedStream(process.stderr);
+
 const code = await main(argv, {
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout,
+  stderr,
   cwd: process.cwd(),
   env: process.env,
   signal: controller.signal,

@@ -1,26 +1,68 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, closeSync, constants, openSync, statSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import type { OutStream } from './io.js';
 
 export interface ReportOutput {
   stream: OutStream;
+  /** A run started: the `--output` file is created (or emptied) now, if nothing was written yet. */
+  start(): void;
   close(): void;
 }
 
-/** stdout, or the `--output` file (created or truncated up front, written as the report grows). */
+/**
+ * stdout, or the `--output` file, written as the report grows. The file is only opened (and
+ * so truncated) once a run starts or the report writes: a command that stops on an input
+ * error leaves an earlier report where it was. Whether it can be written is checked up
+ * front, so a bad path is still an error before anything runs.
+ */
 export function openReportOutput(path: string | undefined, cwd: string, stdout: OutStream): ReportOutput {
-  if (path === undefined) return { stream: stdout, close: () => {} };
+  if (path === undefined) return { stream: stdout, start: () => {}, close: () => {} };
   const absolute = resolve(cwd, path);
-  let fd: number;
-  try {
-    fd = openSync(absolute, 'w');
-  } catch (error) {
-    const reason = error instanceof Error && 'code' in error ? String(error.code) : String(error);
-    throw new UsageError('USAGE_BAD_OUTPUT', `--output ${path}: cannot write this file (${reason})`);
-  }
-  return {
-    stream: { write: (text: string) => writeSync(fd, text) },
-    close: () => closeSync(fd),
+  const bad = (reason: string): UsageError => new UsageError('USAGE_BAD_OUTPUT', `--output ${path}: cannot write this file (${reason})`);
+  const problem = whyNotWritable(absolute);
+  if (problem !== undefined) throw bad(problem);
+  let fd: number | undefined;
+  const open = (): number => {
+    if (fd === undefined) {
+      try {
+        fd = openSync(absolute, 'w');
+      } catch (error) {
+        throw bad(codeOf(error));
+      }
+    }
+    return fd;
   };
+  return {
+    stream: { write: (text: string) => writeSync(open(), text) },
+    start: () => void open(),
+    close: () => {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+/** The error code opening `path` for writing would fail with (as far as can be told without opening it), or undefined. */
+function whyNotWritable(path: string): string | undefined {
+  try {
+    const info = statSync(path);
+    if (info.isDirectory()) return 'EISDIR';
+    accessSync(path, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    if (codeOf(error) !== 'ENOENT') return codeOf(error);
+  }
+  try {
+    const folder = statSync(dirname(path));
+    if (!folder.isDirectory()) return 'ENOTDIR';
+    accessSync(dirname(path), constants.W_OK | constants.X_OK);
+    return undefined;
+  } catch (error) {
+    return codeOf(error);
+  }
+}
+
+function codeOf(error: unknown): string {
+  return error instanceof Error && 'code' in error ? String(error.code) : String(error);
 }

@@ -8,6 +8,7 @@ import { tuneHeapForRun } from '../heap-tuning.js';
 import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
+import { interruptedMessage } from '../interrupted-message.js';
 import type { CliIO, OutStream } from '../io.js';
 import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
@@ -69,7 +70,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           signal: io.signal,
           env: io.env,
           onEvent: (event) => {
-            if (event.type === 'run-start') tuneHeapForRun(event.info.total);
+            if (event.type === 'run-start') {
+              tuneHeapForRun(event.info.total);
+              output.start();
+            }
             return report(event);
           },
         });
@@ -77,7 +81,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
       } catch (error) {
         // One broken prompt among several: say so and go on with the others; exit 2 at the end.
-        if (promptPaths.length === 1 || !isAgentmarkError(error)) throw error;
+        // An unreachable server stops them all: the next would only find it gone too.
+        if (promptPaths.length === 1 || !isAgentmarkError(error) || error.code === 'MODEL_UNREACHABLE') throw error;
         printError(error, io.stderr, io.cwd);
         code = ExitCode.inputError;
       }
@@ -87,8 +92,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     output.close();
   }
   if (io.signal.aborted) {
-    const resume = interruptedRun === undefined ? '' : `; continue with --resume ${interruptedRun}`;
-    io.stderr.write(`interrupted: finished rows are saved${resume}\n`);
+    io.stderr.write(interruptedMessage(io.signal, interruptedRun));
     return ExitCode.interrupted;
   }
   return code;

@@ -6,6 +6,7 @@ import { attachReporters } from '../attach-reporters.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
+import { interruptedMessage } from '../interrupted-message.js';
 import type { CliIO } from '../io.js';
 import { parseOptions, type OptionTable } from '../options.js';
 import { openReportOutput } from '../report-output.js';
@@ -40,6 +41,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const project = await openProject(parsed.options.project, io.cwd, path);
   const config = await loadConfig(project);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
+  const report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd });
   try {
     const outcome = await runExperiment({
       ...settings.run,
@@ -50,10 +52,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(parsed.options.outputs === undefined ? {} : { datasetPath: resolve(io.cwd, parsed.options.outputs) }),
       signal: io.signal,
       env: io.env,
-      onEvent: attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd }),
+      onEvent: (event) => {
+        if (event.type === 'run-start') output.start();
+        return report(event);
+      },
     });
     if (outcome.status === 'interrupted') {
-      io.stderr.write(`interrupted: finished rows are saved; continue with --resume ${outcome.runId}\n`);
+      io.stderr.write(interruptedMessage(io.signal, outcome.runId));
       return ExitCode.interrupted;
     }
     return outcome.summary.passed ? ExitCode.ok : ExitCode.gateFailed;
