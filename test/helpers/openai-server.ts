@@ -50,6 +50,8 @@ export interface OpenAIServer {
 export interface OpenAIServerOptions {
   /** @default echo of the last user message (or a value shaped like the requested schema) */
   handler?: OpenAIResponder;
+  /** Listen on this port (to bring a "dead" server back where the client looks). @default a free port */
+  port?: number;
 }
 
 /** The default: answers the last user message back, or an object shaped like the schema. */
@@ -120,7 +122,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     sendJson(res, 200, payload);
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
