@@ -244,7 +244,8 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     status,
     endedAt: new Date(now()).toISOString(),
     summary,
-    ...(stopped ? { stopped: { reason: 'server-unreachable', message: stopped.message } } : {}),
+    // Cleared when a resume ends otherwise (undefined is left out of the JSON).
+    stopped: stopped ? { reason: 'server-unreachable', message: stopped.message } : undefined,
   });
   // Before the report: the lock is free (and the cache written) by the time the summary shows.
   await caller.close();

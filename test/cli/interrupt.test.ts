@@ -22,6 +22,15 @@ async function linesWritten(): Promise<number> {
   return (await project.results(id).catch(() => [])).length;
 }
 
+/** Whether the only run's folder still holds a run.lock. */
+async function lockLeft(): Promise<boolean> {
+  const [id] = await project.runIds();
+  return project.read(`.agentmark/runs/${id}/run.lock`).then(
+    () => true,
+    () => false,
+  );
+}
+
 function spawnRun(args: string[]): { done: ReturnType<CliProject['run']>; child: Promise<ChildProcess> } {
   let resolveChild: (child: ChildProcess) => void = () => {};
   const child = new Promise<ChildProcess>((resolve) => (resolveChild = resolve));
@@ -79,6 +88,7 @@ describe('interrupting run-experiment', () => {
     expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with --resume ${id}\n`);
     const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string };
     expect(manifest.status).toBe('interrupted');
+    expect(await lockLeft()).toBe(false);
 
     // and the run can be finished later
     const resumed = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--quiet', '--resume', id ?? ''], { server });
@@ -99,6 +109,8 @@ describe('interrupting run-experiment', () => {
     expect(result.code).toBe(130);
     // the first SIGINT alone would wait the 3 s grace period for the hanging calls
     expect(Date.now() - started).toBeLessThan(2000);
+    // process.exit() still releases the run's lock
+    expect(await lockLeft()).toBe(false);
   });
 
   it('one SIGINT with hanging calls aborts them after the grace period and exits 130', async () => {

@@ -95,6 +95,15 @@ describe('--output', () => {
   });
 });
 
+describe('the run lock', () => {
+  it('is gone after a run whose gate failed (exit 1)', async () => {
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--format', 'jsonl'], { server });
+    expect(result.code).toBe(1);
+    const [id] = await project.runIds();
+    expect(existsSync(join(project.dir, '.agentmark', 'runs', id ?? '', 'run.lock'))).toBe(false);
+  });
+});
+
 describe('the built bin', () => {
   it('is executable after the build, and runs without `node` in front', async () => {
     // `npm test` builds first; `npx agentmark` and a folder or tarball install exec this file.

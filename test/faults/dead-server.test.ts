@@ -2,6 +2,8 @@
  * The model server dies mid-run: the circuit breaker stops the run within seconds (not one
  * retry budget per remaining row), and `--resume` finishes it once the server is back.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { URL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from '../helpers/openai-server.js';
@@ -62,6 +64,8 @@ describe('the server dies mid-run', () => {
     const manifest = await readManifest(dir, id);
     expect(manifest).toMatchObject({ status: 'interrupted', summary: { rows: rows.length, errored: 0 }, stopped: { reason: 'server-unreachable' } });
 
+    expect(existsSync(join(dir, '.agentmark', 'runs', id, 'run.lock'))).toBe(false);
+
     server = await startOpenAIServer({ handler: echo, port });
     const resumed = await runCli([...args, '--resume', id], { cwd: dir, env, timeoutMs: 120_000 });
     expect(resumed.stderr).toBe('');
@@ -70,7 +74,9 @@ describe('the server dies mid-run', () => {
     expect(after).toHaveLength(500);
     expect(new Set(keysOf(after))).toEqual(new Set(Array.from({ length: 500 }, (_, i) => `${i}:0`)));
     expect(after.every((row) => row.error === undefined)).toBe(true);
-    expect(await readManifest(dir, id)).toMatchObject({ status: 'completed', summary: { rows: 500, errored: 0 } });
+    const final = await readManifest(dir, id);
+    expect(final).toMatchObject({ status: 'completed', summary: { rows: 500, errored: 0 } });
+    expect(final.stopped).toBeUndefined();
   }, 180_000);
 
   it('a base URL where nothing listens: stopped within seconds, nothing recorded', async () => {
