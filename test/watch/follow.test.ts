@@ -27,13 +27,14 @@ async function awayAndBack(
   file: string,
   how: 'deleted and recreated' | 'renamed away and back',
   change: (text: string) => string,
+  gone: (from: number) => (stdout: string) => boolean = errorsAfter,
 ): Promise<void> {
   const path = join(dir, file);
   const text = await readFile(path, 'utf8');
   let from = watch.stdout.length;
   if (how === 'deleted and recreated') await unlink(path);
   else await rename(path, `${path}.away`);
-  await watch.waitFor(errorsAfter(from), `the error once ${file} is gone (${how})`);
+  await watch.waitFor(gone(from), `the error once ${file} is gone (${how})`);
 
   from = watch.stdout.length;
   if (how === 'deleted and recreated') await writeFile(path, text);
@@ -54,19 +55,25 @@ async function watchAlpha(): Promise<{ watch: WatchProcess; dir: string }> {
   return { watch, dir: project.dir };
 }
 
-const CASES: Array<{ kind: string; file: string; change: (text: string) => string }> = [
+const CASES: Array<{ kind: string; file: string; change: (text: string) => string; gone?: (from: number) => (stdout: string) => boolean }> = [
   { kind: 'the dataset', file: 'prompts/alpha.jsonl', change: (text) => `${text}{"input": {"name": "Edsger"}, "expected_output": "Edsger"}\n` },
   { kind: 'a component', file: 'prompts/components/signature.mdx', change: () => 'Signed, {props.name}\n' },
   { kind: 'a module the config imports', file: 'scorers/mentions.ts', change: (text) => `${text}// edited\n` },
   { kind: 'agentmark.json', file: 'agentmark.json', change: (text) => text.replace('The output mentions', 'The answer mentions') },
   { kind: 'the config file', file: 'agentmark.config.ts', change: (text) => `${text}// edited\n` },
+  {
+    kind: 'the prompt named on the command line',
+    file: 'prompts/alpha.prompt.mdx',
+    change: (text) => text.replace('Greet', 'Welcome'),
+    gone: (from) => (stdout) => stdout.slice(from).includes('prompts/alpha.prompt.mdx was deleted; no longer watched'),
+  },
 ];
 
-for (const { kind, file, change } of CASES) {
+for (const { kind, file, change, gone } of CASES) {
   test(`${kind} deleted and recreated, then renamed away and back, stays watched`, async () => {
     const { watch, dir } = await watchAlpha();
-    await awayAndBack(watch, dir, file, 'deleted and recreated', change);
-    await awayAndBack(watch, dir, file, 'renamed away and back', change);
+    await awayAndBack(watch, dir, file, 'deleted and recreated', change, gone);
+    await awayAndBack(watch, dir, file, 'renamed away and back', change, gone);
     // Three runs per round (back, edit) plus the first: nothing ran twice for one event.
     expect(count(watch.stdout, ALPHA)).toBe(5);
     expect(watch.stderr).toBe('');
