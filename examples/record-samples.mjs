@@ -2,10 +2,13 @@
 //
 // A small local server speaks the OpenAI chat-completions API and answers with hand-written,
 // deterministic sample answers (not real model output); the real CLI runs every example prompt
-// against it with --no-cache, which stores each answer in .agentmark/cache/. Rerun after
-// changing an example prompt or dataset:  npm run build && node examples/record-samples.mjs
+// against it with --no-cache, which stores each answer in the live cache .agentmark/cache/; the
+// recorded segments then replace those in examples/responses/, the replay folder agentmark.json
+// names (runs only read it). This is the README's "record your own fixtures" recipe, with the
+// developer's own live cache set aside and put back. Rerun after changing an example prompt or
+// dataset:  npm run build && node examples/record-samples.mjs
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -109,13 +112,33 @@ const server = createServer((req, res) => {
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const { port } = server.address();
-rmSync(new URL('../.agentmark/cache', import.meta.url), { recursive: true, force: true });
-// spawn, not spawnSync: this process's server must keep answering while the CLI runs.
-const child = spawn(
-  process.execPath,
-  ['dist/bundle/agentmark.js', 'run-experiment', 'prompts', '--no-cache', '--quiet', '--format', 'jsonl', '--output', '/dev/null', '--concurrency', '1'],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sample' } },
-);
-const code = await new Promise((r) => child.on('close', r));
-server.close();
-console.log(`recorded sample responses into .agentmark/cache (run exit code ${code})`);
+const live = fileURLToPath(new URL('../.agentmark/cache', import.meta.url));
+const aside = `${live}.before-recording`;
+const replay = fileURLToPath(new URL('responses', import.meta.url));
+// Record into an empty live cache, so the replay folder gets exactly this run's answers.
+if (existsSync(live)) {
+  rmSync(aside, { recursive: true, force: true });
+  renameSync(live, aside);
+}
+let code;
+try {
+  // spawn, not spawnSync: this process's server must keep answering while the CLI runs.
+  const child = spawn(
+    process.execPath,
+    ['dist/bundle/agentmark.js', 'run-experiment', 'prompts', '--no-cache', '--quiet', '--format', 'jsonl', '--output', '/dev/null', '--concurrency', '1'],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sample' } },
+  );
+  code = await new Promise((r) => child.on('close', r));
+  server.close();
+  const segments = (dir) => readdirSync(dir).filter((name) => /^[0-9a-f]\.jsonl$/.test(name));
+  for (const name of segments(replay)) rmSync(`${replay}/${name}`);
+  // Lines sorted by key (the key leads each line): a rerecording diffs only where answers changed.
+  for (const name of segments(live)) {
+    const lines = readFileSync(`${live}/${name}`, 'utf8').split('\n').filter(Boolean).sort();
+    writeFileSync(`${replay}/${name}`, `${lines.join('\n')}\n`);
+  }
+} finally {
+  rmSync(live, { recursive: true, force: true });
+  if (existsSync(aside)) renameSync(aside, live);
+}
+console.log(`recorded sample responses into examples/responses (run exit code ${code})`);

@@ -59,7 +59,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
       type: 'warning',
       message: `answers are not being cached: ${reason} (make ${relative(project.root, cacheDir) || '.'} a writable folder; rows still run, reruns will call the model again)`,
     });
-  });
+  }, project.replayDir);
   const mode = options.cacheMode ?? 'use';
   // With --no-cache every row needs the model: a missing key or unknown provider is a set-up
   // error before the run starts, not the same error on every row.

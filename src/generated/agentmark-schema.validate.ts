@@ -4,7 +4,7 @@
 // ajv options: {"allErrors":true,"verbose":true,"strict":false,"validateSchema":false}
 import type { ErrorObject } from 'ajv';
 
-const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark.dev/schema/agentmark.schema.json","title":"agentmark.json","description":"Project file of an AgentMark project. Unknown keys (handler, modelSchemas, mcpServers, ...) are accepted and ignored.","type":"object","properties":{"$schema":{"type":"string","description":"Editor hint; ignored."},"version":{"type":"string","description":"Project file version, e.g. \"2.0.0\"."},"mdxVersion":{"enum":["1.0","0.0"],"description":"Template dialect; \"1.0\" is the current one."},"agentmarkPath":{"type":"string","description":"Folder, relative to this file, under which prompts live.","default":"."},"builtInModels":{"type":"array","items":{"type":"string"},"description":"When non-empty, every model_name must be one of these."},"scores":{"type":"object","description":"Score schemas by eval name.","additionalProperties":{"$ref":"#/definitions/scoreSchema"}},"evals":{"type":"array","items":{"type":"string"},"description":"Deprecated in AgentMark; accepted and ignored."}},"additionalProperties":true,"definitions":{"category":{"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]},"scoreSchema":{"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}}}};
+const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark.dev/schema/agentmark.schema.json","title":"agentmark.json","description":"Project file of an AgentMark project. Unknown keys (handler, modelSchemas, mcpServers, ...) are accepted and ignored.","type":"object","properties":{"$schema":{"type":"string","description":"Editor hint; ignored."},"version":{"type":"string","description":"Project file version, e.g. \"2.0.0\"."},"mdxVersion":{"enum":["1.0","0.0"],"description":"Template dialect; \"1.0\" is the current one."},"agentmarkPath":{"type":"string","description":"Folder, relative to this file, under which prompts live.","default":"."},"builtInModels":{"type":"array","items":{"type":"string"},"description":"When non-empty, every model_name must be one of these."},"scores":{"type":"object","description":"Score schemas by eval name.","additionalProperties":{"$ref":"#/definitions/scoreSchema"}},"evals":{"type":"array","items":{"type":"string"},"description":"Deprecated in AgentMark; accepted and ignored."},"replayDir":{"type":"string","minLength":1,"description":"Folder, relative to this file, of recorded model answers (cache segment files) that runs replay before the live cache and never write: commit it so offline runs and CI need no key (agentmark-eval addition)."}},"additionalProperties":true,"definitions":{"category":{"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]},"scoreSchema":{"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}}}};
 const schema1 = {"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}};
 const schema2 = {"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]};
 const func0 = function ucs2length(str) {
@@ -452,14 +452,39 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data};
+if(data.replayDir !== undefined){
+let data10 = data.replayDir;
+if(typeof data10 === "string"){
+if(func0(data10) < 1){
+const err9 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.replayDir,data:data10};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.replayDir.type,parentSchema:schema0.properties.replayDir,data:data10};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }

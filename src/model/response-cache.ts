@@ -18,15 +18,23 @@ export type CachedResponse = ModelResponse;
  * main-thread time (38 ms for 256 in a 3,000-row run), and a lookup indexes one whole segment,
  * which stays cheap at 1/16 of any cache a project builds. Holds no secrets: the key hashes
  * the request only.
+ *
+ * A replay folder (`replayDir`) holds segments in the same format, recorded once and committed:
+ * it is only ever read, and it is looked up before `dir` so that an offline run of the committed
+ * project shows the same answers on every machine and in CI, whatever a local live run left in
+ * `dir`. `dir` answers the requests the replay folder lacks (new or edited prompts).
  */
 export class ResponseCache {
   private readonly segments = new Map<string, CacheSegment>();
+  private readonly replaySegments = new Map<string, CacheSegment>();
   private dirReady = false;
 
   constructor(
     readonly dir: string,
     /** A failed cache write (reported, never thrown: the answer was paid for and the row goes on). */
     private readonly onError: (error: unknown) => void = () => {},
+    /** Read-only folder of recorded answers, looked up first. */
+    readonly replayDir?: string,
   ) {}
 
   /** sha256 of everything that decides the answer, plus the repeat index. */
@@ -36,13 +44,12 @@ export class ResponseCache {
 
   /** The stored answer, or undefined when there is none or its line is unreadable or partial. */
   async get(key: string): Promise<CachedResponse | undefined> {
+    const replayed = this.replayDir === undefined ? undefined : responseOf(this.replaySegment(key).read(key));
+    if (replayed !== undefined) return replayed;
     const segment = this.segment(key);
     // Our own answers still waiting for their file to open count too.
     await segment.flushed();
-    const entry = segment.read(key);
-    const response = entry !== null && typeof entry === 'object' ? (entry as { response?: unknown }).response : undefined;
-    if (!isResponse(response)) return undefined;
-    return { ...response, costUsd: response.costUsd ?? undefined };
+    return responseOf(segment.read(key));
   }
 
   /** Stores an answer and resolves once its line is in the file. */
@@ -76,6 +83,17 @@ export class ResponseCache {
     return join(this.dir, `${key.slice(0, 1)}.jsonl`);
   }
 
+  /** Never appended to: only `read`, which opens the file read-only. */
+  private replaySegment(key: string): CacheSegment {
+    const path = join(this.replayDir ?? this.dir, `${key.slice(0, 1)}.jsonl`);
+    let segment = this.replaySegments.get(path);
+    if (!segment) {
+      segment = new CacheSegment(path);
+      this.replaySegments.set(path, segment);
+    }
+    return segment;
+  }
+
   private segment(key: string): CacheSegment {
     const path = this.pathOf(key);
     let segment = this.segments.get(path);
@@ -85,6 +103,13 @@ export class ResponseCache {
     }
     return segment;
   }
+}
+
+/** The answer in a segment entry, or undefined when there is none or it is malformed. */
+function responseOf(entry: unknown): CachedResponse | undefined {
+  const response = entry !== null && typeof entry === 'object' ? (entry as { response?: unknown }).response : undefined;
+  if (!isResponse(response)) return undefined;
+  return { ...response, costUsd: response.costUsd ?? undefined };
 }
 
 function isResponse(value: unknown): value is CachedResponse {

@@ -4,6 +4,7 @@ import { ConfigError, ErrorList } from '../errors/index.js';
 import { checkScores } from './check-scores.js';
 import { findProjectRoot, PROJECT_FILE } from './find-project-root.js';
 import { scanJson, type PointerPosition } from './json-source-map.js';
+import { resolveReplayDir } from './replay-dir.js';
 import type { SchemaViolation } from './schema-violation.js';
 import type { Project, ProjectFile } from './types.js';
 import { validateProjectFile } from './validate-project-file.js';
@@ -53,7 +54,21 @@ export async function loadProject(dir: string): Promise<Project> {
     );
   }
 
-  return { root, configPath, file, promptRoot, scores, builtInModels: file.builtInModels ?? [] };
+  const replay = await resolveReplayDir(root, file.replayDir);
+  if (replay.problem) {
+    const hint = 'point replayDir at the committed folder of recorded answers (see README → Recorded answers), or remove the key';
+    throw toConfigError(replay.problem, configPath, pointers, replay.problem.code, hint);
+  }
+
+  return {
+    root,
+    configPath,
+    file,
+    promptRoot,
+    scores,
+    builtInModels: file.builtInModels ?? [],
+    ...(replay.dir === undefined ? {} : { replayDir: replay.dir }),
+  };
 }
 
 function toConfigError(
@@ -61,11 +76,12 @@ function toConfigError(
   file: string,
   pointers: Map<string, PointerPosition>,
   code: `CONFIG_${string}` = 'CONFIG_SCHEMA',
+  hint = code === 'CONFIG_SCHEMA' ? `see schema/agentmark.schema.json for the allowed keys and types` : undefined,
 ): ConfigError {
   const position = positionOf(violation.pointer, pointers);
   return new ConfigError(code, violation.message, {
     location: { file, ...(position ? { line: position.line, column: position.column } : {}) },
-    hint: code === 'CONFIG_SCHEMA' ? `see schema/agentmark.schema.json for the allowed keys and types` : undefined,
+    hint,
   });
 }
 

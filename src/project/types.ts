@@ -22,6 +22,8 @@ export interface ProjectFile {
   builtInModels?: string[];
   scores?: Record<string, ScoreSchema>;
   evals?: string[];
+  /** This project's addition: a read-only folder of recorded answers, replayed before the live cache. */
+  replayDir?: string;
   [key: string]: unknown;
 }
 
@@ -37,4 +39,6 @@ export interface Project {
   scores: Record<string, ScoreSchema>;
   /** Empty when any model is allowed. */
   builtInModels: string[];
+  /** Absolute folder of recorded answers a run replays and never writes (root + replayDir). */
+  replayDir?: string;
 }

@@ -1,4 +1,4 @@
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { resolveDatasetPath } from '../dataset/index.js';
 import { flattenErrors, isAgentmarkError } from '../errors/index.js';
 import type { Project } from '../project/types.js';
@@ -16,10 +16,18 @@ export function experimentFiles(prompt: LoadedPrompt, project: Project): string[
     try {
       files.push(resolveDatasetPath(dataset, prompt.path, project));
     } catch {
-      // A dataset that cannot be found is reported by the run itself, at the prompt.
+      // A dataset that cannot be found is reported by the run itself, at the prompt. Its file
+      // may come back (restored, renamed back) at any place it is looked for: follow them all.
+      files.push(...datasetCandidates(dataset, prompt.path, project));
     }
   }
   return files;
+}
+
+/** Where `resolveDatasetPath` looks: next to the prompt, under agentmarkPath, under the root. */
+function datasetCandidates(dataset: string, promptPath: string, project: Project): string[] {
+  if (isAbsolute(dataset)) return [dataset];
+  return [...new Set([dirname(resolve(promptPath)), project.promptRoot, project.root].map((base) => resolve(base, dataset)))];
 }
 
 /**

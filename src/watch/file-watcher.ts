@@ -11,7 +11,8 @@ export interface FileWatcherOptions {
 /**
  * chokidar over the target folders plus the exact files the experiments read. It uses the
  * platform's native events (no polling), so an idle session costs no CPU. The files set is
- * synced after every load: new dependencies are added, stale ones dropped.
+ * synced after every load: new dependencies are added, stale ones dropped. A watched path
+ * is followed, not the file first seen there: deleted, recreated, renamed away and back.
  */
 export class FileWatcher {
   private watcher: FSWatcher | undefined;
@@ -33,7 +34,10 @@ export class FileWatcher {
     this.watcher = watcher;
     watcher.on('add', (path) => this.options.onChange(path, 'add'));
     watcher.on('change', (path) => this.options.onChange(path, 'change'));
-    watcher.on('unlink', (path) => this.options.onChange(path, 'unlink'));
+    watcher.on('unlink', (path) => {
+      this.follow(path);
+      this.options.onChange(path, 'unlink');
+    });
     watcher.on('error', (error) => this.options.onError(error));
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   }
@@ -54,6 +58,18 @@ export class FileWatcher {
     for (const path of dropped) this.watched.delete(path);
     if (added.length > 0) watcher.add(added);
     if (dropped.length > 0) watcher.unwatch(dropped);
+  }
+
+  /**
+   * chokidar 5 forgets a file watched on its own once it is deleted or renamed away (it waits
+   * for its return only when it is the sole path watched), so its return and every later edit
+   * would go unseen. Adding the path again makes chokidar watch the parent folder for that
+   * one name until it reappears. Files inside a target folder come back through the folder.
+   */
+  private follow(path: string): void {
+    const { folders } = this.options.targets;
+    if (!this.watched.has(path) || isInsideFolders(path, folders)) return;
+    this.watcher?.add(path);
   }
 
   async close(): Promise<void> {

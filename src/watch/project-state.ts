@@ -1,5 +1,5 @@
-import { relative } from 'node:path';
-import { loadConfig, loadProject, type LoadedConfig } from '../project/index.js';
+import { join, relative } from 'node:path';
+import { CONFIG_FILES, loadConfig, loadProject, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { describeError, errorFiles } from './experiment-files.js';
 
@@ -21,6 +21,14 @@ export class ProjectState {
   /** agentmark.json, the config and every project module the config imports. */
   get files(): ReadonlySet<string> {
     return this.watched;
+  }
+
+  /**
+   * `files` plus every name the config may have, present or not: a config created, restored
+   * or renamed back under any of them changes what loads, so its arrival reloads everything.
+   */
+  get paths(): ReadonlySet<string> {
+    return new Set([...this.watched, ...CONFIG_FILES.map((name) => join(this.project.root, name))]);
   }
 
   /** Loads the config (and agentmark.json again when `withProject`); false when either fails. */

@@ -95,7 +95,7 @@ class WatchSession {
     const restoreKeys = listenForKeys(this.options.stdin, (action) => this.onKey(action));
     try {
       await this.reloadShared(false);
-      await this.watcher.start(this.watchedFiles());
+      await this.watcher.start(this.watchedPaths());
       for (const path of this.options.prompts) this.add(path);
       const started = await Promise.race([this.scheduler.idle().then(() => true), done.then(() => false)]);
       if (started) {
@@ -126,7 +126,7 @@ class WatchSession {
     this.experiments.delete(path);
     this.graph.remove(path);
     await this.scheduler.cancel(path);
-    this.watcher.sync(this.watchedFiles());
+    this.watcher.sync(this.watchedPaths());
     this.screen.note(`${experiment.label} was deleted; no longer watched`);
   }
 
@@ -156,12 +156,12 @@ class WatchSession {
     } catch (error) {
       // The failed load cannot say everything it read: keep the old files, add what the error names.
       this.graph.extend(path, [path, ...errorFiles(error)]);
-      this.watcher.sync(this.watchedFiles());
+      this.watcher.sync(this.watchedPaths());
       if (!signal.aborted) this.showError(path, error);
       return;
     }
     this.graph.set(path, files);
-    this.watcher.sync(this.watchedFiles());
+    this.watcher.sync(this.watchedPaths());
     if (signal.aborted) return;
 
     const rows: RowResult[] = [];
@@ -216,7 +216,7 @@ class WatchSession {
   /** Reloads the shared files; on failure their error is shown and nothing reruns until fixed. */
   private async reloadShared(withProject: boolean): Promise<boolean> {
     const loaded = await this.shared.reload(withProject);
-    this.watcher.sync(this.watchedFiles());
+    this.watcher.sync(this.watchedPaths());
     if (!loaded && this.shared.error) this.screen.block(formatSharedErrorBlock(this.shared.error.label, this.shared.error.message));
     return loaded;
   }
@@ -233,7 +233,8 @@ class WatchSession {
     if (this.closing) return;
     const changed = [...batch.keys()];
     const labels = changed.map((path) => relative(this.options.cwd, path)).join(', ');
-    if (changed.some((path) => this.shared.files.has(path))) {
+    const shared = this.shared.paths;
+    if (changed.some((path) => shared.has(path))) {
       this.screen.note(`changed: ${labels} → rerunning all`);
       void this.reloadAndRerunAll();
       return;
@@ -281,6 +282,11 @@ class WatchSession {
 
   private watchedFiles(): string[] {
     return [...new Set([...this.shared.files, ...this.graph.files(), ...this.options.targets.files])];
+  }
+
+  /** What the watcher follows: the files read, and the config's names should one appear. */
+  private watchedPaths(): string[] {
+    return [...new Set([...this.watchedFiles(), ...this.shared.paths])];
   }
 
   /** The whole state, for a terminal redraw. */

@@ -19,8 +19,9 @@ const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
   summary:
     'Runs each prompt over every row of its dataset with a real model, scores each row with the\n' +
-    'prompt\'s evals, and reports. Responses are cached under .agentmark/cache; every run is kept\n' +
-    'under .agentmark/runs/<run-id>/ and can be resumed.',
+    'prompt\'s evals, and reports. Responses are cached under .agentmark/cache (looked up after the\n' +
+    'replayDir of agentmark.json, if any, which is only read); every run is kept under\n' +
+    '.agentmark/runs/<run-id>/ and can be resumed.',
   options: runOptions,
   details:
     'Gates: exit 1 when an eval did not pass or a row errored (or, with --threshold, when the\n' +
