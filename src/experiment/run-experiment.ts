@@ -2,7 +2,8 @@ import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
 import { checkRowsInRange, readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
 import { DatasetError, UsageError } from '../errors/index.js';
-import { loadPrompt } from '../prompt/index.js';
+import { projectScope } from '../project/path-scope.js';
+import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
 import { createRunId, fingerprintFile, gitInfo, RunStore, type RunHandle } from '../store/index.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
@@ -51,7 +52,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     });
   }
 
-  const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt.path, project);
+  const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt, project, options.datasetPath === undefined);
   const caller = await createModelCaller(options, prompt);
   const bound = await bindEvals(evalNames, {
     scores: project.scores,
@@ -61,6 +62,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     judgeModel: options.judgeModel ?? config.judgeModel,
     projectRoot: project.root,
     promptPath: prompt.path,
+    pathScope: projectScope(project),
+    evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
   });
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
     // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
@@ -203,14 +206,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   return { runId: handle.id, runDir: handle.dir, status, summary, failedIndexes: accumulator.failedIndexes() };
 }
 
-function datasetOf(dataset: string | undefined, promptPath: string, project: RunExperimentOptions['project']): string {
+function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: RunExperimentOptions['project'], fromFrontmatter: boolean): string {
   if (!dataset) {
     throw new DatasetError('DATASET_NOT_SET', 'this prompt has no test_settings.dataset to run an experiment on', {
-      location: { file: relative(project.root, promptPath) },
+      location: { file: relative(project.root, prompt.path) },
       hint: 'add `test_settings: { dataset: ./my-data.jsonl }` to the frontmatter',
     });
   }
-  return resolveDatasetPath(dataset, promptPath, project);
+  return resolveDatasetPath(dataset, prompt.path, project, fromFrontmatter ? prompt.locate(['test_settings', 'dataset']) : undefined);
 }
 
 function totalOf(total: number): { total?: number } {

@@ -22,6 +22,8 @@ export interface ProjectFile {
   builtInModels?: string[];
   scores?: Record<string, ScoreSchema>;
   evals?: string[];
+  /** Folders outside the root that prompts may read from, relative to the root. @default [] */
+  allowedPaths?: string[];
   [key: string]: unknown;
 }
 
@@ -37,4 +39,6 @@ export interface Project {
   scores: Record<string, ScoreSchema>;
   /** Empty when any model is allowed. */
   builtInModels: string[];
+  /** agentmark.json `allowedPaths`, absolute; absent when the key is. See `projectScope`. */
+  allowedPaths?: string[];
 }

@@ -42,6 +42,9 @@ const PROCESS_SUBSET = new Set([
   'run-experiment-bad-dataset-line',
   'run-experiment-unknown-eval',
   'dataset-proto-row',
+  'import-outside-project',
+  'dataset-symlink-outside',
+  'props-file-outside-project',
 ]);
 
 interface Outcome {
