@@ -1,6 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import { outsideScope, type PathScope } from '../project/path-scope.js';
+import { checkExpressions } from './check-expressions.js';
 import type { EsModuleStatement } from './estree.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { parseTemplate } from './parse-template.js';
@@ -70,6 +71,6 @@ export async function loadTemplate(file: string, source: string, bodyStart: numb
       template.components.set(name, component);
     }
   }
-  session.errors.push(...validateBody(template, stack.length === 0));
+  session.errors.push(...validateBody(template, stack.length === 0), ...checkExpressions(template, stack.length === 0));
   return template;
 }

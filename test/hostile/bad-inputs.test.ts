@@ -45,6 +45,9 @@ const PROCESS_SUBSET = new Set([
   'import-outside-project',
   'dataset-symlink-outside',
   'props-file-outside-project',
+  'tags-50000-deep',
+  'run-experiment-constructor-constructor',
+  'deeply-nested-json-row',
 ]);
 
 interface Outcome {
