@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { readDataset, resolveDatasetPath } from '../dataset/index.js';
+import { outsideScope, projectScope } from '../project/path-scope.js';
 import type { Project } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
 
@@ -25,6 +26,8 @@ export async function propsFromFlags(
   if (flags.props !== undefined) return asProps(parseJson(flags.props, '--props'), '--props');
   if (flags['props-file'] !== undefined) {
     const path = resolve(cwd, flags['props-file']);
+    const outside = outsideScope(projectScope(project), path, flags['props-file']);
+    if (outside) throw new UsageError('USAGE_PATH_OUTSIDE_PROJECT', `--props-file ${outside.message}`, { hint: outside.hint });
     const text = await readFile(path, 'utf8').catch(() => {
       throw new UsageError('USAGE_NO_SUCH_FILE', `--props-file ${flags['props-file']}: no such file`);
     });
@@ -49,7 +52,7 @@ async function propsFromRow(index: number, prompt: LoadedPrompt, project: Projec
   if (!dataset) {
     throw new UsageError('USAGE_NO_DATASET', '--row needs a dataset, but this prompt has no test_settings.dataset');
   }
-  const path = resolveDatasetPath(dataset, prompt.path, project);
+  const path = resolveDatasetPath(dataset, prompt.path, project, prompt.locate(['test_settings', 'dataset']));
   for await (const row of readDataset(path, { inputSchema: prompt.inputSchema })) {
     if (row.index === index) return row.input;
   }

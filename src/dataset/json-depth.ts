@@ -6,13 +6,14 @@
 export const MAX_ROW_DEPTH = 1000;
 
 /**
- * Deepest `[`/`{` nesting in JSON text, ignoring brackets inside strings. Callers skip it for
- * short lines: valid JSON needs two characters per level, so a line shorter than twice the
- * limit cannot exceed it.
+ * Offset of the first `[`/`{` that opens level `limit + 1` of JSON text (brackets inside strings
+ * ignored), or undefined when the text stays within `limit` levels. A linear scan before the
+ * parser, so hostile nesting costs one pass, never the stack, and the error can say where.
+ * Callers skip it for short lines: valid JSON needs two characters per level, so a line shorter
+ * than twice the limit cannot exceed it.
  */
-export function jsonDepth(text: string): number {
+export function jsonTooDeepAt(text: string, limit: number): number | undefined {
   let depth = 0;
-  let deepest = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
@@ -22,10 +23,10 @@ export function jsonDepth(text: string): number {
     } else if (ch === 0x22) {
       inString = true;
     } else if (ch === 0x5b || ch === 0x7b) {
-      if (++depth > deepest) deepest = depth;
+      if (++depth > limit) return i;
     } else if (ch === 0x5d || ch === 0x7d) {
       depth--;
     }
   }
-  return deepest;
+  return undefined;
 }

@@ -2,7 +2,7 @@ import type { TextDecoder } from 'node:util';
 import { DatasetError } from '../errors/index.js';
 import { scanJson } from '../project/json-source-map.js';
 import type { InputValidator } from './input-validator.js';
-import { jsonDepth, MAX_ROW_DEPTH } from './json-depth.js';
+import { jsonTooDeepAt, MAX_ROW_DEPTH } from './json-depth.js';
 import type { DatasetRow } from './types.js';
 
 export interface RowContext {
@@ -31,8 +31,9 @@ export function parseRow(bytes: Buffer, context: RowContext): DatasetRow {
     throw fail('DATASET_INVALID_UTF8', 'line is not valid UTF-8', { hint: 'save the file as UTF-8' });
   }
 
-  if (text.length >= 2 * MAX_ROW_DEPTH && jsonDepth(text) > MAX_ROW_DEPTH) {
-    throw fail('DATASET_TOO_DEEP', `JSON is nested deeper than ${MAX_ROW_DEPTH} levels`);
+  const tooDeep = text.length >= 2 * MAX_ROW_DEPTH ? jsonTooDeepAt(text, MAX_ROW_DEPTH) : undefined;
+  if (tooDeep !== undefined) {
+    throw fail('DATASET_TOO_DEEP', `JSON is nested deeper than ${MAX_ROW_DEPTH} levels`, { column: tooDeep + 1, hint: 'flatten the row; every value a prompt reads fits in far fewer levels' });
   }
   let value: unknown;
   try {

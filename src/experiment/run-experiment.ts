@@ -4,8 +4,8 @@ import { checkRowsInRange, readDataset, resolveDatasetPath, selectRows } from '.
 import { DatasetError, ModelCallError, UsageError } from '../errors/index.js';
 import { formatSeconds } from '../format-seconds.js';
 import { findUnreachableFailure } from '../model/index.js';
-import { loadPrompt } from '../prompt/index.js';
-import type { LoadedPrompt } from '../prompt/types.js';
+import { projectScope } from '../project/path-scope.js';
+import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { bindEvals, type BoundEval } from '../scoring/index.js';
 import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker, type Unreachable } from './circuit-breaker.js';
@@ -55,7 +55,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     });
   }
 
-  const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt.path, project);
+  const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt, project, options.datasetPath === undefined);
   // Opens when the server cannot be reached; `halt` then stops the run (see runOpened).
   const halt = new AbortController();
   const breaker = new CircuitBreaker(() => halt.abort());
@@ -68,6 +68,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     judgeModel: options.judgeModel ?? config.judgeModel,
     projectRoot: project.root,
     promptPath: prompt.path,
+    pathScope: projectScope(project),
+    evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
   });
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
     // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
@@ -274,14 +276,14 @@ function unreachableError(why: Unreachable, runId: string, notRun: number | unde
   );
 }
 
-function datasetOf(dataset: string | undefined, promptPath: string, project: RunExperimentOptions['project']): string {
+function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: RunExperimentOptions['project'], fromFrontmatter: boolean): string {
   if (!dataset) {
     throw new DatasetError('DATASET_NOT_SET', 'this prompt has no test_settings.dataset to run an experiment on', {
-      location: { file: relative(project.root, promptPath) },
+      location: { file: relative(project.root, prompt.path) },
       hint: 'add `test_settings: { dataset: ./my-data.jsonl }` to the frontmatter',
     });
   }
-  return resolveDatasetPath(dataset, promptPath, project);
+  return resolveDatasetPath(dataset, prompt.path, project, fromFrontmatter ? prompt.locate(['test_settings', 'dataset']) : undefined);
 }
 
 function totalOf(total: number): { total?: number } {

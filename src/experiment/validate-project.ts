@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { readDataset, resolveDatasetPath } from '../dataset/index.js';
 import { AgentmarkError, isAgentmarkError } from '../errors/index.js';
 import { checkTools } from '../model/index.js';
-import { loadConfig, type LoadedConfig } from '../project/index.js';
+import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { loadPrompt } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
@@ -62,6 +62,8 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           judge: () => Promise.reject(new Error('validate does not call judge models')),
           projectRoot: project.root,
           promptPath: prompt.path,
+          pathScope: projectScope(project),
+          evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
         });
         report.warnings.push(...bound.warnings);
       } catch (error) {
@@ -72,7 +74,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     if (!dataset) continue;
     let datasetPath: string;
     try {
-      datasetPath = resolveDatasetPath(dataset, prompt.path, project);
+      datasetPath = resolveDatasetPath(dataset, prompt.path, project, prompt.locate(['test_settings', 'dataset']));
     } catch (error) {
       collect(error);
       continue;

@@ -4,9 +4,7 @@
 // ajv options: {"allErrors":true,"verbose":true,"strict":false,"validateSchema":false}
 import type { ErrorObject } from 'ajv';
 
-const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark.dev/schema/agentmark.schema.json","title":"agentmark.json","description":"Project file of an AgentMark project. Unknown keys (handler, modelSchemas, mcpServers, ...) are accepted and ignored.","type":"object","properties":{"$schema":{"type":"string","description":"Editor hint; ignored."},"version":{"type":"string","description":"Project file version, e.g. \"2.0.0\"."},"mdxVersion":{"enum":["1.0","0.0"],"description":"Template dialect; \"1.0\" is the current one."},"agentmarkPath":{"type":"string","description":"Folder, relative to this file, under which prompts live.","default":"."},"builtInModels":{"type":"array","items":{"type":"string"},"description":"When non-empty, every model_name must be one of these."},"scores":{"type":"object","description":"Score schemas by eval name.","additionalProperties":{"$ref":"#/definitions/scoreSchema"}},"evals":{"type":"array","items":{"type":"string"},"description":"Deprecated in AgentMark; accepted and ignored."},"replayDir":{"type":"string","minLength":1,"description":"Folder, relative to this file, of recorded model answers (cache segment files) that runs replay before the live cache and never write: commit it so offline runs and CI need no key (agentmark-eval addition)."}},"additionalProperties":true,"definitions":{"category":{"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]},"scoreSchema":{"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}}}};
-const schema1 = {"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}};
-const schema2 = {"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]};
+const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark.dev/schema/agentmark.schema.json","title":"agentmark.json","description":"Project file of an AgentMark project. Unknown keys (handler, modelSchemas, mcpServers, ...) are accepted and ignored.","type":"object","properties":{"$schema":{"type":"string","description":"Editor hint; ignored."},"version":{"type":"string","description":"Project file version, e.g. \"2.0.0\"."},"mdxVersion":{"enum":["1.0","0.0"],"description":"Template dialect; \"1.0\" is the current one."},"agentmarkPath":{"type":"string","description":"Folder, relative to this file, under which prompts live.","default":"."},"builtInModels":{"type":"array","items":{"type":"string"},"description":"When non-empty, every model_name must be one of these."},"allowedPaths":{"type":"array","items":{"type":"string","minLength":1},"description":"Folders outside the project root (relative to this file, e.g. \"../shared-datasets\") that prompts may still read from: component imports, datasets, judge prompts and --props-file. Everything else a prompt names must resolve, after following symlinks, inside the folder holding this file. For monorepos that share datasets or components.","default":[]},"scores":{"type":"object","description":"Score schemas by eval name.","additionalProperties":{"$ref":"#/definitions/scoreSchema"}},"evals":{"type":"array","items":{"type":"string"},"description":"Deprecated in AgentMark; accepted and ignored."},"replayDir":{"type":"string","minLength":1,"description":"Folder, relative to this file, of recorded model answers (cache segment files) that runs replay before the live cache and never write: commit it so offline runs and CI need no key (agentmark-eval addition)."}},"additionalProperties":true,"definitions":{"category":{"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]},"scoreSchema":{"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}}}};
 const func0 = function ucs2length(str) {
     const len = str.length;
     let length = 0;
@@ -24,6 +22,8 @@ const func0 = function ucs2length(str) {
     }
     return length;
 };
+const schema1 = {"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}};
+const schema2 = {"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -402,18 +402,15 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.scores !== undefined){
-let data6 = data.scores;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key0 in data6){
-if(!(validate1(data6[key0], {instancePath:instancePath+"/scores/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/scores",schemaPath:"#/properties/scores/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.scores.type,parentSchema:schema0.properties.scores,data:data6};
+if(data.allowedPaths !== undefined){
+let data6 = data.allowedPaths;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 === "string"){
+if(func0(data7) < 1){
+const err6 = {instancePath:instancePath+"/allowedPaths/" + i1,schemaPath:"#/properties/allowedPaths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.allowedPaths.items,data:data7};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -423,14 +420,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.evals !== undefined){
-let data8 = data.evals;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 !== "string"){
-const err7 = {instancePath:instancePath+"/evals/" + i1,schemaPath:"#/properties/evals/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.evals.items.type,parentSchema:schema0.properties.evals.items,data:data9};
+else {
+const err7 = {instancePath:instancePath+"/allowedPaths/" + i1,schemaPath:"#/properties/allowedPaths/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.allowedPaths.items.type,parentSchema:schema0.properties.allowedPaths.items,data:data7};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -442,7 +433,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/evals",schemaPath:"#/properties/evals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.evals.type,parentSchema:schema0.properties.evals,data:data8};
+const err8 = {instancePath:instancePath+"/allowedPaths",schemaPath:"#/properties/allowedPaths/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.allowedPaths.type,parentSchema:schema0.properties.allowedPaths,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -452,11 +443,18 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.replayDir !== undefined){
-let data10 = data.replayDir;
-if(typeof data10 === "string"){
-if(func0(data10) < 1){
-const err9 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.replayDir,data:data10};
+if(data.scores !== undefined){
+let data8 = data.scores;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key0 in data8){
+if(!(validate1(data8[key0], {instancePath:instancePath+"/scores/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/scores",schemaPath:"#/properties/scores/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.scores.type,parentSchema:schema0.properties.scores,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -466,8 +464,14 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.replayDir.type,parentSchema:schema0.properties.replayDir,data:data10};
+if(data.evals !== undefined){
+let data10 = data.evals;
+if(Array.isArray(data10)){
+const len2 = data10.length;
+for(let i2=0; i2<len2; i2++){
+let data11 = data10[i2];
+if(typeof data11 !== "string"){
+const err10 = {instancePath:instancePath+"/evals/" + i2,schemaPath:"#/properties/evals/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.evals.items.type,parentSchema:schema0.properties.evals.items,data:data11};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -479,12 +483,49 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data};
+const err11 = {instancePath:instancePath+"/evals",schemaPath:"#/properties/evals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.evals.type,parentSchema:schema0.properties.evals,data:data10};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.replayDir !== undefined){
+let data12 = data.replayDir;
+if(typeof data12 === "string"){
+if(func0(data12) < 1){
+const err12 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.replayDir,data:data12};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.replayDir.type,parentSchema:schema0.properties.replayDir,data:data12};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }

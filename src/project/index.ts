@@ -4,3 +4,4 @@ export { findProjectRoot, PROJECT_FILE } from './find-project-root.js';
 export { loadProject } from './load-project.js';
 export { loadConfig, findConfigFile, CONFIG_FILES } from './load-config.js';
 export { defineConfig } from './define-config.js';
+export { outsideScope, projectScope, realPath, type OutsideScope, type PathScope } from './path-scope.js';

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { ConfigError, ErrorList } from '../errors/index.js';
 import { checkScores } from './check-scores.js';
 import { findProjectRoot, PROJECT_FILE } from './find-project-root.js';
-import { scanJson, type PointerPosition } from './json-source-map.js';
+import { escapePointerSegment, scanJson, type PointerPosition } from './json-source-map.js';
+import { outsideScope, projectScope } from './path-scope.js';
 import { resolveReplayDir } from './replay-dir.js';
 import type { SchemaViolation } from './schema-violation.js';
 import type { Project, ProjectFile } from './types.js';
@@ -60,19 +61,31 @@ export async function loadProject(dir: string): Promise<Project> {
     throw toConfigError(replay.problem, configPath, pointers, replay.problem.code, hint);
   }
 
-  return {
-    root,
-    configPath,
-    file,
-    promptRoot,
-    scores,
-    builtInModels: file.builtInModels ?? [],
-    ...(replay.dir === undefined ? {} : { replayDir: replay.dir }),
-  };
+  const project: Project = { root, configPath, file, promptRoot, scores, builtInModels: file.builtInModels ?? [] };
+  if (replay.dir !== undefined) project.replayDir = replay.dir;
+  if (file.allowedPaths !== undefined) project.allowedPaths = file.allowedPaths.map((folder) => path.resolve(root, folder));
+  const outside = judgePromptsOutside(project);
+  if (outside.length === 1 && outside[0]) throw toConfigError(outside[0], configPath, pointers, 'CONFIG_PATH_OUTSIDE_PROJECT');
+  if (outside.length > 1) throw new ErrorList(outside.map((o) => toConfigError(o, configPath, pointers, 'CONFIG_PATH_OUTSIDE_PROJECT')), { location: { file: configPath } });
+  return project;
+}
+
+/** A judge's own prompt (`scores.<name>.options.prompt`) is a file the project reads: it must stay inside. */
+function judgePromptsOutside(project: Project): Array<SchemaViolation & { hint: string }> {
+  const scope = projectScope(project);
+  const problems: Array<SchemaViolation & { hint: string }> = [];
+  for (const [name, schema] of Object.entries(project.scores)) {
+    const prompt = schema.options?.['prompt'];
+    if (typeof prompt !== 'string') continue;
+    const outside = outsideScope(scope, path.resolve(project.root, prompt), prompt);
+    const pointer = `/scores/${escapePointerSegment(name)}/options/prompt`;
+    if (outside) problems.push({ pointer, message: `${pointer} ${outside.message}`, problem: outside.message, hint: outside.hint });
+  }
+  return problems;
 }
 
 function toConfigError(
-  violation: SchemaViolation,
+  violation: SchemaViolation & { hint?: string },
   file: string,
   pointers: Map<string, PointerPosition>,
   code: `CONFIG_${string}` = 'CONFIG_SCHEMA',
@@ -81,7 +94,7 @@ function toConfigError(
   const position = positionOf(violation.pointer, pointers);
   return new ConfigError(code, violation.message, {
     location: { file, ...(position ? { line: position.line, column: position.column } : {}) },
-    hint,
+    hint: violation.hint ?? hint,
   });
 }
 

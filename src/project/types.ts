@@ -24,6 +24,8 @@ export interface ProjectFile {
   evals?: string[];
   /** This project's addition: a read-only folder of recorded answers, replayed before the live cache. */
   replayDir?: string;
+  /** Folders outside the root that prompts may read from, relative to the root. @default [] */
+  allowedPaths?: string[];
   [key: string]: unknown;
 }
 
@@ -41,4 +43,6 @@ export interface Project {
   builtInModels: string[];
   /** Absolute folder of recorded answers a run replays and never writes (root + replayDir). */
   replayDir?: string;
+  /** agentmark.json `allowedPaths`, absolute; absent when the key is. See `projectScope`. */
+  allowedPaths?: string[];
 }

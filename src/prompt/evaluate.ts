@@ -1,6 +1,6 @@
 import { TemplateError, didYouMean } from '../errors/index.js';
 import type { EsCall, EsJsxElement, EsJsxFragment, EsMember, EsNode } from './estree.js';
-import { FILTER_NAMES, getFilter } from './filters.js';
+import { FILTER_NAMES, getFilter, type Filter } from './filters.js';
 import type { LineIndex } from './line-index.js';
 import { Markup, isPlainObject, isTruthy, looseEquals, toNumber, toText } from './values.js';
 
@@ -16,11 +16,11 @@ export interface EvalContext {
 }
 
 /** Keys that lead from data to the object model; rejected even where they would be own keys. */
-const FORBIDDEN_KEYS = new Set(['constructor', '__proto__', 'prototype']);
+export const FORBIDDEN_KEYS = new Set(['constructor', '__proto__', 'prototype']);
 /** Expression nesting deeper than this is refused before the JS stack is at risk. */
-const MAX_DEPTH = 500;
+export const MAX_DEPTH = 500;
 
-export function templateError(ctx: EvalContext, offset: number, code: `TEMPLATE_${string}`, message: string, hint?: string): TemplateError {
+export function templateError(ctx: Pick<EvalContext, 'file' | 'lines'>, offset: number, code: `TEMPLATE_${string}`, message: string, hint?: string): TemplateError {
   return new TemplateError(code, message, { location: { file: ctx.file, ...ctx.lines.at(offset) }, ...(hint ? { hint } : {}) });
 }
 
@@ -97,20 +97,33 @@ export function evaluate(ctx: EvalContext, node: EsNode, depth = 0): unknown {
     default:
       break;
   }
-  const shown = 'operator' in node ? `operator "${node.operator}"` : (node as { type: string }).type;
-  throw templateError(ctx, node.start, 'TEMPLATE_UNSUPPORTED_SYNTAX', `${shown} is not allowed in a template expression`);
+  throw unsupported(ctx, node);
 }
+
+/** The error for a node the interpreter does not run (shared with the load-time check). */
+export function unsupported(ctx: Pick<EvalContext, 'file' | 'lines'>, node: EsNode): TemplateError {
+  const shown = 'operator' in node ? `operator "${node.operator}"` : (node as { type: string }).type;
+  return templateError(ctx, node.start, 'TEMPLATE_UNSUPPORTED_SYNTAX', `${shown} is not allowed in a template expression`);
+}
+
+/** Operators `binary` computes. */
+export const BINARY_OPERATORS: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '==', '!=', '===', '!==', '<', '<=', '>', '>=']);
 
 function identifier(ctx: EvalContext, name: string, offset: number): unknown {
   if (ctx.locals.has(name)) return ctx.locals.get(name);
   if (name === 'props') return ctx.props;
   if (name === 'undefined') return undefined;
+  throw unknownIdentifier(ctx, name, offset);
+}
+
+/** Shared with the load-time check (check-expressions.ts), so both say the same thing. */
+export function unknownIdentifier(ctx: Pick<EvalContext, 'file' | 'lines' | 'locals'>, name: string, offset: number): TemplateError {
   const known = ['props', ...ctx.locals.keys()];
-  throw templateError(ctx, offset, 'TEMPLATE_UNKNOWN_IDENTIFIER', `unknown identifier "${name}"`,
+  return templateError(ctx, offset, 'TEMPLATE_UNKNOWN_IDENTIFIER', `unknown identifier "${name}"`,
     didYouMean(name, known) ?? `props are read as props.${name}; known names here: ${known.join(', ')}`);
 }
 
-function checkKey(ctx: EvalContext, key: string, offset: number): void {
+export function checkKey(ctx: Pick<EvalContext, 'file' | 'lines'>, key: string, offset: number): void {
   if (FORBIDDEN_KEYS.has(key)) {
     throw templateError(ctx, offset, 'TEMPLATE_FORBIDDEN_PROPERTY', `property "${key}" is not allowed`);
   }
@@ -161,6 +174,18 @@ function memberChain(ctx: EvalContext, node: EsMember, depth: number): unknown {
 }
 
 function call(ctx: EvalContext, node: EsCall, depth: number): unknown {
+  const filter = calleeFilter(ctx, node);
+  const args = node.arguments.map((argument) => {
+    if (argument.type === 'SpreadElement') throw templateError(ctx, argument.start, 'TEMPLATE_UNSUPPORTED_SYNTAX', 'spread arguments are not supported');
+    return evaluate(ctx, argument, depth);
+  });
+  return filter(args, (message) => {
+    throw templateError(ctx, node.start, 'TEMPLATE_FILTER_ARGUMENT', message);
+  });
+}
+
+/** The filter a call names; anything else is an error (shared with the load-time check). */
+export function calleeFilter(ctx: Pick<EvalContext, 'file' | 'lines'>, node: EsCall): Filter {
   const callee = node.callee;
   const hint = `filters: ${FILTER_NAMES.join(', ')}`;
   if (callee.type !== 'Identifier') {
@@ -170,13 +195,7 @@ function call(ctx: EvalContext, node: EsCall, depth: number): unknown {
   if (!filter) {
     throw templateError(ctx, callee.start, 'TEMPLATE_UNKNOWN_FILTER', `unknown filter "${callee.name}"`, didYouMean(callee.name, FILTER_NAMES) ?? hint);
   }
-  const args = node.arguments.map((argument) => {
-    if (argument.type === 'SpreadElement') throw templateError(ctx, argument.start, 'TEMPLATE_UNSUPPORTED_SYNTAX', 'spread arguments are not supported');
-    return evaluate(ctx, argument, depth);
-  });
-  return filter(args, (message) => {
-    throw templateError(ctx, node.start, 'TEMPLATE_FILTER_ARGUMENT', message);
-  });
+  return filter;
 }
 
 /** A short readable name of what was called, e.g. `props.x.toString`. */

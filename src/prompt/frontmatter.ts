@@ -10,6 +10,8 @@ export interface ParsedFrontmatter {
   bodyStart: number;
   /** Line of a frontmatter value by path, when the YAML node can be found. */
   lineOf(path: readonly (string | number)[]): number | undefined;
+  /** Line and column of a map entry's key or a list item, by path, when the YAML node can be found. */
+  positionOf(path: readonly (string | number)[]): { line: number; column: number } | undefined;
 }
 
 interface YamlNodeLike {
@@ -51,7 +53,7 @@ export async function parseFrontmatter(file: string, text: string): Promise<Pars
   const lines = new LineIndex(text);
   const opening = OPENING.exec(text);
   if (!opening) {
-    return { data: {}, body: text, bodyStart: 0, lineOf: () => undefined };
+    return { data: {}, body: text, bodyStart: 0, lineOf: () => undefined, positionOf: () => undefined };
   }
   const rest = text.slice(opening[0].length);
   const closing = CLOSING.exec(rest);
@@ -91,15 +93,11 @@ export async function parseFrontmatter(file: string, text: string): Promise<Pars
     });
   }
   const body = text.slice(0, bodyStart).replace(/[^\n]/g, ' ') + text.slice(bodyStart);
-  return {
-    data: data as Record<string, unknown>,
-    body,
-    bodyStart,
-    lineOf(path) {
-      const start = offsetOf(document, path);
-      return start === undefined ? undefined : lines.at(yamlStart + start).line;
-    },
+  const positionOf = (path: readonly (string | number)[]) => {
+    const start = offsetOf(document, path);
+    return start === undefined ? undefined : lines.at(yamlStart + start);
   };
+  return { data: data as Record<string, unknown>, body, bodyStart, lineOf: (path) => positionOf(path)?.line, positionOf };
 }
 
 function yamlError(file: string, lines: LineIndex, inputOffset: number, error: unknown): PromptSyntaxError {

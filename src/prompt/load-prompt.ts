@@ -1,5 +1,6 @@
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ErrorList, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
+import { projectScope, realPath, type PathScope } from '../project/path-scope.js';
 import type { Project } from '../project/types.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { loadTemplate, type LoadSession } from './load-template.js';
@@ -15,6 +16,11 @@ export interface LoadPromptOptions {
    * parsed bodies between commands: `<root>/.agentmark/prompt-cache/`.
    */
   project?: Project;
+  /**
+   * Folders components may be imported from.
+   * @default the project's root and allowedPaths; without a project, the prompt's own folder
+   */
+  scope?: PathScope;
 }
 
 function throwAll(errors: readonly AgentmarkError[]): never {
@@ -45,6 +51,7 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     templates: new Map(),
     files: new Set([file]),
     errors: [...checked.errors],
+    scope: options.scope ?? (options.project ? projectScope(options.project) : { root: realPath(dirname(file)), allowed: [] }),
     ...(options.project ? { cache: new TemplateCache(join(options.project.root, '.agentmark', 'prompt-cache')) } : {}),
   };
   const template = await loadTemplate(file, parsed.body, parsed.bodyStart, session, []);
@@ -62,6 +69,7 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     inputSchema: frontmatter.input_schema,
     files: [...session.files],
     warnings: outsideRoleWarnings(template),
+    locate: (path) => ({ file, ...parsed.positionOf(path) }),
     render(props: Record<string, unknown>): RenderedPrompt {
       return withConfig({ name: frontmatter.name, messages: renderMessages(template, props), test_settings: testSettings }, frontmatter, block);
     },

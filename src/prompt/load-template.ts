@@ -1,5 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
+import { outsideScope, type PathScope } from '../project/path-scope.js';
+import { checkExpressions } from './check-expressions.js';
 import type { EsModuleStatement } from './estree.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { parseTemplate } from './parse-template.js';
@@ -14,6 +16,8 @@ export interface LoadSession {
   templates: Map<string, Template>;
   files: Set<string>;
   errors: AgentmarkError[];
+  /** Where components may be imported from: the project root and its allowedPaths. */
+  scope: PathScope;
   /** Parsed bodies kept between commands (the project's `.agentmark/prompt-cache/`). */
   cache?: TemplateCache;
 }
@@ -45,6 +49,8 @@ export async function loadTemplate(file: string, source: string, bodyStart: numb
         throw syntaxError(template, statement.start, 'PROMPT_IMPORT_NOT_RELATIVE', `component path must be relative (./ or ../): '${request}'`);
       }
       const target = resolve(dirname(file), request);
+      const outside = outsideScope(session.scope, target, request);
+      if (outside) throw syntaxError(template, statement.start, 'PROMPT_IMPORT_OUTSIDE_PROJECT', `component ${outside.message}`, outside.hint);
       if (chain.includes(target)) {
         const cycle = [...chain.slice(chain.indexOf(target)), target].map((f) => relative(dirname(chain[0] ?? file), f) || f);
         throw syntaxError(template, statement.start, 'PROMPT_IMPORT_CYCLE', `import cycle: ${cycle.join(' -> ')}`);
@@ -65,6 +71,6 @@ export async function loadTemplate(file: string, source: string, bodyStart: numb
       template.components.set(name, component);
     }
   }
-  session.errors.push(...validateBody(template, stack.length === 0));
+  session.errors.push(...validateBody(template, stack.length === 0), ...checkExpressions(template, stack.length === 0));
   return template;
 }

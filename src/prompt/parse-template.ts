@@ -1,5 +1,6 @@
 import { PromptSyntaxError } from '../errors/index.js';
 import { LineIndex } from './line-index.js';
+import { MAX_TAG_DEPTH, tagsTooDeepAt } from './tag-depth.js';
 import { mdastToIr, type IrNode, type MdNode } from './template-ir.js';
 import type { ParsedBody, TemplateCache } from './template-cache.js';
 import type { Template } from './template.js';
@@ -54,10 +55,18 @@ export async function parseTemplate(file: string, source: string, bodyStart: num
 /** The MDX parse and its IR; a body that parses cleanly is stored in `cache`. */
 async function parseBody(ctx: { file: string; source: string; lines: LineIndex }, cache: TemplateCache | undefined): Promise<ParsedBody> {
   const { file, source, lines } = ctx;
+  const text = blankRaw(source);
+  const deepTag = tagsTooDeepAt(text, MAX_TAG_DEPTH);
+  if (deepTag !== undefined) {
+    throw new PromptSyntaxError('PROMPT_TOO_DEEP', `tags are nested deeper than ${MAX_TAG_DEPTH} levels`, {
+      location: { file, ...lines.at(deepTag) },
+      hint: 'flatten the template: an <ElseIf> chain instead of nested <If>s, or a component for a repeated part',
+    });
+  }
   const processor = await mdxProcessor();
   let tree: MdNode;
   try {
-    tree = processor.parse(blankRaw(source)) as MdNode;
+    tree = processor.parse(text) as MdNode;
   } catch (error) {
     throw mdxError(file, source, lines, error);
   }

@@ -1,3 +1,4 @@
+import type { SourceLocation } from '../errors/index.js';
 import type { JSONSchema7 } from './json-schema.js';
 
 export type Role = 'system' | 'user' | 'assistant';
@@ -93,6 +94,11 @@ export interface LoadedPrompt {
   /** Every file read to load this prompt, absolute: the prompt and its components, transitively. */
   files: string[];
   warnings: PromptWarning[];
+  /**
+   * Where a frontmatter entry is written, e.g. `['test_settings', 'evals', 0]`: the file with the
+   * line:column of the key (or list item), or just the file when the entry is not written there.
+   */
+  locate(path: readonly (string | number)[]): SourceLocation;
   /** Renders the body with these props. Throws TemplateError (with file:line:col). */
   render(props: Record<string, unknown>): RenderedPrompt;
 }

@@ -1,4 +1,6 @@
 import { closestMatch, EvalBindingError } from '../errors/index.js';
+import type { SourceLocation } from '../errors/index.js';
+import type { PathScope } from '../project/path-scope.js';
 import type { ScoreSchema } from '../project/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
 import { compileTrustedSchema, formatAjvErrors } from './ajv.js';
@@ -16,6 +18,10 @@ export interface BindContext {
   judgeModel?: string | undefined;
   projectRoot: string;
   promptPath: string;
+  /** Folders a judge's own prompt may be read from. @default the project root alone */
+  pathScope?: PathScope | undefined;
+  /** Where the prompt names its i-th eval (`test_settings.evals[i]`), for errors. @default the prompt file */
+  evalLocation?: ((index: number) => SourceLocation) | undefined;
 }
 
 export interface BindResult {
@@ -50,6 +56,7 @@ async function createBuiltin(
     judgeModel: ctx.judgeModel,
     projectRoot: ctx.projectRoot,
     promptPath: ctx.promptPath,
+    pathScope: ctx.pathScope,
   });
 }
 
@@ -80,10 +87,10 @@ export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<
   const evals: BoundEval[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  const location = { file: ctx.promptPath };
-  for (const name of evalNames) {
+  for (const [index, name] of evalNames.entries()) {
     if (seen.has(name)) continue;
     seen.add(name);
+    const location = ctx.evalLocation?.(index) ?? { file: ctx.promptPath };
     const schema = Object.hasOwn(ctx.scores, name) ? ctx.scores[name] : undefined;
     if (schema === undefined) warnings.push(`eval ${name} has no score schema in agentmark.json; its results are shown untyped`);
 

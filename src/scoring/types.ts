@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../prompt/types.js';
+import type { PathScope } from '../project/path-scope.js';
 import type { ScoreSchema } from '../project/types.js';
 import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
@@ -69,6 +70,8 @@ export interface ScorerContext {
   projectRoot: string;
   /** Absolute path of the prompt being evaluated (for error locations). */
   promptPath: string;
+  /** Folders a judge's own prompt may be read from. @default the project root alone */
+  pathScope?: PathScope | undefined;
 }
 
 /** A built-in scorer: a factory that turns validated options into a Scorer. */

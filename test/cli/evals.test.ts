@@ -35,7 +35,7 @@ describe('evals through run-experiment', () => {
     const result = await run([]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: prompts\/echo\.prompt\.mdx: eval "exactt" has no scorer; available: .*\bexact\b.*\n {2}hint: did you mean "exact"\?\n$/);
+    expect(result.stderr).toMatch(/^error: prompts\/echo\.prompt\.mdx:7:18: eval "exactt" has no scorer; available: .*\bexact\b.*\n {2}hint: did you mean "exact"\?\n$/);
     expect(server.requests).toHaveLength(0);
     expect(await project.runIds()).toEqual([]);
   });

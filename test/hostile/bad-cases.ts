@@ -4,7 +4,7 @@
  * Large inputs (a 10 MB line, a 10,000-segment prop path, ...) are generated into the temp copy
  * instead of being committed.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FIXTURES } from '../helpers/temp-project.js';
@@ -39,6 +39,13 @@ const generators: Record<string, (dir: string) => Promise<void>> = {
     put(dir, 'prompts/x.prompt.mdx', `${FRONTMATTER.slice(0, -4)}deep: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\n<User>hi</User>\n`),
   /** Props 20,000 objects deep, dumped by the template. */
   'props-file-deep-nesting': (dir) => put(dir, 'deep.json', `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`),
+  /** 50,000 nested <If> tags on one line inside <User>. */
+  'tags-50000-deep': (dir) =>
+    put(dir, 'prompts/x.prompt.mdx', `${FRONTMATTER}<User>\n${'<If condition={true}>'.repeat(50_000)}x${'</If>'.repeat(50_000)}\n</User>\n`),
+  /** A folder inside the project that is a symlink to /etc (symlinks are made here, not committed). */
+  'symlink-to-etc': (dir) => symlink('/etc', join(dir, 'prompts/system')),
+  /** app/prompts/data -> ../../shared: a path inside the project that leads outside it. */
+  'symlink-to-shared': (dir) => symlink('../../shared', join(dir, 'app/prompts/data')),
 };
 
 async function put(dir: string, path: string, text: string): Promise<void> {

@@ -42,6 +42,12 @@ const PROCESS_SUBSET = new Set([
   'run-experiment-bad-dataset-line',
   'run-experiment-unknown-eval',
   'dataset-proto-row',
+  'import-outside-project',
+  'dataset-symlink-outside',
+  'props-file-outside-project',
+  'tags-50000-deep',
+  'run-experiment-constructor-constructor',
+  'deeply-nested-json-row',
 ]);
 
 interface Outcome {

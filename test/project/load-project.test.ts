@@ -136,3 +136,23 @@ describe('loadProject', () => {
     expect(project.scores['s']).toEqual({ type: 'boolean', future: 1 });
   });
 });
+
+describe('allowedPaths and judge prompts', () => {
+  it('resolves allowedPaths against the root', async () => {
+    const dir = await projectWith('{ "allowedPaths": ["../shared", "data"] }');
+    const project = await loadProject(dir);
+    expect(project.allowedPaths).toEqual([path.join(dir, '../shared'), path.join(dir, 'data')]);
+  });
+
+  it('refuses a judge prompt outside the project at its line:column, unless its folder is allowed', async () => {
+    const scores = '"scores": {\n    "polite": { "type": "boolean", "scorer": "llm_judge", "options": { "prompt": "../judges/polite.prompt.mdx" } }\n  }';
+    const dir = await projectWith(`{\n  ${scores}\n}\n`);
+    const error = await loadError(dir);
+    expect(error.code).toBe('CONFIG_PATH_OUTSIDE_PROJECT');
+    expect(problems(error)).toEqual([
+      `3:82 CONFIG_PATH_OUTSIDE_PROJECT /scores/polite/options/prompt "../judges/polite.prompt.mdx" is outside the project: ${path.resolve(dir, '../judges/polite.prompt.mdx')}`,
+    ]);
+    const allowed = await projectWith(`{\n  "allowedPaths": ["../judges"],\n  ${scores}\n}\n`);
+    expect((await loadProject(allowed)).scores['polite']?.options).toEqual({ prompt: '../judges/polite.prompt.mdx' });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadBody, renderBody, renderError } from './helpers.js';
+import { loadBody, renderBody, renderError, describeError } from './helpers.js';
 
 async function one(expression: string, props: Record<string, unknown> = {}): Promise<unknown> {
   const [content] = await renderBody(`<User>[{${expression}}]</User>\n`, props);
@@ -99,9 +99,10 @@ describe('filters', () => {
 });
 
 describe('expression errors', () => {
+  /** A template's error: at load when no props can avoid it (see static-errors.test.ts), else at render. */
   async function failure(body: string, props: Record<string, unknown> = {}): Promise<string[]> {
-    const prompt = await loadBody(body);
-    return renderError(() => prompt.render(props));
+    const loaded = await loadBody(body).catch((error: unknown) => describeError(error));
+    return Array.isArray(loaded) ? loaded : renderError(() => loaded.render(props));
   }
   const FILTER_LIST = 'filters: upper, lower, capitalize, truncate, abs, join, round, replace, urlencode, dump';
 
@@ -137,7 +138,7 @@ describe('expression errors', () => {
       'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:8: operator "typeof" is not allowed in a template expression',
     ]);
     expect(await failure('<User>{(() => 1)}</User>\n')).toEqual([
-      'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:9: a function is only allowed as the child of <ForEach>',
+      'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:9: a function is only allowed as the child of <ForEach> | hint: write <ForEach arr={props.items}>{(item, index) => <>…</>}</ForEach>',
     ]);
   });
 

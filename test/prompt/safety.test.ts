@@ -3,11 +3,12 @@ import { isAgentmarkError } from '../../src/errors/index.js';
 import type { EsNode } from '../../src/prompt/estree.js';
 import { evaluate, type EvalContext } from '../../src/prompt/evaluate.js';
 import { LineIndex } from '../../src/prompt/line-index.js';
-import { loadBody, loadError, renderError } from './helpers.js';
+import { loadBody, loadError, renderError, describeError } from './helpers.js';
 
+/** A template's error: at load when no props can avoid it (see static-errors.test.ts), else at render. */
 async function failure(body: string, props: Record<string, unknown> = {}): Promise<string[]> {
-  const prompt = await loadBody(body);
-  return renderError(() => prompt.render(props));
+  const loaded = await loadBody(body).catch((error: unknown) => describeError(error));
+  return Array.isArray(loaded) ? loaded : renderError(() => loaded.render(props));
 }
 
 /** A props object nested `depth` levels under key `a`, ending in 'end'. */

@@ -1,4 +1,5 @@
 import { EvalBindingError } from '../../errors/index.js';
+import { outsideScope, projectScope } from '../../project/path-scope.js';
 import type { LoadedPrompt } from '../../prompt/types.js';
 import { accuracyAnswerSpec, judgeAnswerSpec, type JudgeAnswerSpec } from '../judge/answer-schema.js';
 import { askJudge } from '../judge/ask-judge.js';
@@ -56,10 +57,16 @@ async function createJudge(setup: JudgeSetup, ctx: ScorerContext): Promise<Score
       hint: 'run it through run-experiment, which wires the judge model',
     });
   }
-  const path = setup.options.prompt ? userJudgePath(setup.options.prompt, ctx.projectRoot) : shippedJudgePath(setup.shipped);
+  const own = setup.options.prompt;
+  const path = own ? userJudgePath(own, ctx.projectRoot) : shippedJudgePath(setup.shipped);
+  const scope = own ? (ctx.pathScope ?? projectScope({ root: ctx.projectRoot })) : undefined;
+  const outside = own && scope ? outsideScope(scope, path, own) : undefined;
+  if (outside) {
+    throw new EvalBindingError('EVAL_JUDGE_PROMPT_OUTSIDE_PROJECT', `eval "${ctx.evalName}": judge prompt ${outside.message}`, { location, hint: outside.hint });
+  }
   let prompt: LoadedPrompt;
   try {
-    prompt = await loadJudgePrompt(path);
+    prompt = await loadJudgePrompt(path, scope);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new EvalBindingError('EVAL_JUDGE_PROMPT', `eval "${ctx.evalName}": cannot load judge prompt ${path}: ${message}`, {

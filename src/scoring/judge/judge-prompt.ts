@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { packageFile } from '../../package-paths.js';
+import type { PathScope } from '../../project/path-scope.js';
 import type { ChatMessage, LoadedPrompt } from '../../prompt/types.js';
 
 /** Absolute path of a judge prompt shipped with this package, e.g. `llm-judge`. */
@@ -12,10 +13,13 @@ export function userJudgePath(path: string, projectRoot: string): string {
   return isAbsolute(path) ? path : resolve(projectRoot, path);
 }
 
-/** Loaded lazily: the MDX parser is heavy and most runs have no judge. */
-export async function loadJudgePrompt(path: string): Promise<LoadedPrompt> {
+/**
+ * Loaded lazily: the MDX parser is heavy and most runs have no judge. A user's prompt imports
+ * components from within `scope` (the project); a shipped one from its own folder.
+ */
+export async function loadJudgePrompt(path: string, scope?: PathScope): Promise<LoadedPrompt> {
   const { loadPrompt } = await import('../../prompt/index.js');
-  return loadPrompt(path);
+  return loadPrompt(path, scope ? { scope } : {});
 }
 
 /** What a judge prompt is rendered with. */
