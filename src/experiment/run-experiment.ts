@@ -61,6 +61,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     judgeModel: options.judgeModel ?? config.judgeModel,
     projectRoot: project.root,
     promptPath: prompt.path,
+    projectFile: project.configPath,
   });
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
     // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.

@@ -62,6 +62,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           judge: () => Promise.reject(new Error('validate does not call judge models')),
           projectRoot: project.root,
           promptPath: prompt.path,
+          projectFile: project.configPath,
         });
         report.warnings.push(...bound.warnings);
       } catch (error) {

@@ -3,6 +3,7 @@ import type { ScoreSchema } from '../project/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
 import { compileTrustedSchema, formatAjvErrors } from './ajv.js';
 import { builtinScorers } from './builtins/index.js';
+import { locateOption } from './locate-option.js';
 import type { BoundEval, BuiltinScorer, JudgeFn, Scorer } from './types.js';
 
 export interface BindContext {
@@ -16,6 +17,15 @@ export interface BindContext {
   judgeModel?: string | undefined;
   projectRoot: string;
   promptPath: string;
+  /** agentmark.json, where built-ins' options are written (for error locations). */
+  projectFile?: string | undefined;
+  /**
+   * The config file the user scorers came from. Given, they run in worker threads that load it
+   * themselves, so a scorer that never returns can be stopped; without it they run in this thread.
+   */
+  configFile?: string | undefined;
+  /** Rows scored at once; bounds the worker pool (with the core count). @default 10 */
+  concurrency?: number;
 }
 
 export interface BindResult {
@@ -42,6 +52,7 @@ async function createBuiltin(
   ctx: BindContext,
 ): Promise<Scorer> {
   await checkOptions(evalName, builtin, options, ctx);
+  const file = ctx.projectFile;
   return builtin.create(options, {
     evalName,
     schema,
@@ -50,6 +61,7 @@ async function createBuiltin(
     judgeModel: ctx.judgeModel,
     projectRoot: ctx.projectRoot,
     promptPath: ctx.promptPath,
+    ...(file === undefined ? {} : { locateOption: (key: string) => locateOption(file, evalName, key) }),
   });
 }
 

@@ -2,6 +2,7 @@ import type { ChatMessage } from '../prompt/types.js';
 import type { ScoreSchema } from '../project/types.js';
 import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
+import type { SourceLocation } from '../errors/index.js';
 
 /** What a scorer receives (format.md section 4, plus what this project adds). */
 export interface EvalParams {
@@ -33,7 +34,13 @@ export interface EvalResult {
   skipped?: boolean;
 }
 
-export type Scorer = (params: EvalParams) => EvalResult | Promise<EvalResult>;
+/** What a scorer may use besides its params. */
+export interface ScorerControl {
+  /** Aborted when the eval times out or the run is interrupted: stop any work still going. */
+  signal: AbortSignal;
+}
+
+export type Scorer = (params: EvalParams, control?: ScorerControl) => EvalResult | Promise<EvalResult>;
 
 /** One eval's validated outcome on one row. */
 export interface ScoredEval {
@@ -69,6 +76,8 @@ export interface ScorerContext {
   projectRoot: string;
   /** Absolute path of the prompt being evaluated (for error locations). */
   promptPath: string;
+  /** Where one of this eval's options is written (agentmark.json's `scores.<name>.options.<key>`). */
+  locateOption?: (key: string) => Promise<SourceLocation>;
 }
 
 /** A built-in scorer: a factory that turns validated options into a Scorer. */
@@ -93,4 +102,9 @@ export interface BoundEval {
   source: 'user' | 'builtin';
   /** The built-in's name when `source` is `builtin`. */
   builtin?: string;
+  /**
+   * Runs before the eval's clock starts (e.g. starting the worker that runs user scorers), so a
+   * one-off start-up is not charged to the first row's timeout.
+   */
+  prepare?: () => Promise<void>;
 }
