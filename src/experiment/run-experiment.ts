@@ -62,6 +62,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     projectRoot: project.root,
     promptPath: prompt.path,
     projectFile: project.configPath,
+    // User scorers then run in worker threads, where one that never returns can be stopped.
+    configFile: config.path,
+    concurrency: options.concurrency ?? 10,
   });
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
     // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
@@ -185,6 +188,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     stop?.removeEventListener('abort', onStop);
   }
   if (stop?.aborted && status === 'completed') status = 'interrupted';
+  await bound.close();
   await caller.close();
 
   const summary = accumulator.finish({

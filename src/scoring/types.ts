@@ -40,6 +40,11 @@ export interface ScorerControl {
   signal: AbortSignal;
 }
 
+/** What runEval passes to every scorer; `started` matters only to `clockOnStart` evals. */
+export interface EvalControl extends ScorerControl {
+  started: () => void;
+}
+
 export type Scorer = (params: EvalParams, control?: ScorerControl) => EvalResult | Promise<EvalResult>;
 
 /** One eval's validated outcome on one row. */
@@ -103,8 +108,8 @@ export interface BoundEval {
   /** The built-in's name when `source` is `builtin`. */
   builtin?: string;
   /**
-   * Runs before the eval's clock starts (e.g. starting the worker that runs user scorers), so a
-   * one-off start-up is not charged to the first row's timeout.
+   * The scorer calls `started()` of its control when its work begins, and the eval's clock
+   * starts then rather than at the call (a worker's start-up or queue is not charged to it).
    */
-  prepare?: () => Promise<void>;
+  clockOnStart?: boolean;
 }
