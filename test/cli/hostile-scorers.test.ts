@@ -58,7 +58,7 @@ describe('no scorer can hang a run', () => {
     await setUp(['rx'], [`${'a'.repeat(40)}!`, 'aaaa']);
     const started = Date.now();
     const result = await project.run(['run-experiment', 'prompts/h.prompt.mdx', '--quiet', '--format', 'jsonl'], { server, timeoutMs: 40_000 });
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
     expect(parseRows(result.stdout).map((row) => row.evals.rx)).toEqual([
@@ -74,7 +74,8 @@ describe('no scorer can hang a run', () => {
       server,
       timeoutMs: 40_000,
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // generous for a loaded machine: without the fix the run never ends (runCli kills it at 40 s)
+    expect(Date.now() - started).toBeLessThan(35_000);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
     const outcome = parseRows(result.stdout).map((row) => [row.index, row.evals.exact?.passed, row.evals.loop?.error ?? row.evals.loop?.passed, row.evals.stuck?.error ?? row.evals.stuck?.passed]);
@@ -112,7 +113,7 @@ describe('no scorer can hang a run', () => {
       const result = await run.done;
       expect(result.code).toBe(130);
       // 3 s of grace for rows in flight, then the stuck worker is terminated
-      expect(Date.now() - started).toBeLessThan(8000);
+      expect(Date.now() - started).toBeLessThan(12_000);
       expect(await linesWritten()).toBe(3);
       const [id] = await project.runIds();
       expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with --resume ${id}\n`);

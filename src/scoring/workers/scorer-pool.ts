@@ -25,6 +25,8 @@ interface Task {
   reject: (error: Error) => void;
   /** When the worker took it (its clock runs from then); undefined while queued. */
   begunAt: number | undefined;
+  /** Its eval is over (timed out, interrupted) while it waited: it must not start later, unowned. */
+  cancelled: boolean;
 }
 
 interface Slot {
@@ -70,7 +72,7 @@ export class ScorerPool {
   run(name: string, params: EvalParams, control: { signal: AbortSignal; started: () => void }): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
       if (this.closed) return reject(new WorkerTaskError('the scorer pool is closed'));
-      const task: Task = { id: this.nextId++, name, params, started: control.started, resolve, reject, begunAt: undefined };
+      const task: Task = { id: this.nextId++, name, params, started: control.started, resolve, reject, begunAt: undefined, cancelled: false };
       control.signal.addEventListener('abort', () => void this.cancel(task), { once: true });
       void this.dispatch(task);
     });
@@ -91,7 +93,7 @@ export class ScorerPool {
     } catch (error) {
       return task.reject(error instanceof Error ? error : new WorkerTaskError(String(error)));
     }
-    if (this.closed) return task.reject(new WorkerTaskError('aborted'));
+    if (this.closed || task.cancelled) return task.reject(new WorkerTaskError('aborted'));
     slot.tasks.set(task.id, task);
     slot.worker.ref();
     try {
@@ -187,6 +189,7 @@ export class ScorerPool {
 
   /** The eval timed out or the run was interrupted: drop the task, and stop its worker if stuck. */
   private async cancel(task: Task): Promise<void> {
+    task.cancelled = true;
     const slot = this.slots.find((s) => s.tasks.has(task.id));
     if (slot === undefined) return;
     this.settle(slot, task.id);
@@ -214,7 +217,11 @@ export class ScorerPool {
     });
   }
 
-  /** Removes a worker: tasks it had not begun go elsewhere, tasks it had begun fail. */
+  /**
+   * Removes a worker: tasks it had not begun go elsewhere, tasks it had begun fail. A worker that
+   * died before it was ready fails its tasks too, so a worker that cannot start is not restarted
+   * in a loop.
+   */
   private async kill(slot: Slot, why: string): Promise<void> {
     const index = this.slots.indexOf(slot);
     if (index === -1) return;
@@ -222,7 +229,7 @@ export class ScorerPool {
     const tasks = [...slot.tasks.values()];
     slot.tasks.clear();
     for (const task of tasks) {
-      if (task.begunAt === undefined && !this.closed) void this.dispatch(task);
+      if (task.begunAt === undefined && slot.isReady && !this.closed && !task.cancelled) void this.dispatch(task);
       else task.reject(new WorkerTaskError(`its worker thread was stopped: ${why}`));
     }
     await slot.worker.terminate();
