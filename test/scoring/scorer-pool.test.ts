@@ -47,7 +47,8 @@ function evalOf(result: BindResult, name: string) {
   return found;
 }
 
-describe('user scorers in worker threads', () => {
+// Worker start-up (jiti and the config) takes seconds on a loaded machine.
+describe('user scorers in worker threads', { timeout: 40_000 }, () => {
   it('run in a worker with the params cloned across, and their results and throws come back', async () => {
     const result = await bind(['ok', 'threw']);
     expect(await runEval(evalOf(result, 'ok'), params({ output: 'yes' }))).toEqual({ passed: true, reason: 'worker thread', normalized: 1, untyped: true });
