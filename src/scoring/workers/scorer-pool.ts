@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+// A built-in module: nothing to load lazily, and a synchronous spawn cannot race a second one.
+import { Worker } from 'node:worker_threads';
 import { packageFile } from '../../package-paths.js';
 import type { EvalParams } from '../types.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
@@ -89,7 +90,7 @@ export class ScorerPool {
   private async dispatch(task: Task): Promise<void> {
     let slot: Slot;
     try {
-      slot = await this.pick();
+      slot = this.pick();
     } catch (error) {
       return task.reject(error instanceof Error ? error : new WorkerTaskError(String(error)));
     }
@@ -117,7 +118,7 @@ export class ScorerPool {
    * running for a while: CPU-bound or stuck), since each start loads the config again: fast
    * scorers, however many rows, are served by one worker.
    */
-  private async pick(): Promise<Slot> {
+  private pick(): Slot {
     let best: Slot | undefined;
     for (const slot of this.slots) if (best === undefined || slot.tasks.size < best.tasks.size) best = slot;
     if (best === undefined) return this.spawn();
@@ -127,8 +128,7 @@ export class ScorerPool {
     return this.slots.every(busy) ? this.spawn() : best;
   }
 
-  private async spawn(): Promise<Slot> {
-    const { Worker } = await import('node:worker_threads');
+  private spawn(): Slot {
     const worker = new Worker(workerFile(), { workerData: this.setup });
     let onReady: () => void = () => undefined;
     let onFailed: (error: Error) => void = () => undefined;
