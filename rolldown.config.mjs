@@ -19,7 +19,7 @@ const executableBin = {
   },
 };
 
-export default {
+const cli = {
   input: { agentmark: 'dist/cli/bin.js' },
   platform: 'node',
   external: ['jiti', 'chokidar', /^node:/],
@@ -32,3 +32,9 @@ export default {
   },
   output: { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
 };
+
+// The worker thread that runs user scorers (src/scoring/workers/) is bundled on its own, next to
+// the CLI, so workers start from one file too and the CLI's chunks stay as they were.
+const scorerWorker = { ...cli, plugins: [], input: { 'scorer-worker': 'dist/scoring/workers/scorer-worker.js' } };
+
+export default [cli, scorerWorker];

@@ -18,7 +18,7 @@ export type {
   GateResult,
 } from './experiment/index.js';
 export { builtinScorers, bindEvals, runEval, validateResult } from './scoring/index.js';
-export type { EvalParams, EvalResult, Scorer, ScoredEval } from './scoring/index.js';
+export type { EvalParams, EvalResult, Scorer, ScorerControl, ScoredEval } from './scoring/index.js';
 export { executeModelRequest, createProviderRegistry, ResponseCache } from './model/index.js';
 export type { ModelRequest, ModelResponse, ToolCallRecord, TokenUsage } from './model/index.js';
 export { RunStore } from './store/index.js';

@@ -70,6 +70,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     promptPath: prompt.path,
     pathScope: projectScope(project),
     evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
+    projectFile: project.configPath,
+    // User scorers then run in worker threads, where one that never returns can be stopped.
+    configFile: config.path,
+    concurrency: options.concurrency ?? 10,
   });
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
     // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
@@ -102,6 +106,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     }
     throw error;
   } finally {
+    // Stops the scorer workers too: a scorer still running when the run ends is cut off.
+    await bound.close();
     await caller.close();
     // Also releases the run's lock, on every way out.
     await handle.close();

@@ -64,6 +64,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           promptPath: prompt.path,
           pathScope: projectScope(project),
           evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
+          projectFile: project.configPath,
         });
         report.warnings.push(...bound.warnings);
       } catch (error) {

@@ -22,18 +22,27 @@ export async function findConfigFile(root: string): Promise<string | undefined> 
   return undefined;
 }
 
+export interface LoadConfigOptions {
+  /**
+   * Keep jiti's transform of the config on disk (keyed by the source text, so an edit is never
+   * missed). Scorer workers set it: each loads the config again, and the transform is most of that.
+   * @default false
+   */
+  fsCache?: boolean;
+}
+
 /**
  * Loads `agentmark.config.*` from the project root, TypeScript included, without a build step.
  * Every call evaluates the file afresh (no fs or module cache) so watch mode sees edits to the
  * config and to the modules it imports.
  */
-export async function loadConfig(project: Project): Promise<LoadedConfig> {
+export async function loadConfig(project: Pick<Project, 'root'>, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const file = await findConfigFile(project.root);
   if (!file) return { path: undefined, files: [] };
 
   const files = await collectLocalImports(file, project.root);
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(file, { fsCache: false, moduleCache: false, interopDefault: false });
+  const jiti = createJiti(file, { fsCache: options.fsCache ?? false, moduleCache: false, interopDefault: false });
   let mod: unknown;
   try {
     mod = await jiti.import(file);

@@ -1,11 +1,19 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
+import { compileWith } from './safe-regex.js';
 
 let instance: Promise<Ajv> | undefined;
 
-/** One shared Ajv, imported on first use so commands that never score start fast. */
+/**
+ * One shared Ajv, imported on first use so commands that never score start fast. Its `pattern`
+ * and `patternProperties` use RE2 (linear time): these schemas come from users (json_schema's
+ * option, a prompt's object schema), and a backtracking pattern would hang the run.
+ */
 export function getAjv(): Promise<Ajv> {
-  instance ??= import('ajv').then(({ default: AjvClass }) => new AjvClass({ allErrors: true, strict: false }));
+  instance ??= Promise.all([import('ajv'), import('re2js')]).then(([{ default: AjvClass }, { RE2JS }]) => {
+    const regExp = Object.assign((pattern: string) => compileWith(RE2JS, pattern), { code: 'linear-time RE2 (re2js)' });
+    return new AjvClass({ allErrors: true, strict: false, code: { regExp } });
+  });
   return instance;
 }
 

@@ -5,7 +5,9 @@ import type { ScoreSchema } from '../project/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
 import { compileTrustedSchema, formatAjvErrors } from './ajv.js';
 import { builtinScorers } from './builtins/index.js';
-import type { BoundEval, BuiltinScorer, JudgeFn, Scorer } from './types.js';
+import { locateOption } from './locate-option.js';
+import type { BoundEval, BuiltinScorer, EvalControl, EvalResult, JudgeFn, Scorer, ScorerControl } from './types.js';
+import { ScorerPool } from './workers/scorer-pool.js';
 
 export interface BindContext {
   /** `scores` of agentmark.json. */
@@ -22,11 +24,22 @@ export interface BindContext {
   pathScope?: PathScope | undefined;
   /** Where the prompt names its i-th eval (`test_settings.evals[i]`), for errors. @default the prompt file */
   evalLocation?: ((index: number) => SourceLocation) | undefined;
+  /** agentmark.json, where built-ins' options are written (for error locations). */
+  projectFile?: string | undefined;
+  /**
+   * The config file the user scorers came from. Given, they run in worker threads that load it
+   * themselves, so a scorer that never returns can be stopped; without it they run in this thread.
+   */
+  configFile?: string | undefined;
+  /** Rows scored at once; bounds the worker pool (with the core count). @default 10 */
+  concurrency?: number;
 }
 
 export interface BindResult {
   evals: BoundEval[];
   warnings: string[];
+  /** Stops the worker threads of user scorers, if any started; call when the run is over. */
+  close(): Promise<void>;
 }
 
 /** `name (string, required), flags (string)`: enough to fix a typo without opening the docs. */
@@ -48,6 +61,7 @@ async function createBuiltin(
   ctx: BindContext,
 ): Promise<Scorer> {
   await checkOptions(evalName, builtin, options, ctx);
+  const file = ctx.projectFile;
   return builtin.create(options, {
     evalName,
     schema,
@@ -57,6 +71,7 @@ async function createBuiltin(
     projectRoot: ctx.projectRoot,
     promptPath: ctx.promptPath,
     pathScope: ctx.pathScope,
+    ...(file === undefined ? {} : { locateOption: (key: string) => locateOption(file, evalName, key) }),
   });
 }
 
@@ -87,6 +102,7 @@ export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<
   const evals: BoundEval[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
+  const isolate = isolation(ctx);
   for (const [index, name] of evalNames.entries()) {
     if (seen.has(name)) continue;
     seen.add(name);
@@ -99,7 +115,7 @@ export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<
       if (schema?.scorer !== undefined) {
         warnings.push(`eval ${name}: scores.${name}.scorer "${schema.scorer}" is ignored because agentmark.config registers a scorer named ${name}`);
       }
-      evals.push({ name, scorer: user, schema, source: 'user' });
+      evals.push(isolate ? isolate.bind(name, schema) : { name, scorer: user, schema, source: 'user' });
       continue;
     }
 
@@ -131,5 +147,28 @@ export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<
     const scorer = await createBuiltin(name, builtin, schema?.options ?? {}, schema, ctx);
     evals.push({ name, scorer, schema, source: 'builtin', builtin: builtin.name });
   }
-  return { evals, warnings };
+  return { evals, warnings, close: async () => isolate?.pool.close() };
+}
+
+/**
+ * User scorers run in worker threads when their config file is known (the CLI always knows it):
+ * the pool starts its first worker on the first eval, so binding alone (validate) starts none.
+ */
+function isolation(ctx: BindContext): { pool: ScorerPool; bind(name: string, schema: ScoreSchema | undefined): BoundEval } | undefined {
+  if (ctx.configFile === undefined || Object.keys(ctx.userScorers).length === 0) return undefined;
+  const pool = new ScorerPool({ root: ctx.projectRoot }, ScorerPool.sizeFor(ctx.concurrency ?? 10));
+  return {
+    pool,
+    bind: (name, schema) => ({
+      name,
+      scorer: (params, control) => pool.run(name, params, isEvalControl(control) ? control : { signal: new AbortController().signal, started: () => undefined }) as Promise<EvalResult>,
+      schema,
+      source: 'user',
+      clockOnStart: true,
+    }),
+  };
+}
+
+function isEvalControl(control: ScorerControl | undefined): control is EvalControl {
+  return control !== undefined && typeof (control as Partial<EvalControl>).started === 'function';
 }

@@ -7,6 +7,7 @@ export type {
   ScoredEval,
   Scorer,
   ScorerContext,
+  ScorerControl,
 } from './types.js';
 export { bindEvals, type BindContext, type BindResult } from './bind-evals.js';
 export { builtinScorers } from './builtins/index.js';

@@ -1,6 +1,7 @@
-import type { BoundEval, EvalParams, ScoredEval } from './types.js';
+import type { BoundEval, EvalControl, EvalParams, ScoredEval } from './types.js';
 import { validateResult } from './validate-result.js';
 import { formatSeconds } from '../format-seconds.js';
+import { messageOf } from './error-message.js';
 
 export interface RunEvalOptions {
   /** How long a scorer may take before its result is recorded as an error. @default 30000 */
@@ -9,36 +10,38 @@ export interface RunEvalOptions {
   signal?: AbortSignal;
 }
 
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return typeof error === 'string' ? error : `non-error thrown: ${JSON.stringify(error) ?? String(error)}`;
-}
-
 class EvalStop extends Error {}
 
 /**
  * Runs one bound eval on one row and validates its result. Never throws: a throw, a timeout,
  * an abort or a schema break is recorded as `error`, so one bad scorer cannot stop a run.
  *
- * The timeout only bounds asynchronous work. A synchronous scorer that loops forever blocks the
- * event loop, so no timer can fire; JavaScript cannot preempt it short of running scorers in a
- * worker, which would cost every row a structured clone of its params.
+ * The timeout is a race, so it holds only while this thread is free: user scorers from the
+ * config run in worker threads (scorer-pool.ts), where a synchronous loop blocks only its worker,
+ * which is terminated; built-ins run here and are bounded (linear-time regex, capped sizes).
+ * The scorer's control signal is aborted once the eval is over, however it ended.
  */
 export async function runEval(bound: BoundEval, params: EvalParams, options: RunEvalOptions = {}): Promise<ScoredEval> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const { signal } = options;
   if (signal?.aborted) return { error: 'aborted' };
+  const done = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let startClock: () => void = () => undefined;
   const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new EvalStop(`timed out after ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    startClock = () => {
+      if (timer !== undefined || done.signal.aborted) return;
+      timer = setTimeout(() => reject(new EvalStop(`timed out after ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    };
     onAbort = () => reject(new EvalStop('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+  if (!bound.clockOnStart) startClock();
+  const control: EvalControl = { signal: done.signal, started: () => startClock() };
   try {
     // Calling inside then() turns a synchronous throw into a rejection like an async one.
-    const work = Promise.resolve().then(() => bound.scorer({ ...params, schema: bound.schema }));
+    const work = Promise.resolve().then(() => bound.scorer({ ...params, schema: bound.schema }, control));
     // A scorer that fails after its timeout must not surface as an unhandled rejection.
     work.catch(() => undefined);
     const result: unknown = await Promise.race([work, stop]);
@@ -47,6 +50,7 @@ export async function runEval(bound: BoundEval, params: EvalParams, options: Run
     return { error: messageOf(error) };
   } finally {
     clearTimeout(timer);
+    done.abort();
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -3,6 +3,7 @@ import type { PathScope } from '../project/path-scope.js';
 import type { ScoreSchema } from '../project/types.js';
 import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
+import type { SourceLocation } from '../errors/index.js';
 
 /** What a scorer receives (format.md section 4, plus what this project adds). */
 export interface EvalParams {
@@ -34,7 +35,18 @@ export interface EvalResult {
   skipped?: boolean;
 }
 
-export type Scorer = (params: EvalParams) => EvalResult | Promise<EvalResult>;
+/** What a scorer may use besides its params. */
+export interface ScorerControl {
+  /** Aborted when the eval times out or the run is interrupted: stop any work still going. */
+  signal: AbortSignal;
+}
+
+/** What runEval passes to every scorer; `started` matters only to `clockOnStart` evals. */
+export interface EvalControl extends ScorerControl {
+  started: () => void;
+}
+
+export type Scorer = (params: EvalParams, control?: ScorerControl) => EvalResult | Promise<EvalResult>;
 
 /** One eval's validated outcome on one row. */
 export interface ScoredEval {
@@ -72,6 +84,8 @@ export interface ScorerContext {
   promptPath: string;
   /** Folders a judge's own prompt may be read from. @default the project root alone */
   pathScope?: PathScope | undefined;
+  /** Where one of this eval's options is written (agentmark.json's `scores.<name>.options.<key>`). */
+  locateOption?: (key: string) => Promise<SourceLocation>;
 }
 
 /** A built-in scorer: a factory that turns validated options into a Scorer. */
@@ -96,4 +110,9 @@ export interface BoundEval {
   source: 'user' | 'builtin';
   /** The built-in's name when `source` is `builtin`. */
   builtin?: string;
+  /**
+   * The scorer calls `started()` of its control when its work begins, and the eval's clock
+   * starts then rather than at the call (a worker's start-up or queue is not charged to it).
+   */
+  clockOnStart?: boolean;
 }

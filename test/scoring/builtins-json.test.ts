@@ -22,6 +22,20 @@ describe('json_schema', () => {
     properties: { name: { type: 'string' }, age: { type: 'number' } },
     required: ['name', 'age'],
   };
+  it('checks `pattern` in linear time and refuses what RE2 cannot match', async () => {
+    const started = performance.now();
+    const hostile = { type: 'object', properties: { id: { type: 'string', pattern: '(a+)+$' } } };
+    expect(await run('json_schema', { schema: hostile }, { output: JSON.stringify({ id: `${'a'.repeat(40)}!` }) })).toEqual({
+      passed: false,
+      score: 0,
+      reason: '1 schema violation: /id must match pattern "(a+)+$"',
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+    const lookahead = { type: 'object', properties: { id: { type: 'string', pattern: '^(?=x)' } } };
+    const error = (await builtin('json_schema', { schema: lookahead }).catch((e: unknown) => e)) as { code: string; hint: string };
+    expect(error.code).toBe('EVAL_INVALID_OPTIONS');
+    expect(error.hint).toMatch(/^lookaround .* are not supported: user patterns use RE2 syntax/);
+  });
   it('validates against its own schema and lists every violation', async () => {
     expect(await run('json_schema', { schema }, { output: '{"name":"Ann","age":3}' })).toEqual({
       passed: true,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { levenshteinSimilarity } from '../../src/scoring/builtins/similarity.js';
 import { firstNumber } from '../../src/scoring/builtins/numeric.js';
-import { builtin, run } from './fixtures.js';
+import { runEval } from '../../src/scoring/index.js';
+import { builtin, params, run } from './fixtures.js';
 
 describe('levenshtein', () => {
   it('computes 1 - d / maxLen', () => {
@@ -22,6 +23,31 @@ describe('levenshtein', () => {
       reason: 'similarity 0.571 < threshold 0.8 (3 edits)',
     });
     expect((await run('levenshtein', { threshold: 0.5 }, { output: 'sitting', expectedOutput: 'kitten' })).passed).toBe(true);
+  });
+  it('agrees with the textbook distance on random strings (reference: the plain dynamic programme)', () => {
+    const reference = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          const row = d[i] as number[];
+          const above = d[i - 1] as number[];
+          row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+      }
+      return (d[a.length] as number[])[b.length] as number;
+    };
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const text = (): string => Array.from({ length: next() % 12 }, () => 'abc'[next() % 3]).join('');
+    for (let k = 0; k < 300; k++) {
+      const [a, b] = [text(), text()];
+      expect(levenshteinSimilarity(a, b).distance).toBe(reference(a, b));
+    }
+  });
+  it('is bounded: texts past 25 million length × length cells are an eval error, not a stalled thread', async () => {
+    const result = await runEval(await builtin('levenshtein'), params({ output: 'a'.repeat(5001), expectedOutput: 'b'.repeat(5000) }));
+    expect(result).toEqual({ error: 'levenshtein compares texts of up to 25,000,000 length × length; these are 5001 × 5000 characters' });
+    expect(levenshteinSimilarity('a'.repeat(5000), 'a'.repeat(4999) + 'b').distance).toBe(1);
   });
   it('rejects a threshold above 1', async () => {
     await expect(builtin('levenshtein', { threshold: 80 })).rejects.toThrow(

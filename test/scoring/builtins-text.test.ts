@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EvalBindingError } from '../../src/errors/index.js';
 import { builtin, run } from './fixtures.js';
@@ -88,7 +91,41 @@ describe('regex', () => {
     const error = await builtin('regex', { pattern: '(' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EvalBindingError);
     expect((error as EvalBindingError).code).toBe('EVAL_INVALID_OPTIONS');
-    expect((error as EvalBindingError).message).toBe('eval "e": invalid regex option: Invalid regular expression: /(/: Unterminated group');
+    expect((error as EvalBindingError).message).toBe('eval "e": regex option: unsupported or invalid pattern /(/: missing closing ): `(`');
+  });
+  it('matches in linear time: (a+)+$ on 40 a\'s and a "!" answers at once (a backtracking engine takes hours)', async () => {
+    const started = performance.now();
+    const result = await run('regex', { pattern: '(a+)+$' }, { output: `${'a'.repeat(40)}!` });
+    expect(result).toEqual({ passed: false, score: 0, reason: 'output does not match /(a+)+$/' });
+    expect((await run('regex', { pattern: '(a+)+$' }, { output: 'a'.repeat(100_000) })).passed).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+  it('refuses backreferences and lookaround at bind time, naming what is unsupported', async () => {
+    const backref = (await builtin('regex', { pattern: '(a)\\1' }).catch((e: unknown) => e)) as EvalBindingError;
+    expect(backref.message).toBe('eval "e": regex option: unsupported or invalid pattern /(a)\\1/: invalid escape sequence: `\\1`');
+    expect(backref.hint).toBe(
+      'backreferences (\\1, \\k<name>) are not supported: user patterns use RE2 syntax, which matches in linear time: ' +
+        'no backreferences, no lookaround; write \\uXXXX or \\x{…} for code points; see README "Built-in scorers"',
+    );
+    const lookahead = (await builtin('regex', { pattern: 'x(?=y)' }).catch((e: unknown) => e)) as EvalBindingError;
+    expect(lookahead.code).toBe('EVAL_INVALID_OPTIONS');
+    expect(lookahead.hint).toMatch(/^lookaround \(\(\?=, \(\?!, \(\?<=, \(\?<!\) are not supported: /);
+    const flag = (await builtin('regex', { pattern: 'x', flags: 'q' }).catch((e: unknown) => e)) as EvalBindingError;
+    expect(flag.message).toBe('eval "e": regex option: unknown flag "q" in "q"');
+  });
+  it('points at the pattern in agentmark.json when it knows the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'am-regex-'));
+    const projectFile = join(dir, 'agentmark.json');
+    await writeFile(projectFile, '{\n  "scores": {\n    "e": {\n      "type": "boolean",\n      "scorer": "regex",\n      "options": { "pattern": "(?<=a)b" }\n    }\n  }\n}\n');
+    const error = (await builtin('regex', { pattern: '(?<=a)b' }, { projectFile }).catch((e: unknown) => e)) as EvalBindingError;
+    expect(error.location).toEqual({ file: projectFile, line: 6, column: 31 });
+    await rm(dir, { recursive: true });
+  });
+  it('accepts JavaScript\'s \\u escapes and the i, m, s flags', async () => {
+    expect((await run('regex', { pattern: '^\\u0041\\u{42}$' }, { output: 'AB' })).passed).toBe(true);
+    expect((await run('regex', { pattern: '^b$', flags: 'm' }, { output: 'a\nb\nc' })).passed).toBe(true);
+    expect((await run('regex', { pattern: 'a.c', flags: 's' }, { output: 'a\nc' })).passed).toBe(true);
+    expect((await run('regex', { pattern: 'a.c' }, { output: 'a\nc' })).passed).toBe(false);
   });
   it('requires a pattern', async () => {
     const error = (await builtin('regex', {}).catch((e: unknown) => e)) as EvalBindingError;

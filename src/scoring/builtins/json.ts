@@ -1,6 +1,7 @@
 import { EvalBindingError } from '../../errors/index.js';
 import type { JSONSchema7 } from '../../prompt/json-schema.js';
 import { compileSchema, formatAjvErrors } from '../ajv.js';
+import { UnsupportedPattern } from '../safe-regex.js';
 import type { BuiltinScorer } from '../types.js';
 import { deepEqual, isPlainObject } from './deep-equal.js';
 import { defineScorer } from './define-scorer.js';
@@ -46,7 +47,10 @@ export const jsonSchema = defineScorer<JsonSchemaOptions>({
       validate = await compileSchema(schema);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new EvalBindingError('EVAL_INVALID_OPTIONS', `eval "${ctx.evalName}": invalid JSON Schema: ${message}`, { location });
+      throw new EvalBindingError('EVAL_INVALID_OPTIONS', `eval "${ctx.evalName}": invalid JSON Schema: ${message}`, {
+        location,
+        ...(error instanceof UnsupportedPattern ? { hint: error.hint } : {}),
+      });
     }
     return (params) => {
       const parsed = parseJson(params.output);

@@ -1,5 +1,6 @@
 import { EvalBindingError } from '../../errors/index.js';
 import type { BuiltinScorer, EvalParams, EvalResult } from '../types.js';
+import { compileSafeRegex, UnsupportedPattern, type SafeRegex } from '../safe-regex.js';
 import { firstDifference } from './deep-equal.js';
 import { defineScorer } from './define-scorer.js';
 import { normalizeText, outputText, parseJson, quote, requireExpectedText } from './text.js';
@@ -90,41 +91,41 @@ export const notContains = defineScorer<ContainsOptions>({
 });
 
 export interface RegexOptions {
-  /** A JavaScript regular expression, without slashes. Required. */
+  /**
+   * A regular expression in RE2 syntax (JavaScript's without backreferences and lookaround),
+   * without slashes; it matches in time linear in the output. Required.
+   */
   pattern: string;
-  /** RegExp flags such as `i`, `m`, `s`; `g` and `y` are dropped since one test is all that matters. @default "" */
+  /** `i`, `m`, `s`; `g`, `y`, `d`, `u` and `v` are accepted and change nothing. @default "" */
   flags?: string;
 }
 
 export const regex = defineScorer<RegexOptions>({
   name: 'regex',
-  description: 'Passes when the output matches a regular expression.',
+  description: 'Passes when the output matches a regular expression (RE2 syntax, linear time).',
   options: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'JavaScript regular expression, without slashes.' },
-      flags: { type: 'string', description: 'RegExp flags, e.g. "i".' },
+      pattern: { type: 'string', description: 'Regular expression in RE2 syntax, without slashes.' },
+      flags: { type: 'string', description: 'Flags: i, m, s.' },
     },
     required: ['pattern'],
     additionalProperties: false,
   },
-  create: (options, ctx) => {
-    // g/y make RegExp.test stateful across rows, which would make verdicts depend on row order.
-    const flags = (options.flags ?? '').replace(/[gy]/g, '');
-    let re: RegExp;
+  create: async (options, ctx) => {
+    let re: SafeRegex;
     try {
-      re = new RegExp(options.pattern, flags);
+      re = await compileSafeRegex(options.pattern, options.flags);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new EvalBindingError('EVAL_INVALID_OPTIONS', `eval "${ctx.evalName}": invalid regex option: ${message}`, {
-        location: { file: ctx.promptPath },
-        hint: 'the pattern is a JavaScript RegExp source without surrounding slashes; escape backslashes in JSON',
+      if (!(error instanceof UnsupportedPattern)) throw error;
+      throw new EvalBindingError('EVAL_INVALID_OPTIONS', `eval "${ctx.evalName}": regex option: ${error.message}`, {
+        location: ctx.locateOption ? await ctx.locateOption('pattern') : { file: ctx.promptPath },
+        hint: error.hint,
       });
     }
-    const shown = `/${re.source}/${re.flags}`;
     return (params) => {
       const matched = re.test(outputText(params.output));
-      return verdict(matched, matched ? `output matches ${shown}` : `output does not match ${shown}`);
+      return verdict(matched, matched ? `output matches ${re.shown}` : `output does not match ${re.shown}`);
     };
   },
 });

@@ -1,0 +1,26 @@
+import { readFile } from 'node:fs/promises';
+import type { SourceLocation } from '../errors/index.js';
+import { escapePointerSegment, scanJson } from '../project/json-source-map.js';
+
+/**
+ * Where `scores.<evalName>.options.<key>` sits in agentmark.json (its nearest present ancestor
+ * when the key itself is absent). Only called on an error path: reading and scanning the file
+ * again costs nothing on runs whose options are fine.
+ */
+export async function locateOption(projectFile: string, evalName: string, key: string): Promise<SourceLocation> {
+  let text: string;
+  try {
+    text = await readFile(projectFile, 'utf8');
+  } catch {
+    return { file: projectFile };
+  }
+  const scan = scanJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (!scan.ok) return { file: projectFile };
+  let pointer = ['', 'scores', evalName, 'options', key].map(escapePointerSegment).join('/');
+  for (;;) {
+    const found = scan.pointers.get(pointer);
+    if (found) return { file: projectFile, line: found.value.line, column: found.value.column };
+    if (pointer === '') return { file: projectFile };
+    pointer = pointer.slice(0, pointer.lastIndexOf('/'));
+  }
+}
