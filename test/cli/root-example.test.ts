@@ -1,37 +1,147 @@
-import { existsSync } from 'node:fs';
-import { cp, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { REPO_ROOT, tempProject } from '../helpers/temp-project.js';
 
-const CACHE = join(REPO_ROOT, '.agentmark', 'cache');
-const recorded = existsSync(CACHE);
-const cleanups: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
+// Each run loads the example's config (jiti, `ai`) on a loaded two-core machine.
+const RUN_MS = 60_000;
 
-describe('the root example', () => {
-  it.skipIf(!recorded)('runs offline from its recorded sample responses, in a copy of the repo, with no OpenAI settings', async () => {
-    const { dir, cleanup } = await tempProject();
-    cleanups.push(cleanup);
-    for (const name of ['agentmark.json', 'agentmark.config.ts', 'package.json', 'examples', 'prompts', 'datasets']) {
-      await cp(join(REPO_ROOT, name), join(dir, name), { recursive: true });
-    }
-    await cp(CACHE, join(dir, '.agentmark', 'cache'), { recursive: true });
-    // as after `npm install` in a fresh clone: the config imports `ai` and the package itself
-    await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    await symlink(join(REPO_ROOT, 'dist'), join(dir, 'dist'), 'dir');
+let dir = '';
+let cleanup = async (): Promise<void> => {};
 
-    const result = await runCli(['run-experiment', 'prompts/classify-intent.prompt.mdx'], { cwd: dir, env: {} });
-    expect(result.stderr).not.toMatch(/^error:/m);
-    expect([0, 1]).toContain(result.code);
-    expect(result.stdout).toMatch(/^│ # +│ Input +│ AI Result +│ Expected Output +│ exact_intent +│ known_intent +│$/m);
-    expect(result.stdout).toMatch(/^ {2}Rows: {5}12 run, 0 errored, 12 cached, 0 pre-generated$/m);
+const git = (...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, encoding: 'utf8' });
+
+/**
+ * A fresh clone, as far as the example can tell: exactly the files git tracks (so untracked
+ * caches, runs and parsed prompts of this working copy do not leak in, and samples that are not
+ * committed are missing), plus `node_modules` and the built `dist` that `npm install` makes.
+ * The copy is itself a git repository, so a test can see whether a run touched a tracked file.
+ */
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempProject());
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of tracked) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await copyFile(join(REPO_ROOT, file), join(dir, file));
+  }
+  await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await symlink(join(REPO_ROOT, 'dist'), join(dir, 'dist'), 'dir');
+  git('init', '-q');
+  // `node_modules/` and `dist/` in .gitignore match folders; here they are links.
+  await writeFile(join(dir, '.git', 'info', 'exclude'), '/node_modules\n/dist\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'fresh clone');
+}, RUN_MS);
+afterAll(() => cleanup());
+
+interface TableRow {
+  index: number;
+  cells: Record<string, string>;
+}
+
+/** The report table's body rows, each cell under its column's header. */
+function tableRows(stdout: string): TableRow[] {
+  const split = (line: string): string[] => line.split('│').slice(1, -1).map((cell) => cell.trim());
+  const header = stdout.split('\n').find((line) => /^│ # +│/.test(line));
+  if (header === undefined) throw new Error(`no report table in:\n${stdout}`);
+  const names = split(header);
+  return stdout
+    .split('\n')
+    .filter((line) => /^│ \d+ +│/.test(line))
+    .map((line) => {
+      const cells = Object.fromEntries(split(line).map((cell, i) => [names[i] ?? String(i), cell]));
+      return { index: Number(cells['#']), cells };
+    });
+}
+
+/** Every eval cell that is not a pass, a score or a skip, as `row <i> <eval>: <cell>`. */
+function failures(rows: TableRow[], evals: string[]): string[] {
+  return rows.flatMap((row) =>
+    evals.filter((name) => /^(FAIL|ERROR)/.test(row.cells[name] ?? '')).map((name) => `row ${row.index} ${name}: ${row.cells[name]}`),
+  );
+}
+
+/** The headline command of the README, run in the fresh clone with no OpenAI settings at all. */
+async function runExample(name: string): Promise<{ code: number | null; stdout: string; rows: TableRow[] }> {
+  const result = await runCli(['run-experiment', `prompts/${name}.prompt.mdx`], { cwd: dir, env: {}, timeoutMs: RUN_MS });
+  // Nothing on stderr: no error, no warning, and (off a terminal, for a fast run) no progress line.
+  expect(result.stderr).toBe('');
+  expect(git('status', '--porcelain')).toBe('');
+  return { code: result.code, stdout: result.stdout, rows: tableRows(result.stdout) };
+}
+
+const summary = (stdout: string): string => stdout.slice(stdout.indexOf('\nSUMMARY\n')).replace(/\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}/g, '<run-id>');
+
+describe('the root example, offline from its sample responses in a fresh clone', () => {
+  it('classify-intent exits 1: row 11 is answered "Account deletion", which fails both evals', { timeout: RUN_MS }, async () => {
+    const run = await runExample('classify-intent');
+    expect(run.code).toBe(1);
+    expect(run.rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(failures(run.rows, ['exact_intent', 'known_intent'])).toEqual([
+      'row 11 exact_intent: FAIL (0.00 - output "account deletion" does not equal expected "account")',
+      'row 11 known_intent: FAIL (0.00 - output "Account deletion" is not one of: refund, shipping, account, product_question, other)',
+    ]);
+    expect(summary(run.stdout)).toContain(
+      [
+        '  Rows:     12 run, 0 errored, 12 cached, 0 pre-generated',
+        '  Evals:',
+        '    exact_intent  pass 91.7% (11/12, 95% CI 64.6%–98.5%), mean 0.92 ± 0.08, 0 errors',
+        '    known_intent  pass 91.7% (11/12, 95% CI 64.6%–98.5%), mean 0.92 ± 0.08, 0 errors',
+      ].join('\n'),
+    );
+    expect(summary(run.stdout)).toContain('    ✘ evals: 2 of 24 eval results did not pass\n    ✔ errors: no row errored\n  Result:   FAILED\n');
   });
 
-  it.runIf(!recorded)('is skipped until sample responses are recorded under .agentmark/cache', () => {
-    console.warn(`skipped: no recorded sample responses at ${CACHE}`);
+  it('extract-order exits 1: row 11 extracts "book" where "book set" is expected', { timeout: RUN_MS }, async () => {
+    const run = await runExample('extract-order');
+    expect(run.code).toBe(1);
+    expect(run.rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(failures(run.rows, ['valid_order', 'fields_match'])).toEqual([
+      'row 11 fields_match: FAIL (0.75 - 3/4 fields match; mismatched: product)',
+    ]);
+    expect(run.rows[11]?.cells['AI Result']).toBe('{"order_id":"M-1293","product":"book","issue_type":"missing","refund_requested":false}');
+    expect(summary(run.stdout)).toContain('    ✘ evals: 1 of 24 eval results did not pass\n    ✔ errors: no row errored\n  Result:   FAILED\n');
+  });
+
+  it('order-status exits 0: every row looks the order up; only row 5, which asks for it, cancels', { timeout: RUN_MS }, async () => {
+    const run = await runExample('order-status');
+    expect(run.code).toBe(0);
+    expect(run.rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(failures(run.rows, ['used_lookup', 'fast_enough'])).toEqual([]);
+    expect(run.rows.map((row) => row.cells.used_lookup)).toEqual(
+      run.rows.map((row) => `PASS (1.00 - called lookup_order${row.index === 5 ? ', cancel_order' : ''})`),
+    );
+    // Replayed answers have no live latency to judge.
+    expect(new Set(run.rows.map((row) => row.cells.fast_enough))).toEqual(new Set(['SKIP (no live latency (cached))']));
+    expect(summary(run.stdout)).toContain('  Rows:     10 run, 0 errored, 10 cached, 0 pre-generated\n');
+    expect(summary(run.stdout)).toContain('    ✔ evals: all 10 eval results passed\n    ✔ errors: no row errored\n  Result:   PASSED\n');
+  });
+
+  it('support-reply exits 0: the curt reply of row 10 scores low, and the means still clear the thresholds', { timeout: RUN_MS }, async () => {
+    const run = await runExample('support-reply');
+    expect(run.code).toBe(0);
+    expect(run.rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(failures(run.rows, ['mentions_next_step', 'no_blame', 'reply_length', 'tone', 'fast_enough'])).toEqual([]);
+    const low = run.rows.filter((row) => !/^score: 1, /.test(row.cells.reply_length ?? '') || !/^score: 1, /.test(row.cells.tone ?? ''));
+    expect(low.map((row) => [row.index, row.cells['AI Result'], row.cells.reply_length, row.cells.tone])).toEqual([
+      [
+        10,
+        'Fine. We will look into it.',
+        'score: 0.15, reason: 6 words',
+        'score: 0, label: curt, reason: The reply is short and gives no empathy or detail; it reads as curt.',
+      ],
+    ]);
+    expect(summary(run.stdout)).toContain(
+      [
+        '    ✔ evals: all 24 eval results passed',
+        '    ✔ errors: no row errored',
+        '    ✔ score:reply_length: reply_length: mean score 0.929 >= 0.8',
+        '    ✔ score:tone: tone: mean score 0.917 >= 0.8',
+        '  Result:   PASSED',
+      ].join('\n'),
+    );
   });
 });
