@@ -31,7 +31,7 @@ const settledWith =
 const runIdOf = (screen: string, label: string): string | undefined =>
   new RegExp(`── ${label} · run (\\S+)\\r\\n`).exec(screen)?.[1];
 const stable = (screen: string): string =>
-  screen.replace(/\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}/g, '<run-id>').replace(/ · \d+ms\r\n/g, ' · [...]ms\r\n');
+  screen.replace(/\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}/g, '<run-id>').replace(/ · (\d+ms|\d+\.\ds|\d+m \d\ds)\r\n/g, ' · [...]\r\n');
 
 test('on a terminal the whole screen is redrawn in place; r reruns all, f the failed rows, q quits, each a single key', async () => {
   project = await watchProject();
@@ -44,10 +44,10 @@ test('on a terminal the whole screen is redrawn in place; r reruns all, f the fa
   expect(stable(lastScreen(out))).toBe(
     HEADER +
       '\r\n── prompts/alpha.prompt.mdx · run <run-id>\r\n' +
-      '  openai/gpt-4o-mini · 3 rows · 0 cached · 0 errored · [...]ms\r\n' +
+      '  openai/gpt-4o-mini · 3 rows · 0 cached · 0 errored · [...]\r\n' +
       '  mentions  pass 100.0%   mean 1.000\r\n' +
       '\r\n── prompts/beta.prompt.mdx · run <run-id>\r\n' +
-      '  openai/gpt-4o-mini · 2 rows · 0 cached · 0 errored · [...]ms\r\n' +
+      '  openai/gpt-4o-mini · 2 rows · 0 cached · 0 errored · [...]\r\n' +
       '  mentions  pass 100.0%   mean 1.000\r\n' +
       '\r\nwatching 8 files for 2 experiments — r rerun all · f rerun failed · q quit\r\n',
   );
