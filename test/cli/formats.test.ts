@@ -59,11 +59,4 @@ describe('every format prints exactly its report for a small fixed run', () => {
     expect(ok.stdout).toBe('');
     expect(stable(await project.read('report.jsonl'), 'jsonl')).toBe(expected('jsonl.txt'));
   });
-
-  it('shows progress on stderr without --quiet, and no line per row off a terminal', async () => {
-    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'jsonl'], { server });
-    expect(result.code).toBe(1);
-    // a fast run off a terminal prints no progress line at all (lines come every 10% or 10 s, at most 4 a second)
-    expect(result.stderr).toBe('');
-  });
 });

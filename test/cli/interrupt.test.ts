@@ -101,14 +101,16 @@ describe('interrupting run-experiment', () => {
     const run = spawnRun(['--concurrency', '2', '--max-retries', '0']);
     await expect.poll(() => server.inFlight, { timeout: 10_000, interval: 10 }).toBe(2);
     const child = await run.child;
-    const started = Date.now();
     child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    child.kill('SIGINT');
-    const result = await run.done;
+    // Keep pressing Ctrl-C: two signals that arrive while the process is busy count as one, and
+    // a test that sent exactly two could see a single one on a loaded machine.
+    const again = setInterval(() => child.kill('SIGINT'), 100);
+    const result = await run.done.finally(() => clearInterval(again));
     expect(result.code).toBe(130);
-    // the first SIGINT alone would wait the 3 s grace period for the hanging calls
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The first SIGINT alone waits the 3 s grace period for the hanging calls, then writes the
+    // report (see the next test). Exiting at once means no report at all, whatever the timing.
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('');
     // process.exit() still releases the run's lock
     expect(await lockLeft()).toBe(false);
   });
@@ -121,9 +123,12 @@ describe('interrupting run-experiment', () => {
     (await run.child).kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
-    // 3 s of grace, then the calls are aborted (the server sees them closed) and the process ends
+    // 3 s of grace, then the calls are aborted (the server sees them closed) and the process
+    // ends. The floor is exact (timers never fire early; the signal arrives after `started`).
+    // The ceiling only has to tell the grace period from the per-call timeout (60 s) and the
+    // 15 s kill of runCli: writing the report and exiting can take seconds on a loaded machine.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
-    expect(Date.now() - started).toBeLessThan(4500);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.closedEarly).toBe(2);
     expect(await linesWritten()).toBe(0);
     expect(result.stdout).toContain('  Rows:     0 run, 0 errored, 0 cached, 0 pre-generated\n');

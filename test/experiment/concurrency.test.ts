@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EvalBindingError } from '../../src/errors/index.js';
-import { echoResponder, useOpenAIServer, type OpenAIReply } from '../helpers/openai-server.js';
+import { echoResponder, useOpenAIServer, type OpenAIReply, type OpenAIResponder } from '../helpers/openai-server.js';
 import { fixture, promptFile, wordsDataset, type Fixture } from './setup.js';
 
 const server = useOpenAIServer();
@@ -10,13 +10,42 @@ afterEach(() => fx.cleanup());
 const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
 const slow = (ms: number) => (request: Parameters<typeof echoResponder>[0]): OpenAIReply => ({ ...echoResponder(request), latencyMs: ms }) as OpenAIReply;
 
+/**
+ * Holds every answer until `size` requests are waiting at the server, then answers them all.
+ * A run reaches `size` in flight because it must, not because its requests happened to overlap
+ * on a fast enough machine. One that never gets there (a pool too small) is answered after
+ * `giveUpMs` anyway, so it finishes and fails on `maxInFlight` rather than timing out.
+ */
+function gathering(size: number, giveUpMs = 5_000): OpenAIResponder {
+  let waiting: Array<() => void> = [];
+  return async (request) => {
+    await new Promise<void>((resolve) => {
+      const release = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting = waiting.filter((each) => each !== release);
+        resolve();
+      }, giveUpMs);
+      waiting.push(release);
+      if (waiting.length >= size) {
+        const batch = waiting;
+        waiting = [];
+        for (const each of batch) each();
+      }
+    });
+    return echoResponder(request);
+  };
+}
+
 describe('runExperiment against the loopback OpenAI server', () => {
   it.each([1, 4, 10])('keeps exactly %i requests in flight, never more', async (concurrency) => {
     fx = await fixture({
       'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini' }),
       'datasets/words.jsonl': wordsDataset(words.slice(0, concurrency * 3)),
     });
-    server.setHandler(slow(30));
+    server.setHandler(gathering(concurrency));
     const outcome = await fx.run({ concurrency, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
     expect(outcome.summary).toMatchObject({ rows: concurrency * 3, errored: 0, passed: true });
     expect(server.requests).toHaveLength(concurrency * 3);
@@ -25,8 +54,9 @@ describe('runExperiment against the loopback OpenAI server', () => {
 
   it('does not run more rows at once than the dataset has', async () => {
     fx = await fixture({ 'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini' }) });
-    server.setHandler(slow(20));
+    server.setHandler(gathering(3));
     await fx.run({ concurrency: 10, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
+    expect(server.requests).toHaveLength(3);
     expect(server.maxInFlight).toBe(3);
   });
 

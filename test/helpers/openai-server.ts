@@ -33,6 +33,9 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   /** The client closed the connection before the answer was complete (abort, timeout). */
   closedEarly: boolean;
+  /** When the request arrived and, if the client hung up early, when it did (`Date.now()`). */
+  receivedAt: number;
+  closedAt?: number;
 }
 
 export interface OpenAIServer {
@@ -78,11 +81,12 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    const record: RecordedRequest = { path: req.url ?? '', body: {}, closedEarly: false };
+    const record: RecordedRequest = { path: req.url ?? '', body: {}, closedEarly: false, receivedAt: Date.now() };
     res.on('close', () => {
       inFlight -= 1;
       if (!res.writableFinished) {
         record.closedEarly = true;
+        record.closedAt = Date.now();
         closedEarly += 1;
       }
     });

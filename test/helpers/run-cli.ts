@@ -17,12 +17,14 @@ export interface CliOptions {
   /** Called once the process has started, e.g. to send it signals. */
   onSpawn?: (child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Options for node itself, before the script (`node <nodeArgs> agentmark.js ...`). */
+  nodeArgs?: string[];
 }
 
 /** Runs `node dist/bundle/agentmark.js ...args` (the package's bin) and collects its output and exit code. */
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isAgentmarkError } from '../../src/errors/index.js';
 import type { EsNode } from '../../src/prompt/estree.js';
 import { evaluate, type EvalContext } from '../../src/prompt/evaluate.js';
 import { LineIndex } from '../../src/prompt/line-index.js';
-import { loadBody, loadError, renderError, describeError } from './helpers.js';
+import { describeError, loadBody, loadError, renderBody, renderError } from './helpers.js';
 
 /** A template's error: at load when no props can avoid it (see static-errors.test.ts), else at render. */
 async function failure(body: string, props: Record<string, unknown> = {}): Promise<string[]> {
@@ -91,30 +90,40 @@ describe('hostile templates', () => {
     ]);
   });
 
-  it('surfaces every hostile input as a known error, never a raw Error', async () => {
-    const bodies = [
+  // Each must fail with its own known error: loadError fails the test when nothing is thrown,
+  // and rethrows anything that is not one of our typed errors.
+  it.each([
+    [
       '<User>{props.a.b.c.constructor.constructor("return process")()}</User>\n',
-      '<User>{(props.x = 1)}</User>\n',
-      '<User>{delete props.x}</User>\n',
-      '<User>{props.x++}</User>\n',
-      '<User>{import("fs")}</User>\n',
+      'TEMPLATE_NOT_A_FILTER main.prompt.mdx:6:8: only filters can be called; "props.a.b.c.constructor.constructor(…)" is not a filter | hint: filters: upper, lower, capitalize, truncate, abs, join, round, replace, urlencode, dump',
+    ],
+    ['<User>{(props.x = 1)}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:9: operator "=" is not allowed in a template expression'],
+    ['<User>{delete props.x}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:8: operator "delete" is not allowed in a template expression'],
+    ['<User>{props.x++}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:8: operator "++" is not allowed in a template expression'],
+    ['<User>{import("fs")}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:8: ImportExpression is not allowed in a template expression'],
+    [
       '<User>{/x/.test(props.s)}</User>\n',
-      '<User>{10n}</User>\n',
-      '<User>{[...props.list]}</User>\n',
-      '<User>{upper(...props.list)}</User>\n',
-      '<User>{async () => 1}</User>\n',
-      '<User>{props.a, props.b}</User>\n',
+      'TEMPLATE_NOT_A_FILTER main.prompt.mdx:6:8: only filters can be called; "(…).test" is not a filter | hint: filters: upper, lower, capitalize, truncate, abs, join, round, replace, urlencode, dump',
+    ],
+    ['<User>{10n}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:8: Literal is not allowed in a template expression'],
+    ['<User>{[...props.list]}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:9: array holes and spreads are not supported'],
+    ['<User>{upper(...props.list)}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:14: spread arguments are not supported'],
+    ['<User>{async () => 1}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:8: a function is only allowed as the child of <ForEach> | hint: write <ForEach arr={props.items}>{(item, index) => <>…</>}</ForEach>'],
+    ['<User>{props.a, props.b}</User>\n', 'TEMPLATE_UNSUPPORTED_SYNTAX main.prompt.mdx:6:8: SequenceExpression is not allowed in a template expression'],
+    [
       '<User>{`${process}`}</User>\n',
-      '<User><b {...props} /></User>\n',
+      'TEMPLATE_UNKNOWN_IDENTIFIER main.prompt.mdx:6:11: unknown identifier "process" | hint: props are read as props.process; known names here: props',
+    ],
+    ['<User><b {...props} /></User>\n', 'PROMPT_UNSUPPORTED_SYNTAX main.prompt.mdx:6:10: spread attributes ({...x}) are not supported'],
+    [
       '<User>{<Unknown />}</User>\n',
-      '<User>{}</User>\n<User>{"a" + {}}</User>\n',
-    ];
-    for (const body of bodies) {
-      try {
-        (await loadBody(body)).render({ list: [1], s: 'x' });
-      } catch (error) {
-        expect(isAgentmarkError(error), `${body} threw ${String(error)}`).toBe(true);
-      }
-    }
+      'TEMPLATE_UNKNOWN_TAG main.prompt.mdx:6:8: unknown tag <Unknown> | hint: known tags: System, User, Assistant, If, ElseIf, Else, ForEach, Raw, ImageAttachment, FileAttachment',
+    ],
+  ])('refuses %j with a known error', async (body, expected) => {
+    expect(await loadError(loadBody(body).then((prompt) => prompt.render({ list: [1], s: 'x' })))).toEqual([expected]);
+  });
+
+  it('renders an empty expression as nothing and an object as JSON text, never as [object Object]', async () => {
+    expect(await renderBody('<User>{}</User>\n<User>{"a" + {}}</User>\n')).toEqual(['', 'a{}']);
   });
 });
