@@ -4,6 +4,7 @@ import type { EsModuleStatement } from './estree.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { parseTemplate } from './parse-template.js';
 import type { TemplateCache } from './template-cache.js';
+import type { PromptKind } from './types.js';
 import { readUtf8File } from './read-utf8.js';
 import { syntaxError } from './template-ir.js';
 import { BUILT_IN_TAGS, type Template } from './template.js';
@@ -16,6 +17,8 @@ export interface LoadSession {
   errors: AgentmarkError[];
   /** Parsed bodies kept between commands (the project's `.agentmark/prompt-cache/`). */
   cache?: TemplateCache;
+  /** The prompt's kind: which role and prompt tags its body and components may use. */
+  kind?: PromptKind;
 }
 
 /**
@@ -65,6 +68,6 @@ export async function loadTemplate(file: string, source: string, bodyStart: numb
       template.components.set(name, component);
     }
   }
-  session.errors.push(...validateBody(template, stack.length === 0));
+  session.errors.push(...validateBody(template, stack.length === 0, session.kind));
   return template;
 }

@@ -42,7 +42,7 @@ describe('hostile templates', () => {
 
   it('reads only own properties of plain data', async () => {
     const [content] = (await loadBody('<User>[{props.toString}][{props.list.map}][{props.s.length}][{props.hasOwnProperty}]</User>\n'))
-      .render({ list: [1], s: 'abc' }).messages.map((m) => m.content);
+      .render({ list: [1], s: 'abc' }).messages?.map((m) => m.content) ?? [];
     expect(content).toBe('[][][3][]');
   });
 
