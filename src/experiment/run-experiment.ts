@@ -39,9 +39,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const git = options.resume ? undefined : gitInfo(project.root);
   const prompt = options.prompt ?? (await loadPrompt(options.promptPath, { project }));
   if (prompt.kind !== 'text' && prompt.kind !== 'object') {
-    throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind}_config prompts are loaded but not run by this tool`, {
+    throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind} experiments are not supported yet: this is an ${prompt.kind}_config prompt, and only text_config and object_config prompts are run`, {
       location: { file: relative(project.root, prompt.path) },
-      hint: 'experiments run text_config and object_config prompts',
+      hint: `\`agentmark render\` and \`agentmark validate\` work on ${prompt.kind} prompts`,
     });
   }
   const evalNames = options.skipEval ? [] : (prompt.testSettings.evals ?? []);

@@ -46,7 +46,7 @@ export function renderPromptText(template: Template, props: Record<string, unkno
   const texts = fields.filter((f) => f.tag === tag);
   const second = texts[1];
   if (second) {
-    throw new TemplateError('TEMPLATE_DUPLICATE_PROMPT', `a ${kind} prompt takes one <${tag}>, but this one rendered ${texts.length}`, {
+    throw new TemplateError('TEMPLATE_DUPLICATE_PROMPT', `this ${kind} prompt rendered ${texts.length} <${tag}> tags; it takes one`, {
       location: { file: second.file, ...template.lines.at(second.offset) },
     });
   }
