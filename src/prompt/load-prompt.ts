@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import { ErrorList, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import type { Project } from '../project/types.js';
+import { checkFilterCalls } from './check-filters.js';
+import { filterSet, type FilterSet, type UserFilter } from './filters.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { loadTemplate, type LoadSession } from './load-template.js';
 import { outsideRoleWarnings, renderMessages, renderPromptText } from './render-messages.js';
@@ -16,6 +18,11 @@ export interface LoadPromptOptions {
    * parsed bodies between commands: `<root>/.agentmark/prompt-cache/`.
    */
   project?: Project;
+  /**
+   * The project's own filters (`filters` in agentmark.config.ts), callable in the body like the
+   * built-ins; a call of any other name is an error at load.
+   */
+  filters?: Readonly<Record<string, UserFilter>>;
 }
 
 function throwAll(errors: readonly AgentmarkError[]): never {
@@ -50,6 +57,8 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     ...(options.project ? { cache: new TemplateCache(join(options.project.root, '.agentmark', 'prompt-cache')) } : {}),
   };
   const template = await loadTemplate(file, parsed.body, parsed.bodyStart, session, []);
+  const filters = filterSet(options.filters);
+  for (const loaded of session.templates.values()) session.errors.push(...checkFilterCalls(loaded, filters));
   if (session.errors.length > 0 || !checked.result) throwAll(session.errors);
 
   const { frontmatter, kind, block } = checked.result;
@@ -65,28 +74,28 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     files: [...session.files],
     warnings: outsideRoleWarnings(template, kind),
     render(props: Record<string, unknown>): RenderedPrompt {
-      return renderPrompt(template, frontmatter, block, props);
+      return renderPrompt(template, frontmatter, block, props, filters);
     },
   };
 }
 
 /** The render output in AgentMark's shape for each kind of prompt, `agentmark_meta` last. */
-function renderPrompt(template: Template, frontmatter: PromptFrontmatter, block: ConfigBlock, props: Record<string, unknown>): RenderedPrompt {
+function renderPrompt(template: Template, frontmatter: PromptFrontmatter, block: ConfigBlock, props: Record<string, unknown>, filters: FilterSet): RenderedPrompt {
   const name = frontmatter.name;
   const test_settings = frontmatter.test_settings ?? {};
   const meta = frontmatter['agentmark_meta'];
   const agentmark_meta = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? { agentmark_meta: meta as Record<string, unknown> } : {};
   switch (block) {
     case 'text_config':
-      return { name, messages: renderMessages(template, props, 'text'), test_settings, text_config: frontmatter.text_config as TextConfig, ...agentmark_meta };
+      return { name, messages: renderMessages(template, props, 'text', filters), test_settings, text_config: frontmatter.text_config as TextConfig, ...agentmark_meta };
     case 'object_config':
-      return { name, messages: renderMessages(template, props, 'object'), test_settings, object_config: frontmatter.object_config as ObjectConfig, ...agentmark_meta };
+      return { name, messages: renderMessages(template, props, 'object', filters), test_settings, object_config: frontmatter.object_config as ObjectConfig, ...agentmark_meta };
     case 'image_config': {
-      const { text } = renderPromptText(template, props, 'image');
+      const { text } = renderPromptText(template, props, 'image', filters);
       return { name, image_config: { ...frontmatter.image_config, prompt: text }, test_settings, ...agentmark_meta };
     }
     case 'speech_config': {
-      const { text, instructions } = renderPromptText(template, props, 'speech');
+      const { text, instructions } = renderPromptText(template, props, 'speech', filters);
       return { name, speech_config: { ...frontmatter.speech_config, text, instructions }, test_settings, ...agentmark_meta };
     }
   }

@@ -3,6 +3,7 @@ import type { ContentPart, PromptKind } from './types.js';
 import type { EsJsxElement, EsJsxFragment, EsNode } from './estree.js';
 import { evaluate, templateError, type EvalContext } from './evaluate.js';
 import { someTag } from './find-tags.js';
+import type { FilterSet } from './filters.js';
 import { blockInner, dedentSlice, indentLines, lineIndent, minIndent, normalizeBlock, wholeLineSpan, type LineSpan } from './layout.js';
 import { jsxToIr, type IrElement, type IrExpression, type IrNode } from './template-ir.js';
 import { BUILT_IN_TAGS, FIELD_TAGS, fieldTagsFor, isPassThrough, knownTags, type Template } from './template.js';
@@ -26,6 +27,7 @@ export interface RenderState {
   fields: RenderedField[];
   /** The role or prompt tag being rendered, if any: another one cannot go inside it. */
   inside: string | undefined;
+  filters: FilterSet;
 }
 
 /** The rendered content of one role tag (a message) or prompt tag. */
@@ -49,6 +51,7 @@ export function evalContext(state: RenderState): EvalContext {
     props: state.props,
     locals: state.locals,
     renderJsx: (node: EsJsxElement | EsJsxFragment) => renderElement(state, jsxToIr(state.template, node), 0, undefined),
+    filters: state.filters,
   };
 }
 

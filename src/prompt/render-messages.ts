@@ -1,5 +1,6 @@
 import { TemplateError } from '../errors/index.js';
 import type { ChatMessage, PromptKind, PromptWarning, Role } from './types.js';
+import { BUILT_IN_FILTERS, type FilterSet } from './filters.js';
 import { someTag } from './find-tags.js';
 import { renderRange, type RenderedField, type RenderState } from './render-body.js';
 import { FIELD_TAGS, fieldTagsFor, type Template } from './template.js';
@@ -11,10 +12,10 @@ const isFieldTag = (name: string): boolean => FIELD_TAGS.includes(name);
  * Renders the whole body and returns its role and prompt tags in document order. Tags may come
  * from loops, branches and components; everything outside them prints nowhere.
  */
-export function renderFields(template: Template, props: Record<string, unknown>, kind: PromptKind): RenderedField[] {
+export function renderFields(template: Template, props: Record<string, unknown>, kind: PromptKind, filters: FilterSet = BUILT_IN_FILTERS): RenderedField[] {
   const state: RenderState = {
     template, props, locals: new Map(), depth: 0, budget: { nodes: 0 },
-    attachments: undefined, kind, fields: [], inside: undefined,
+    attachments: undefined, kind, fields: [], inside: undefined, filters,
   };
   try {
     renderRange(state, template.bodyStart, template.source.length, template.bodyNodes, 0);
@@ -32,17 +33,17 @@ export function renderFields(template: Template, props: Record<string, unknown>,
 }
 
 /** The messages of a text or object prompt. */
-export function renderMessages(template: Template, props: Record<string, unknown>, kind: PromptKind = 'text'): ChatMessage[] {
-  return renderFields(template, props, kind).map((field) => ({ role: ROLE_OF[field.tag] as Role, content: field.content }));
+export function renderMessages(template: Template, props: Record<string, unknown>, kind: PromptKind = 'text', filters?: FilterSet): ChatMessage[] {
+  return renderFields(template, props, kind, filters).map((field) => ({ role: ROLE_OF[field.tag] as Role, content: field.content }));
 }
 
 /**
  * The text of an image or speech prompt: its one `<ImagePrompt>` / `<SpeechPrompt>`, and for
  * speech the `<System>` instructions ('' without one), as AgentMark renders them.
  */
-export function renderPromptText(template: Template, props: Record<string, unknown>, kind: 'image' | 'speech'): { text: string; instructions: string } {
+export function renderPromptText(template: Template, props: Record<string, unknown>, kind: 'image' | 'speech', filters?: FilterSet): { text: string; instructions: string } {
   const tag = kind === 'image' ? 'ImagePrompt' : 'SpeechPrompt';
-  const fields = renderFields(template, props, kind);
+  const fields = renderFields(template, props, kind, filters);
   const texts = fields.filter((f) => f.tag === tag);
   const second = texts[1];
   if (second) {
