@@ -31,11 +31,13 @@ export const FILTERS: Readonly<Record<string, Filter>> = Object.freeze({
   upper: onString((s) => s.toUpperCase()),
   lower: onString((s) => s.toLowerCase()),
   capitalize: onString((s) => s.charAt(0).toUpperCase() + s.slice(1)),
-  truncate: onString((s, [n], fail) => {
+  // `n` is checked whatever the value: `truncate(x)` is a mistake even when x is not a string.
+  truncate: ([value, n], fail) => {
     const length = numeric(n);
     if (!Number.isInteger(length) || length < 0) fail('truncate(s, n) needs a whole number n >= 0');
-    return s.length > length ? `${s.slice(0, length)}...` : s;
-  }),
+    const s = asString(value);
+    return s !== undefined && s.length > length ? `${s.slice(0, length)}...` : (s ?? value);
+  },
   abs: ([n]) => Math.abs(numeric(n)),
   join: ([array, separator]) => {
     if (!Array.isArray(array)) return array;

@@ -1,6 +1,6 @@
 import type { EsJsxElement, EsJsxFragment } from './estree.js';
-import { jsxToIr, type IrNode } from './template-ir.js';
-import type { Template } from './template.js';
+import { jsxToIr, type IrElement, type IrNode } from './template-ir.js';
+import { FIELD_TAGS, type Template } from './template.js';
 
 type Visit = (name: string, template: Template) => boolean;
 
@@ -49,4 +49,16 @@ function someJsx(node: unknown, found: (jsx: EsJsxElement | EsJsxFragment) => bo
     }
   }
   return false;
+}
+
+const yieldsFields = new WeakMap<IrElement, boolean>();
+
+/** Whether a component's children hold role or prompt tags; asked once per element, not per render. */
+export function childrenYieldFields(template: Template, element: IrElement): boolean {
+  let yields = yieldsFields.get(element);
+  if (yields === undefined) {
+    yields = someTag(template, element.children, (name) => FIELD_TAGS.includes(name));
+    yieldsFields.set(element, yields);
+  }
+  return yields;
 }

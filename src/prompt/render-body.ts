@@ -2,11 +2,11 @@ import { TemplateError, didYouMean } from '../errors/index.js';
 import type { ContentPart, PromptKind } from './types.js';
 import type { EsJsxElement, EsJsxFragment, EsNode } from './estree.js';
 import { evaluate, templateError, type EvalContext } from './evaluate.js';
-import { someTag } from './find-tags.js';
+import { childrenYieldFields } from './find-tags.js';
 import type { FilterSet } from './filters.js';
 import { blockInner, dedentSlice, indentLines, lineIndent, minIndent, normalizeBlock, wholeLineSpan, type LineSpan } from './layout.js';
 import { jsxToIr, type IrElement, type IrExpression, type IrNode } from './template-ir.js';
-import { BUILT_IN_TAGS, FIELD_TAGS, fieldTagsFor, isPassThrough, knownTags, type Template } from './template.js';
+import { BUILT_IN_TAGS, fieldTagsFor, isPassThrough, knownTags, type Template } from './template.js';
 import { Markup, toText } from './values.js';
 
 /** Components nested deeper than this are taken for runaway recursion. */
@@ -282,7 +282,7 @@ function renderComponent(state: RenderState, element: IrElement, dedent: number,
       return normalizeBlock(renderRange(state, inner.start, inner.end, element.children, dedent));
     };
     // Role tags among the children produce their messages where {props.children} is printed.
-    props['children'] = someTag(state.template, element.children, (name) => FIELD_TAGS.includes(name)) ? new Markup(renderChildren) : renderChildren();
+    props['children'] = childrenYieldFields(state.template, element) ? new Markup(renderChildren) : renderChildren();
   }
   const inner: RenderState = { ...state, template: component, props, locals: new Map(), depth: state.depth + 1 };
   const output = renderRange(inner, component.bodyStart, component.source.length, component.bodyNodes, 0).trim();
