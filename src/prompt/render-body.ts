@@ -263,7 +263,7 @@ function collectAttachment(state: RenderState, element: IrElement): void {
 function renderComponent(state: RenderState, element: IrElement, dedent: number, span: LineSpan | undefined): string {
   const component = state.template.components.get(element.name);
   if (!component) {
-    const known = knownTags(state.template);
+    const known = knownTags(state.template, state.kind);
     throw fail(state, element.start, 'TEMPLATE_UNKNOWN_TAG', `unknown tag <${element.name}>`, `${didYouMean(element.name, known) ?? ''} known tags: ${known.join(', ')}`.trim());
   }
   if (state.depth >= MAX_COMPONENT_DEPTH) {

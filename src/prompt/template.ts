@@ -29,8 +29,10 @@ export function isPassThrough(name: string): boolean {
   return name === '' || first !== first.toUpperCase() || first === first.toLowerCase();
 }
 
-export function knownTags(template: Template): string[] {
-  return [...BUILT_IN_TAGS, ...template.components.keys()];
+/** The tags a body of this kind of prompt may use, for hints: image tags are not offered to a chat prompt. */
+export function knownTags(template: Template, kind: PromptKind = 'text'): string[] {
+  const chat = kind === 'text' || kind === 'object';
+  return [...fieldTagsFor(kind), ...CONTROL_TAGS, ...(chat ? ATTACHMENT_TAGS : []), ...template.components.keys()];
 }
 
 /** The field tags each kind of prompt uses, as AgentMark reads them. */

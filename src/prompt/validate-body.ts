@@ -96,7 +96,7 @@ function checkElement(template: Template, node: IrElement, previous: IrElement |
       errors.push(syntaxError(template, node.start, 'PROMPT_NESTED_ROLE', `<${name}> holds role tags, so it cannot be inside <${role}>`, 'use the component outside role tags'));
     }
   } else if (!BUILT_IN_TAGS.includes(name)) {
-    const known = knownTags(template);
+    const known = knownTags(template, kind);
     const guess = didYouMean(name, known);
     errors.push(syntaxError(template, node.start, 'PROMPT_UNKNOWN_TAG', `unknown tag <${name}>`, `${guess ? `${guess} ` : ''}known tags: ${known.join(', ')}`));
   }

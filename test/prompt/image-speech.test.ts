@@ -47,6 +47,12 @@ describe('<ImagePrompt> and <SpeechPrompt>', () => {
     ]);
   });
 
+  it('offers the tags of the prompt kind for an unknown tag', async () => {
+    expect(await loadError(loadText(`${IMAGE}---\n<ImagePrompt>a <Colour /> cat</ImagePrompt>\n`))).toEqual([
+      'PROMPT_UNKNOWN_TAG main.prompt.mdx:9:16: unknown tag <Colour> | hint: known tags: ImagePrompt, If, ElseIf, Else, ForEach, Raw',
+    ]);
+  });
+
   it('says when the prompt text is missing, empty or given twice', async () => {
     const missing = await loadText(`${IMAGE}---\nJust text.\n`);
     expect(missing.warnings.map((w) => `${w.line}:${w.column}: ${w.message}`)).toEqual(['9:1: content outside <ImagePrompt> is ignored']);

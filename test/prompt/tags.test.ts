@@ -153,7 +153,7 @@ describe('Raw, pass-through tags and unknown tags', () => {
 
   it('names an unknown capitalised tag and lists the known ones', async () => {
     expect(await loadError(loadBody(lines('<User>', '<Foreach arr={props.x}>{(i) => <>{i}</>}</Foreach>', '</User>')))).toEqual([
-      'PROMPT_UNKNOWN_TAG main.prompt.mdx:7:1: unknown tag <Foreach> | hint: did you mean "ForEach"? known tags: System, User, Assistant, If, ElseIf, Else, ForEach, Raw, ImageAttachment, FileAttachment, ImagePrompt, SpeechPrompt',
+      'PROMPT_UNKNOWN_TAG main.prompt.mdx:7:1: unknown tag <Foreach> | hint: did you mean "ForEach"? known tags: System, User, Assistant, If, ElseIf, Else, ForEach, Raw, ImageAttachment, FileAttachment',
     ]);
   });
 
