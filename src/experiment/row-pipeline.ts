@@ -62,7 +62,7 @@ export async function processRow(
   let messages: ChatMessage[] = [];
   try {
     const rendered = pipeline.prompt.render(row.input);
-    messages = rendered.messages;
+    messages = rendered.messages ?? [];
     if (row.hasOutput) {
       base.output = row.output as RowResult['output'];
       base.pregenerated = true;

@@ -41,11 +41,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const now = options.now ?? Date.now;
   // Git (two child processes; `status` is slow in a big tree) runs while the prompt loads.
   const git = options.resume ? undefined : gitInfo(project.root);
-  const prompt = options.prompt ?? (await loadPrompt(options.promptPath, { project }));
+  const prompt = options.prompt ?? (await loadPrompt(options.promptPath, { project, filters: config.filters }));
   if (prompt.kind !== 'text' && prompt.kind !== 'object') {
-    throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind}_config prompts are loaded but not run by this tool`, {
+    throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind} experiments are not supported yet: this is an ${prompt.kind}_config prompt, and only text_config and object_config prompts are run`, {
       location: { file: relative(project.root, prompt.path) },
-      hint: 'experiments run text_config and object_config prompts',
+      hint: `\`agentmark render\` and \`agentmark validate\` work on ${prompt.kind} prompts`,
     });
   }
   const evalNames = options.skipEval ? [] : (prompt.testSettings.evals ?? []);

@@ -23,7 +23,7 @@ export async function runPromptOnce(
   options: RunOnceOptions,
   propsFor: (prompt: Awaited<ReturnType<typeof loadPrompt>>) => Promise<Record<string, unknown>>,
 ): Promise<ModelResponse> {
-  const prompt = await loadPrompt(options.promptPath, { project: options.project });
+  const prompt = await loadPrompt(options.promptPath, { project: options.project, filters: options.config.filters });
   const caller = await createModelCaller({ ...options, promptPath: prompt.path }, prompt);
   const rendered = prompt.render(await propsFor(prompt));
   try {

@@ -37,7 +37,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     report.prompts++;
     let prompt;
     try {
-      prompt = await loadPrompt(path, { project });
+      prompt = await loadPrompt(path, { project, filters: config?.filters });
     } catch (error) {
       collect(error);
       continue;

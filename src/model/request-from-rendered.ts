@@ -42,7 +42,7 @@ function baseRequest(
   const request: ModelRequest = {
     modelName: overrides.model ?? config.model_name,
     kind,
-    messages: rendered.messages,
+    messages: rendered.messages ?? [],
     settings: callSettings(config),
   };
   if (config.max_calls !== undefined) request.maxCalls = config.max_calls;

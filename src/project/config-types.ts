@@ -1,4 +1,5 @@
 import type { LanguageModel, Tool } from 'ai';
+import type { UserFilter } from '../prompt/filters.js';
 import type { Scorer } from '../scoring/types.js';
 
 /** Price of a model in USD per million tokens. */
@@ -21,6 +22,11 @@ export interface AgentmarkConfig {
   baseURL?: string;
   /** `provider/model` used by LLM-judge scorers. */
   judgeModel?: string;
+  /**
+   * Template filters by name, called in prompt bodies like the built-ins: `{shout(props.x, 2)}`
+   * calls `filters.shout(props.x, 2)`. Synchronous; a name of a built-in replaces it.
+   */
+  filters?: Record<string, UserFilter>;
 }
 
 /** The config's fields as loaded, plus where they came from so watch mode can watch them. */
@@ -32,6 +38,6 @@ export interface LoadedConfig extends AgentmarkConfig {
 }
 
 /** Keys `defineConfig` knows; anything else is reported, since it is most likely a typo. */
-export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel'] as const satisfies ReadonlyArray<
+export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters'] as const satisfies ReadonlyArray<
   keyof AgentmarkConfig
 >;

@@ -18,8 +18,9 @@ const isPrice: Check = (value) => {
 };
 
 /** For map-shaped keys, the check each entry must pass. */
-const ENTRY_CHECKS: Record<'scorers' | 'tools' | 'providers' | 'prices', Check> = {
+const ENTRY_CHECKS: Record<'scorers' | 'tools' | 'providers' | 'prices' | 'filters', Check> = {
   scorers: isFunction,
+  filters: isFunction,
   tools: isObject,
   providers: isFunction,
   prices: isPrice,

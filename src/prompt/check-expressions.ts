@@ -2,23 +2,23 @@ import { isAgentmarkError, type AgentmarkError } from '../errors/index.js';
 import type { EsNode } from './estree.js';
 import { BINARY_OPERATORS, MAX_DEPTH, calleeFilter, checkKey, templateError, unknownIdentifier, unsupported } from './evaluate.js';
 import { jsxToIr, type IrElement, type IrNode } from './template-ir.js';
-import { BUILT_IN_TAGS, ROLE_TAGS, isPassThrough, type Template } from './template.js';
+import { BUILT_IN_TAGS, isPassThrough, type Template } from './template.js';
 
 type Scope = ReadonlyMap<string, undefined>;
 
 /**
  * Finds, at load, every expression error no props can avoid: a call of something that is not a
- * filter, an unknown identifier or filter, a forbidden property (`constructor`, `__proto__`),
+ * filter, an unknown identifier, a forbidden property (`constructor`, `__proto__`),
  * syntax the interpreter does not run. The interpreter finds the same errors at render, but a
  * render error is one row's error; these are the prompt's, so every command must refuse the
  * prompt (exit 2) before any row is rendered or any model called. Errors that depend on the
  * props (a filter's argument, a deep value) stay render errors. Messages are the interpreter's.
  */
-export function checkExpressions(template: Template, isPrompt: boolean): AgentmarkError[] {
+export function checkExpressions(template: Template): AgentmarkError[] {
   const errors: AgentmarkError[] = [];
-  // A prompt renders only its role tags (the rest is ignored, with a warning); a component, all of it.
-  const rendered = isPrompt ? template.nodes.filter((node) => node.kind === 'element' && ROLE_TAGS.some((role) => role === node.name)) : template.nodes;
-  walk(template, rendered, new Map(), errors);
+  // The whole body is rendered (role tags may come out of loops, branches and components), so
+  // text outside role tags is evaluated too, then dropped with a warning.
+  walk(template, template.nodes, new Map(), errors);
   return errors;
 }
 
@@ -135,7 +135,8 @@ function expression(template: Template, node: EsNode, scope: Scope, depth: numbe
       next(node.alternate);
       return;
     case 'CallExpression':
-      calleeFilter(ctx, node);
+      // A filter's name is checked by `checkFilterCalls`, against the project's own filters too.
+      if (node.callee.type !== 'Identifier') calleeFilter(ctx, node);
       for (const argument of node.arguments) {
         if (argument.type === 'SpreadElement') throw templateError(ctx, argument.start, 'TEMPLATE_UNSUPPORTED_SYNTAX', 'spread arguments are not supported');
         next(argument);

@@ -1,6 +1,6 @@
 import { TemplateError, didYouMean } from '../errors/index.js';
 import type { EsCall, EsJsxElement, EsJsxFragment, EsMember, EsNode } from './estree.js';
-import { FILTER_NAMES, getFilter, type Filter } from './filters.js';
+import { BUILT_IN_FILTERS, type Filter, type FilterSet } from './filters.js';
 import type { LineIndex } from './line-index.js';
 import { Markup, isPlainObject, isTruthy, looseEquals, toNumber, toText } from './values.js';
 
@@ -13,6 +13,8 @@ export interface EvalContext {
   locals: ReadonlyMap<string, unknown>;
   /** Renders JSX written inside an expression (e.g. `cond ? <>a</> : null`). */
   renderJsx(node: EsJsxElement | EsJsxFragment): string;
+  /** The callable filters: the built-ins and the project's own. @default the built-ins */
+  filters?: FilterSet;
 }
 
 /** Keys that lead from data to the object model; rejected even where they would be own keys. */
@@ -185,15 +187,17 @@ function call(ctx: EvalContext, node: EsCall, depth: number): unknown {
 }
 
 /** The filter a call names; anything else is an error (shared with the load-time check). */
-export function calleeFilter(ctx: Pick<EvalContext, 'file' | 'lines'>, node: EsCall): Filter {
+export function calleeFilter(ctx: Pick<EvalContext, 'file' | 'lines' | 'filters'>, node: EsCall): Filter {
   const callee = node.callee;
-  const hint = `filters: ${FILTER_NAMES.join(', ')}`;
+  const filters = ctx.filters ?? BUILT_IN_FILTERS;
+  const names = filters.names;
+  const hint = `filters: ${names.join(', ')}`;
   if (callee.type !== 'Identifier') {
     throw templateError(ctx, node.start, 'TEMPLATE_NOT_A_FILTER', `only filters can be called; "${calleeText(callee)}" is not a filter`, hint);
   }
-  const filter = getFilter(callee.name);
+  const filter = filters.get(callee.name);
   if (!filter) {
-    throw templateError(ctx, callee.start, 'TEMPLATE_UNKNOWN_FILTER', `unknown filter "${callee.name}"`, didYouMean(callee.name, FILTER_NAMES) ?? hint);
+    throw templateError(ctx, callee.start, 'TEMPLATE_UNKNOWN_FILTER', `unknown filter "${callee.name}"`, didYouMean(callee.name, names) ?? hint);
   }
   return filter;
 }

@@ -1,6 +1,6 @@
 export { loadPrompt, type LoadPromptOptions } from './load-prompt.js';
 export { findPromptFiles } from './find-prompt-files.js';
-export { FILTER_NAMES } from './filters.js';
+export { FILTER_NAMES, type UserFilter } from './filters.js';
 export { BUILT_IN_TAGS } from './template.js';
 export type {
   ChatMessage,

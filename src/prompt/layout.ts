@@ -63,3 +63,28 @@ export function dedentSlice(source: string, start: number, end: number, amount: 
   const pattern = new RegExp(`(^|\\n)[ \\t]{1,${amount}}`, 'g');
   return text.replace(pattern, (match, lead: string, index: number) => (index === 0 && lead === '' && !atLineStart ? match : lead));
 }
+
+/**
+ * Rendered content made into a block: leading blank lines and trailing whitespace go, and every
+ * line loses up to the first line's indentation. Trimming alone would strip the first line's
+ * indentation but keep the others', turning a list into a nested one.
+ */
+export function normalizeBlock(text: string): string {
+  const body = text.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
+  const first = /^[ \t]*/.exec(body)?.[0].length ?? 0;
+  if (first === 0) return body;
+  return body.replace(new RegExp(`(^|\\n)[ \\t]{1,${first}}`, 'g'), '$1');
+}
+
+/** Column of `offset` when only spaces and tabs precede it on its line. */
+export function lineIndent(source: string, offset: number): number | undefined {
+  const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
+  return isBlank(source.slice(lineStart, offset)) ? offset - lineStart : undefined;
+}
+
+/** Indents every line but the first (which follows existing text) by `amount` spaces. */
+export function indentLines(text: string, amount: number): string {
+  if (amount <= 0) return text;
+  const pad = ' '.repeat(amount);
+  return text.replace(/\n(?=[^\r\n])/g, `\n${pad}`);
+}

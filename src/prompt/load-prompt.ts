@@ -2,10 +2,13 @@ import { dirname, join, resolve } from 'node:path';
 import { ErrorList, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import { projectScope, realPath, type PathScope } from '../project/path-scope.js';
 import type { Project } from '../project/types.js';
+import { checkFilterCalls } from './check-filters.js';
+import { filterSet, type FilterSet, type UserFilter } from './filters.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { loadTemplate, type LoadSession } from './load-template.js';
-import { outsideRoleWarnings, renderMessages } from './render-messages.js';
-import type { ChatMessage, LoadedPrompt, ObjectConfig, PromptFrontmatter, RenderedPrompt, TestSettings, TextConfig } from './types.js';
+import { outsideRoleWarnings, renderMessages, renderPromptText } from './render-messages.js';
+import type { LoadedPrompt, ObjectConfig, PromptFrontmatter, RenderedPrompt, TextConfig } from './types.js';
+import type { Template } from './template.js';
 import { validateFrontmatter, type ConfigBlock } from './validate-frontmatter.js';
 import { readUtf8File } from './read-utf8.js';
 import { TemplateCache } from './template-cache.js';
@@ -21,6 +24,11 @@ export interface LoadPromptOptions {
    * @default the project's root and allowedPaths; without a project, the prompt's own folder
    */
   scope?: PathScope;
+  /**
+   * The project's own filters (`filters` in agentmark.config.ts), callable in the body like the
+   * built-ins; a call of any other name is an error at load.
+   */
+  filters?: Readonly<Record<string, UserFilter>>;
 }
 
 function throwAll(errors: readonly AgentmarkError[]): never {
@@ -52,9 +60,12 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     files: new Set([file]),
     errors: [...checked.errors],
     scope: options.scope ?? (options.project ? projectScope(options.project) : { root: realPath(dirname(file)), allowed: [] }),
+    ...(checked.result ? { kind: checked.result.kind } : {}),
     ...(options.project ? { cache: new TemplateCache(join(options.project.root, '.agentmark', 'prompt-cache')) } : {}),
   };
   const template = await loadTemplate(file, parsed.body, parsed.bodyStart, session, []);
+  const filters = filterSet(options.filters);
+  for (const loaded of session.templates.values()) session.errors.push(...checkFilterCalls(loaded, filters));
   if (session.errors.length > 0 || !checked.result) throwAll(session.errors);
 
   const { frontmatter, kind, block } = checked.result;
@@ -68,27 +79,32 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     testSettings,
     inputSchema: frontmatter.input_schema,
     files: [...session.files],
-    warnings: outsideRoleWarnings(template),
+    warnings: outsideRoleWarnings(template, kind),
     locate: (path) => ({ file, ...parsed.positionOf(path) }),
     render(props: Record<string, unknown>): RenderedPrompt {
-      return withConfig({ name: frontmatter.name, messages: renderMessages(template, props), test_settings: testSettings }, frontmatter, block);
+      return renderPrompt(template, frontmatter, block, props, filters);
     },
   };
 }
 
-function withConfig(
-  base: { name: string; messages: ChatMessage[]; test_settings: TestSettings },
-  frontmatter: PromptFrontmatter,
-  block: ConfigBlock,
-): RenderedPrompt {
+/** The render output in AgentMark's shape for each kind of prompt, `agentmark_meta` last. */
+function renderPrompt(template: Template, frontmatter: PromptFrontmatter, block: ConfigBlock, props: Record<string, unknown>, filters: FilterSet): RenderedPrompt {
+  const name = frontmatter.name;
+  const test_settings = frontmatter.test_settings ?? {};
+  const meta = frontmatter['agentmark_meta'];
+  const agentmark_meta = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? { agentmark_meta: meta as Record<string, unknown> } : {};
   switch (block) {
     case 'text_config':
-      return { ...base, text_config: frontmatter.text_config as TextConfig };
+      return { name, messages: renderMessages(template, props, 'text', filters), test_settings, text_config: frontmatter.text_config as TextConfig, ...agentmark_meta };
     case 'object_config':
-      return { ...base, object_config: frontmatter.object_config as ObjectConfig };
-    case 'image_config':
-      return { ...base, image_config: frontmatter.image_config ?? {} };
-    case 'speech_config':
-      return { ...base, speech_config: frontmatter.speech_config ?? {} };
+      return { name, messages: renderMessages(template, props, 'object', filters), test_settings, object_config: frontmatter.object_config as ObjectConfig, ...agentmark_meta };
+    case 'image_config': {
+      const { text } = renderPromptText(template, props, 'image', filters);
+      return { name, image_config: { ...frontmatter.image_config, prompt: text }, test_settings, ...agentmark_meta };
+    }
+    case 'speech_config': {
+      const { text, instructions } = renderPromptText(template, props, 'speech', filters);
+      return { name, speech_config: { ...frontmatter.speech_config, text, instructions }, test_settings, ...agentmark_meta };
+    }
   }
 }

@@ -6,6 +6,7 @@ import type { EsModuleStatement } from './estree.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { parseTemplate } from './parse-template.js';
 import type { TemplateCache } from './template-cache.js';
+import type { PromptKind } from './types.js';
 import { readUtf8File } from './read-utf8.js';
 import { syntaxError } from './template-ir.js';
 import { BUILT_IN_TAGS, type Template } from './template.js';
@@ -20,6 +21,8 @@ export interface LoadSession {
   scope: PathScope;
   /** Parsed bodies kept between commands (the project's `.agentmark/prompt-cache/`). */
   cache?: TemplateCache;
+  /** The prompt's kind: which role and prompt tags its body and components may use. */
+  kind?: PromptKind;
 }
 
 /**
@@ -71,6 +74,6 @@ export async function loadTemplate(file: string, source: string, bodyStart: numb
       template.components.set(name, component);
     }
   }
-  session.errors.push(...validateBody(template, stack.length === 0), ...checkExpressions(template, stack.length === 0));
+  session.errors.push(...validateBody(template, stack.length === 0, session.kind), ...checkExpressions(template));
   return template;
 }

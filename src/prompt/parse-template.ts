@@ -24,10 +24,23 @@ function mdxProcessor(): Promise<MdxProcessor> {
 /**
  * `<Raw>` content is literal, so it must not be parsed as MDX (a JSON example would be a
  * broken expression). It is blanked for the parser with offsets kept; rendering slices the
- * original text.
+ * original text. Raw tags nest: a `<Raw>` inside one is part of its literal text.
  */
 function blankRaw(text: string): string {
-  return text.replace(/(<Raw\s*>)([\s\S]*?)(<\/Raw\s*>)/g, (_m, open: string, inner: string, close: string) => open + inner.replace(/[^\n]/g, ' ') + close);
+  const tags = /<(\/?)Raw\s*>/g;
+  let out = '';
+  let copied = 0;
+  let depth = 0;
+  let innerStart = 0;
+  for (let match = tags.exec(text); match !== null; match = tags.exec(text)) {
+    if (match[1] === '') {
+      if (depth++ === 0) innerStart = match.index + match[0].length;
+    } else if (depth > 0 && --depth === 0) {
+      out += text.slice(copied, innerStart) + text.slice(innerStart, match.index).replace(/[^\n]/g, ' ');
+      copied = match.index;
+    }
+  }
+  return out + text.slice(copied);
 }
 
 interface VFileMessageLike {

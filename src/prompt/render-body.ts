@@ -1,11 +1,13 @@
 import { TemplateError, didYouMean } from '../errors/index.js';
-import type { ContentPart } from './types.js';
+import type { ContentPart, PromptKind } from './types.js';
 import type { EsJsxElement, EsJsxFragment, EsNode } from './estree.js';
 import { evaluate, templateError, type EvalContext } from './evaluate.js';
-import { blockInner, dedentSlice, minIndent, wholeLineSpan, type LineSpan } from './layout.js';
+import { childrenYieldFields } from './find-tags.js';
+import type { FilterSet } from './filters.js';
+import { blockInner, dedentSlice, indentLines, lineIndent, minIndent, normalizeBlock, wholeLineSpan, type LineSpan } from './layout.js';
 import { jsxToIr, type IrElement, type IrExpression, type IrNode } from './template-ir.js';
-import { isPassThrough, knownTags, type Template } from './template.js';
-import { toText } from './values.js';
+import { BUILT_IN_TAGS, fieldTagsFor, isPassThrough, knownTags, type Template } from './template.js';
+import { Markup, toText } from './values.js';
 
 /** Components nested deeper than this are taken for runaway recursion. */
 export const MAX_COMPONENT_DEPTH = 32;
@@ -20,6 +22,20 @@ export interface RenderState {
   /** Set while rendering a <User>: attachments found are collected here. */
   attachments: ContentPart[] | undefined;
   budget: { nodes: number };
+  kind: PromptKind;
+  /** Role and prompt tags met so far, in document order, wherever they stand. */
+  fields: RenderedField[];
+  /** The role or prompt tag being rendered, if any: another one cannot go inside it. */
+  inside: string | undefined;
+  filters: FilterSet;
+}
+
+/** The rendered content of one role tag (a message) or prompt tag. */
+export interface RenderedField {
+  tag: string;
+  content: string | ContentPart[];
+  file: string;
+  offset: number;
 }
 
 const BLOCK_TAGS = new Set(['If', 'ElseIf', 'Else', 'ForEach', 'Raw', 'ImageAttachment', 'FileAttachment']);
@@ -35,6 +51,7 @@ export function evalContext(state: RenderState): EvalContext {
     props: state.props,
     locals: state.locals,
     renderJsx: (node: EsJsxElement | EsJsxFragment) => renderElement(state, jsxToIr(state.template, node), 0, undefined),
+    filters: state.filters,
   };
 }
 
@@ -146,7 +163,9 @@ export function renderElement(state: RenderState, element: IrElement, dedent: nu
     case 'System':
     case 'User':
     case 'Assistant':
-      throw fail(state, element.start, 'TEMPLATE_NESTED_ROLE', `<${name}> must be at the top level of the prompt, not inside another tag or component`);
+    case 'ImagePrompt':
+    case 'SpeechPrompt':
+      return renderField(state, element);
     default:
       return renderComponent(state, element, dedent, span);
   }
@@ -163,16 +182,59 @@ function renderForEach(state: RenderState, element: IrElement, dedent: number, s
   if (!Array.isArray(items)) return '';
   const names = fn.params.map((p) => (p.type === 'Identifier' ? p.name : ''));
   const body = jsxToIr(state.template, fn.body);
-  let out = '';
+  const outputs: string[] = [];
   items.forEach((item: unknown, index: number) => {
     const locals = new Map(state.locals);
     if (names[0]) locals.set(names[0], item);
     if (names[1]) locals.set(names[1], index);
     const inner: RenderState = { ...state, locals };
-    // The body fragment is laid out against the ForEach tag's own line, not the fragment's.
-    out += block(inner, body, span && body.name === '' ? span : undefined, dedent, (s, e, d) => renderRange(inner, s, e, body.name === '' ? body.children : [body], d));
+    // A fragment body is laid out against the ForEach tag's own line, not the fragment's.
+    if (body.name === '') outputs.push(block(inner, body, span, dedent, (s, e, d) => renderRange(inner, s, e, body.children, d)));
+    else outputs.push(renderSingle(inner, body, dedent));
   });
-  return out;
+  if (body.name === '') return outputs.join('');
+  // `(item) => <Tag …/>` is read as `(item) => <><Tag …/></>`: on its own lines, one item per
+  // line; a component's output is a block of markdown, so items are paragraphs (as in AgentMark).
+  const shown = outputs.map((o) => (span ? o.replace(/\s+$/, '') : o)).filter((o) => o !== '');
+  if (!span) return shown.join('');
+  const isComponent = !isPassThrough(body.name) && !BUILT_IN_TAGS.includes(body.name);
+  const text = shown.join(isComponent ? '\n\n' : '\n');
+  return span.newline && text !== '' ? `${text}\n` : text;
+}
+
+/** One element returned by a ForEach function, rendered from the start of its line. */
+function renderSingle(state: RenderState, body: IrElement, dedent: number): string {
+  const source = state.template.source;
+  const lineStart = source.lastIndexOf('\n', body.start - 1) + 1;
+  const alone = /^[ \t]*$/.test(source.slice(lineStart, body.start));
+  return renderRange(state, alone ? lineStart : body.start, body.end, [body], alone ? Math.max(dedent, body.start - lineStart) : dedent);
+}
+
+/**
+ * A role or prompt tag, wherever it stands (in a loop, a branch, a component): its content
+ * becomes a field in document order and it prints nothing where it stands.
+ */
+function renderField(state: RenderState, element: IrElement): string {
+  const name = element.name;
+  if (state.inside !== undefined) {
+    throw fail(state, element.start, 'TEMPLATE_NESTED_ROLE', `<${name}> cannot be inside <${state.inside}>`, 'close the first tag before opening the next');
+  }
+  const allowed = fieldTagsFor(state.kind);
+  if (!allowed.includes(name)) {
+    throw fail(state, element.start, 'TEMPLATE_TAG_NOT_FOR_KIND', `<${name}> is not used in ${state.kind} prompts`, `use ${allowed.map((t) => `<${t}>`).join(', ')}`);
+  }
+  if (name === 'System' && (state.kind === 'text' || state.kind === 'object')) {
+    const before = state.fields[0];
+    if (before) throw fail(state, element.start, 'TEMPLATE_SYSTEM_NOT_FIRST', `<System> must be the first message, but it comes after a <${before.tag}>`);
+  }
+  const attachments: ContentPart[] | undefined = name === 'User' ? [] : undefined;
+  const inner: RenderState = { ...state, inside: name, attachments };
+  // Indentation common to the tag's lines is layout, not content.
+  const dedent = minIndent(state.template.source, element.innerStart, element.innerEnd);
+  const text = normalizeBlock(renderRange(inner, element.innerStart, element.innerEnd, element.children, dedent));
+  const content = attachments && attachments.length > 0 ? [...(text ? [{ type: 'text' as const, text }] : []), ...attachments] : text;
+  state.fields.push({ tag: name, content, file: state.template.file, offset: element.start });
+  return '';
 }
 
 function collectAttachment(state: RenderState, element: IrElement): void {
@@ -201,7 +263,7 @@ function collectAttachment(state: RenderState, element: IrElement): void {
 function renderComponent(state: RenderState, element: IrElement, dedent: number, span: LineSpan | undefined): string {
   const component = state.template.components.get(element.name);
   if (!component) {
-    const known = knownTags(state.template);
+    const known = knownTags(state.template, state.kind);
     throw fail(state, element.start, 'TEMPLATE_UNKNOWN_TAG', `unknown tag <${element.name}>`, `${didYouMean(element.name, known) ?? ''} known tags: ${known.join(', ')}`.trim());
   }
   if (state.depth >= MAX_COMPONENT_DEPTH) {
@@ -213,8 +275,19 @@ function renderComponent(state: RenderState, element: IrElement, dedent: number,
     Object.defineProperty(props, attribute.name, { value: attributeValue(state, attribute.value), enumerable: true, writable: true, configurable: true });
   }
   if (element.innerEnd > element.innerStart) {
-    props['children'] = block(state, element, span, dedent, (s, e, d) => renderRange(state, s, e, element.children, d)).trim();
+    // Children keep their meaning: laid out from their own first line, so a markdown list
+    // stays a list wherever the component is placed.
+    const renderChildren = (): string => {
+      const inner = blockInner(state.template.source, element.innerStart, element.innerEnd);
+      return normalizeBlock(renderRange(state, inner.start, inner.end, element.children, dedent));
+    };
+    // Role tags among the children produce their messages where {props.children} is printed.
+    props['children'] = childrenYieldFields(state.template, element) ? new Markup(renderChildren) : renderChildren();
   }
   const inner: RenderState = { ...state, template: component, props, locals: new Map(), depth: state.depth + 1 };
-  return renderRange(inner, component.bodyStart, component.source.length, component.bodyNodes, 0).trim();
+  const output = renderRange(inner, component.bodyStart, component.source.length, component.bodyNodes, 0).trim();
+  // A component alone on its line, indented (e.g. under a list item), keeps every line of its
+  // output at that indentation, not only the first.
+  const indent = span ? span.indent : lineIndent(state.template.source, element.start);
+  return indentLines(output, Math.max(0, (indent ?? 0) - dedent));
 }

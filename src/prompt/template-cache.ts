@@ -6,7 +6,7 @@ import { packageFile } from '../package-paths.js';
 import type { IrEsm, IrNode } from './template-ir.js';
 
 /** Bump when the IR's shape or what mdastToIr makes of a body changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What the MDX parser and mdastToIr make of one body. */
 export interface ParsedBody {

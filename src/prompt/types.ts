@@ -43,7 +43,8 @@ export interface ObjectConfig extends ModelSettings {
 export interface TestSettings {
   dataset?: string;
   evals?: string[];
-  props?: Record<string, unknown>;
+  /** `null` in the file means no props, as in AgentMark. */
+  props?: Record<string, unknown> | null;
   score_thresholds?: Record<string, number>;
   experiment_key?: string;
   regression_tolerance?: number;
@@ -62,16 +63,26 @@ export interface PromptFrontmatter {
 
 export type PromptKind = 'text' | 'object' | 'image' | 'speech';
 
+/** `image_config` as rendered: the frontmatter's settings plus the `<ImagePrompt>` text. */
+export type RenderedImageConfig = Record<string, unknown> & { prompt: string };
+/** `speech_config` as rendered: the settings plus the `<SpeechPrompt>` text and the `<System>` instructions. */
+export type RenderedSpeechConfig = Record<string, unknown> & { text: string; instructions: string };
+
 interface RenderedBase {
   name: string;
-  messages: ChatMessage[];
   test_settings: TestSettings;
+  /** The frontmatter's `agentmark_meta`, passed through unchanged when present (as AgentMark does). */
+  agentmark_meta?: Record<string, unknown>;
 }
+/** A text or object prompt: the messages and the model settings. */
+export type RenderedChatPrompt =
+  | (RenderedBase & { messages: ChatMessage[]; text_config: TextConfig })
+  | (RenderedBase & { messages: ChatMessage[]; object_config: ObjectConfig });
+/** Image and speech prompts carry no messages: their text is inside the config, as in AgentMark. */
 export type RenderedPrompt =
-  | (RenderedBase & { text_config: TextConfig })
-  | (RenderedBase & { object_config: ObjectConfig })
-  | (RenderedBase & { image_config: Record<string, unknown> })
-  | (RenderedBase & { speech_config: Record<string, unknown> });
+  | RenderedChatPrompt
+  | (RenderedBase & { image_config: RenderedImageConfig; messages?: undefined })
+  | (RenderedBase & { speech_config: RenderedSpeechConfig; messages?: undefined });
 
 /** A non-fatal finding while loading or rendering (e.g. text outside role tags). */
 export interface PromptWarning {

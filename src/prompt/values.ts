@@ -1,6 +1,22 @@
-/** Text already rendered from JSX written inside an expression; printed as is. */
+/**
+ * Text rendered from JSX written inside an expression, or a component's children; printed as
+ * is. Children are rendered when first printed, so role tags among them produce their messages
+ * where `{props.children}` stands in the component, not before the component's own.
+ */
 export class Markup {
-  constructor(readonly text: string) {}
+  #text: string | undefined;
+  #produce: (() => string) | undefined;
+  constructor(text: string | (() => string)) {
+    if (typeof text === 'string') this.#text = text;
+    else this.#produce = text;
+  }
+  get text(): string {
+    if (this.#text === undefined) {
+      this.#text = this.#produce?.() ?? '';
+      this.#produce = undefined;
+    }
+    return this.#text;
+  }
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -151,7 +151,7 @@ class WatchSession {
     let files: string[];
     let prompt: LoadedPrompt;
     try {
-      prompt = await loadPrompt(path, { project });
+      prompt = await loadPrompt(path, { project, filters: config.filters });
       files = experimentFiles(prompt, project);
     } catch (error) {
       // The failed load cannot say everything it read: keep the old files, add what the error names.

@@ -176,7 +176,7 @@ describe('fuzzed prompt files', () => {
     await writeFile(join(folder, 'main.prompt.mdx'), PROMPT);
     await writeFile(join(folder, 'part.mdx'), COMPONENT);
     const rendered = (await loadPrompt(join(folder, 'main.prompt.mdx'))).render(PROPS);
-    expect(rendered.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+    expect(rendered.messages?.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
   });
 
   it('mutated prompts load and render, or fail with an AgentmarkError', async () => {

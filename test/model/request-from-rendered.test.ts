@@ -78,7 +78,7 @@ describe('requestFromRendered', () => {
     ['image', { image_config: { model_name: 'openai/dall-e-3' } }],
     ['speech', { speech_config: { model_name: 'openai/tts-1' } }],
   ] as const)('refuses %s prompts with a UsageError', (kind, config) => {
-    const rendered = { name: 'pic', messages, test_settings: {}, ...config } as RenderedPrompt;
+    const rendered = { name: 'pic', test_settings: {}, ...config } as unknown as RenderedPrompt;
     const error = captureError(() => requestFromRendered(rendered));
     expect(error).toBeInstanceOf(UsageError);
     expect(error).toMatchObject({ code: 'USAGE_UNSUPPORTED_PROMPT' });

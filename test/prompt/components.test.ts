@@ -71,9 +71,21 @@ describe('components', () => {
     expect(() => prompt.render({})).toThrow('components are nested more than 32 deep at <Next>');
   });
 
-  it('rejects role tags inside a component', async () => {
+  it('renders a component whose body is role tags as messages, where it stands', async () => {
+    const extra = { 'turn.mdx': '<User>{props.q}</User>\n<Assistant>{props.a}</Assistant>\n' };
+    const prompt = await loadBody("import Turn from './turn.mdx'\n\n<System>sys</System>\n<Turn q=\"2+2?\" a=\"4\" />\n<User>{props.q}</User>\n", extra);
+    expect(prompt.warnings).toEqual([]);
+    expect(prompt.render({ q: '3+3?' }).messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: '2+2?' },
+      { role: 'assistant', content: '4' },
+      { role: 'user', content: '3+3?' },
+    ]);
+  });
+
+  it('rejects a component that holds role tags inside a role tag', async () => {
     expect(await loadError(loadBody("import A from './a.mdx'\n\n<User><A /></User>\n", { 'a.mdx': '<User>x</User>\n' }))).toEqual([
-      'PROMPT_NESTED_ROLE a.mdx:1:1: <User> cannot be inside a component; role tags belong at the top level of the prompt',
+      'PROMPT_NESTED_ROLE main.prompt.mdx:8:7: <A> holds role tags, so it cannot be inside <User> | hint: use the component outside role tags',
     ]);
   });
 });

@@ -28,6 +28,7 @@ describe('frontmatter', () => {
       messages: [{ role: 'user', content: 'hi' }],
       text_config: { model_name: 'openai/gpt-4o-mini', temperature: 0.2 },
       test_settings: { dataset: './d.jsonl', evals: ['exact'] },
+      agentmark_meta: { anything: 1 },
     });
   });
 
@@ -43,11 +44,17 @@ describe('frontmatter', () => {
   });
 
   it('loads image_config and speech_config prompts', async () => {
-    const image = await loadText('---\nname: img\nimage_config:\n  model_name: openai/dall-e-3\n  size: 1024x1024\n---\n<User>a cat</User>\n');
+    const image = await loadText('---\nname: img\nimage_config:\n  model_name: openai/dall-e-3\n  size: 1024x1024\n---\n<ImagePrompt>a cat</ImagePrompt>\n');
     expect(image.kind).toBe('image');
-    expect(image.render({})).toMatchObject({ image_config: { model_name: 'openai/dall-e-3', size: '1024x1024' } });
-    const speech = await loadText('---\nname: tts\nspeech_config:\n  model_name: openai/tts-1\n---\n<User>hello</User>\n');
+    expect(image.render({})).toEqual({ name: 'img', image_config: { model_name: 'openai/dall-e-3', size: '1024x1024', prompt: 'a cat' }, test_settings: {} });
+    const speech = await loadText('---\nname: tts\nspeech_config:\n  model_name: openai/tts-1\n---\n<SpeechPrompt>hello</SpeechPrompt>\n');
     expect(speech.kind).toBe('speech');
+  });
+
+  it('reads test_settings.props: null as no props', async () => {
+    const prompt = await loadText('---\nname: p\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  props: null\n---\n<User>[{props.x}]</User>\n');
+    expect(prompt.testSettings.props).toBeNull();
+    expect(prompt.render(prompt.testSettings.props ?? {}).messages).toEqual([{ role: 'user', content: '[]' }]);
   });
 
   it('ends at a line that is exactly ---, not at a line that starts with it', async () => {

@@ -25,7 +25,7 @@ export async function loadBody(body: string, extra: Record<string, string> = {},
 /** The messages' contents, for exact comparisons. */
 export async function renderBody(body: string, props: Record<string, unknown> = {}, extra: Record<string, string> = {}): Promise<unknown[]> {
   const prompt = await loadBody(body, extra);
-  return prompt.render(props).messages.map((m) => m.content);
+  return prompt.render(props).messages?.map((m) => m.content) ?? [];
 }
 
 /** An error as the CLI prints it, with the folder dropped: `file:line:col: message` (+ hint line). */

@@ -46,8 +46,9 @@ describe('an AgentMark-style prompt', () => {
       ],
       text_config: { model_name: 'openai/gpt-4o-mini', temperature: 0.3, max_tokens: 400, stop_sequences: ['###'] },
       test_settings: prompt.testSettings,
+      agentmark_meta: { version: 3 },
     });
-    expect(prompt.render({ customer_name: 'Eli', tier: 'free', question: 'Refund?' }).messages[1]).toEqual({
+    expect(prompt.render({ customer_name: 'Eli', tier: 'free', question: 'Refund?' }).messages?.[1]).toEqual({
       role: 'user',
       content: 'Customer: Eli\nPriority: normal\n\nRecent orders:\n\nQuestion: Refund?',
     });

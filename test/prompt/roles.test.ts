@@ -69,7 +69,7 @@ describe('role tags', () => {
 
   it('rejects a role tag inside another', async () => {
     expect(await loadError(loadBody('<User>\n<Assistant>x</Assistant>\n</User>\n'))).toEqual([
-      'PROMPT_NESTED_ROLE main.prompt.mdx:7:1: <Assistant> cannot be inside another tag; role tags belong at the top level of the prompt',
+      'PROMPT_NESTED_ROLE main.prompt.mdx:7:1: <Assistant> cannot be inside <User> | hint: close the first tag before opening the next',
     ]);
   });
 });

@@ -17,9 +17,9 @@ describe('static template errors are load errors', () => {
   it('lists every static error of the prompt and its components, each where it is', async () => {
     const body = "import Card from './card.mdx'\n\n<System>{process.env}</System>\n<User>\n<Card title={props.__proto__} />\n</User>\n";
     expect(await loadError(loadBody(body, { 'card.mdx': '{shout(props.title)}\n' }))).toEqual([
-      `TEMPLATE_UNKNOWN_FILTER card.mdx:1:2: unknown filter "shout" | hint: ${FILTERS}`,
       'TEMPLATE_UNKNOWN_IDENTIFIER main.prompt.mdx:8:10: unknown identifier "process" | hint: props are read as props.process; known names here: props',
       'TEMPLATE_FORBIDDEN_PROPERTY main.prompt.mdx:10:20: property "__proto__" is not allowed',
+      `PROMPT_UNKNOWN_FILTER card.mdx:1:2: unknown filter "shout" | hint: ${FILTERS}`,
     ]);
   });
 
@@ -31,10 +31,16 @@ describe('static template errors are load errors', () => {
     ]);
   });
 
-  it('leaves errors that depend on the props to the render, and ignores what is never rendered', async () => {
-    const prompt = await loadBody('<User>{truncate(props.s, props.n)}{props[props.key]}</User>\nNot rendered: {nope}\n');
+  it('leaves errors that depend on the props to the render', async () => {
+    const prompt = await loadBody('<User>{truncate(props.s, props.n)}{props[props.key]}</User>\n');
     expect(prompt.render({ s: 'abcdef', n: 3 }).messages).toEqual([{ role: 'user', content: 'abc...' }]);
     expect(renderError(() => prompt.render({ s: 'x', n: -1 }))).toEqual(['TEMPLATE_FILTER_ARGUMENT main.prompt.mdx:6:8: truncate(s, n) needs a whole number n >= 0']);
     expect(renderError(() => prompt.render({ s: '', n: 0, key: 'constructor' }))).toEqual(['TEMPLATE_FORBIDDEN_PROPERTY main.prompt.mdx:6:42: property "constructor" is not allowed']);
+  });
+
+  it('checks text outside role tags too: the whole body is rendered, then what is outside is dropped', async () => {
+    expect(await loadError(loadBody('<User>hi</User>\nNot sent: {nope}\n'))).toEqual([
+      'TEMPLATE_UNKNOWN_IDENTIFIER main.prompt.mdx:7:12: unknown identifier "nope" | hint: props are read as props.nope; known names here: props',
+    ]);
   });
 });

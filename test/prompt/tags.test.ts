@@ -134,6 +134,11 @@ describe('ForEach', () => {
 });
 
 describe('Raw, pass-through tags and unknown tags', () => {
+  it('parses a <Raw> inside a <Raw>, keeping the inner tags as literal text', async () => {
+    const body = lines('<User>', 'Write templates like:', '<Raw>', 'Say <Raw>{props.x}</Raw> to show {braces}.', '</Raw>', 'and <Raw>a <Raw>{b}</Raw> c</Raw> inline', '</User>');
+    expect(await renderBody(body)).toEqual(['Write templates like:\nSay <Raw>{props.x}</Raw> to show {braces}.\nand a <Raw>{b}</Raw> c inline']);
+  });
+
   it('emits Raw content literally, braces included', async () => {
     const body = lines('<User>', 'Example:', '<Raw>', '{ "name": "{props.name}" }', '</Raw>', 'inline <Raw>{x}</Raw> too', '</User>');
     expect(await renderBody(body, { name: 'Ann' })).toEqual(['Example:\n{ "name": "{props.name}" }\ninline {x} too']);

@@ -48,11 +48,11 @@ describe('shipped judge prompts', () => {
         criteria: 'CRIT',
         instructions: 'INSTR',
       });
-      expect(rendered.messages.map((m) => m.role)).toEqual(['system', 'user']);
-      const all = rendered.messages.map((m) => m.content).join('\n');
+      expect(rendered.messages?.map((m) => m.role)).toEqual(['system', 'user']);
+      const all = rendered.messages?.map((m) => m.content)?.join('\n');
       for (const piece of ['{"q":1}', 'OUT', 'EXP', 'CRIT', 'INSTR']) expect(all).toContain(piece);
       const without = prompt.render({ input: '{}', output: 'OUT', expectedOutput: '', hasExpectedOutput: false, criteria: 'C', instructions: 'I' });
-      expect(without.messages.map((m) => m.content).join('\n')).not.toContain('Reference (expected) output');
+      expect(without.messages?.map((m) => m.content)?.join('\n')).not.toContain('Reference (expected) output');
     }
   });
 });

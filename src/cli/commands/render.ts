@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
+import { loadConfig } from '../../project/index.js';
 import { loadPrompt } from '../../prompt/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -22,7 +23,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(
       renderHelp({
         usage: 'agentmark render <prompt> [--props <json> | --props-file <file> | --row <n>]',
-        summary: 'Renders a prompt and prints { name, messages, text_config | object_config, test_settings } as JSON.\nWithout props it uses test_settings.props.',
+        summary: 'Renders a prompt and prints { name, messages, text_config | object_config, test_settings } as JSON\n(image and speech prompts: { name, image_config | speech_config, test_settings }).\nWithout props it uses test_settings.props.',
         options,
       }),
     );
@@ -35,7 +36,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
   }
   const project = await openProject(parsed.options.project, io.cwd, path);
-  const prompt = await loadPrompt(resolve(io.cwd, path), { project });
+  // The config holds the project's own filters, which the body may call.
+  const { filters } = await loadConfig(project);
+  const prompt = await loadPrompt(resolve(io.cwd, path), { project, filters });
   const props = await propsFromFlags(parsed.options, prompt, project, io.cwd);
   io.stdout.write(`${JSON.stringify(prompt.render(props), null, 2)}\n`);
   return ExitCode.ok;

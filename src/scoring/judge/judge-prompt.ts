@@ -44,5 +44,5 @@ export interface RenderedJudge {
 export function renderJudge(prompt: LoadedPrompt, props: JudgeProps): RenderedJudge {
   const rendered = prompt.render({ ...props });
   const config = 'object_config' in rendered ? rendered.object_config : 'text_config' in rendered ? rendered.text_config : undefined;
-  return { messages: rendered.messages, modelName: config?.model_name };
+  return { messages: rendered.messages ?? [], modelName: config?.model_name };
 }
