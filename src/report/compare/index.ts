@@ -1,0 +1,3 @@
+export { formatCompareTable, type CompareTableOptions } from './format-compare-table.js';
+export { formatCompareMarkdown } from './format-compare-markdown.js';
+export { wordDiff } from './word-diff.js';
