@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, normalize, type CliProject } from './cli-project.js';
@@ -55,6 +57,28 @@ describe('agentmark runs', () => {
   });
 });
 
+describe('agentmark runs prune', () => {
+  it('--dry-run lists, --keep deletes older runs and leaves the response cache', async () => {
+    const extra = await cliProject();
+    try {
+      for (let i = 0; i < 3; i++) await extra.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--format', 'jsonl'], { server });
+      const ids = await extra.runIds();
+      const dry = await extra.run(['runs', 'prune', '--keep', '1', '--dry-run']);
+      expect(normalize(dry.stdout)).toBe('would delete <run-id> (prompts/echo.prompt.mdx, <time>)\nwould delete <run-id> (prompts/echo.prompt.mdx, <time>)\n2 runs would be deleted\n');
+      expect(dry.stdout.indexOf(ids[1] as string)).toBeLessThan(dry.stdout.indexOf(ids[0] as string));
+      expect(await extra.runIds()).toEqual(ids);
+      const real = await extra.run(['runs', 'prune', '--keep', '1']);
+      expect(real.stdout.trimEnd().split('\n').at(-1)).toBe('2 runs deleted');
+      expect(await extra.runIds()).toEqual([ids[2]]);
+      expect((await readdir(join(extra.dir, '.agentmark', 'cache'))).length).toBeGreaterThan(0);
+      expect((await extra.run(['runs', 'prune'])).code).toBe(2);
+      expect((await extra.run(['runs', 'prune', '--older-than', '3w'])).stderr).toBe('error: --older-than takes days like 30d, got "3w"\n');
+    } finally {
+      await extra.cleanup();
+    }
+  });
+});
+
 describe('agentmark compare', () => {
   it('table: header, per-eval statistics, changed rows with a word diff, the regression check', async () => {
     const result = await project.run(['compare', 'latest~1', 'latest']);
@@ -84,6 +108,9 @@ describe('agentmark compare', () => {
     expect(gate.stdout).toContain('Gate: ✔ no significant regression (smallest detectable change: ±100.0 points)');
     const swapped = await project.run(['compare', second, first, '--max-drop', '0']);
     expect(swapped.code).toBe(0);
+    const fired = await project.run(['compare', first, second, '--max-drop', '10']);
+    expect(fired.code).toBe(1);
+    expect(fired.stdout).toContain('Gate: ✘ regression: exact: pass rate dropped 33.3 points (more than --max-drop 10)\n');
     const drop = await project.run(['compare', second, first, '--max-drop', '0', '--format', 'json']);
     expect(JSON.parse(drop.stdout).gate).toEqual({ checked: true, failed: false, reasons: [], message: 'no significant regression (smallest detectable change: ±100.0 points)' });
   });
