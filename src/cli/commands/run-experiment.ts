@@ -13,6 +13,9 @@ import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
 import { runSettingsFromFlags } from '../run-settings.js';
+import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
+import { loadPrompt } from '../../prompt/index.js';
+import type { CompareResult } from '../../compare/index.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -47,6 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (settings.run.resume !== undefined && promptPaths.length > 1) {
     throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran');
   }
+  const baselineFlags = baselineFlagsOf(options);
   const config = await loadConfig(project);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
@@ -59,10 +63,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   try {
     for (const promptPath of promptPaths) {
       if (io.signal.aborted) break;
-      const report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: promptPaths.length > 1 });
+      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: promptPaths.length > 1 });
+      let comparison: CompareResult | undefined;
       try {
+        // The baseline is found before the run, so an unknown one is exit 2 before any call.
+        const prompt = baselineFlags ? await loadPrompt(promptPath, { project }) : undefined;
+        const baseline = baselineFlags && prompt ? await findBaseline(baselineFlags, project, io.cwd, prompt) : undefined;
+        if (baseline) report = compareAtRunEnd(report, baseline, (result) => (comparison = result));
         const outcome = await runExperiment({
           ...settings.run,
+          ...(prompt ? { prompt } : {}),
           project,
           config,
           promptPath,
@@ -75,6 +85,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         });
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
         else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
+        if (comparison) {
+          // The table shows the comparison; other formats are for machines, so say it on stderr.
+          if (settings.report.format !== 'table') io.stderr.write(`baseline ${comparison.base.id}: ${comparison.gate.message}\n`);
+          if (baselineFailed(comparison) && code === ExitCode.ok) code = ExitCode.gateFailed;
+        }
       } catch (error) {
         // One broken prompt among several: say so and go on with the others; exit 2 at the end.
         if (promptPaths.length === 1 || !isAgentmarkError(error)) throw error;
@@ -92,6 +107,24 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return ExitCode.interrupted;
   }
   return code;
+}
+
+function baselineFlagsOf(options: ReturnType<typeof parseOptions<typeof runOptions>>['options']): BaselineFlags | undefined {
+  if (options.baseline !== undefined && options['baseline-commit'] !== undefined) {
+    throw new UsageError('USAGE_CONFLICT', '--baseline and --baseline-commit cannot be used together', { hint: '--baseline-commit <ref> is --baseline @<ref> plus the regression_tolerance check' });
+  }
+  if (options.baseline === undefined && options['baseline-commit'] === undefined) {
+    if (options['max-drop'] !== undefined || options.alpha !== undefined) {
+      throw new UsageError('USAGE_CONFLICT', '--alpha and --max-drop apply to a baseline comparison', { hint: 'add --baseline <run>' });
+    }
+    return undefined;
+  }
+  return {
+    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+    ...(options['baseline-commit'] === undefined ? {} : { baselineCommit: options['baseline-commit'] }),
+    alpha: options.alpha ?? 0.05,
+    ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
+  };
 }
 
 /** Several runs as one document of a whole-run format. */
