@@ -3,7 +3,8 @@ import { commonOptions, type OptionTable } from './options.js';
 /** Flags of run-experiment (and watch, which takes the same). */
 export const runOptions = {
   ...commonOptions,
-  model: { type: 'string', value: '<provider/model>', description: "Override the prompts' model_name" },
+  model: { type: 'string', multiple: true, value: '<provider/model>', description: "Override the prompts' model_name; several (repeated or comma-separated) run side by side" },
+  'side-by-side': { type: 'boolean', description: 'Several prompts sharing a dataset: one side-by-side summary, each compared with the first' },
   concurrency: { type: 'integer', value: '<n>', min: 1, max: 1000, default: 10, description: 'Rows in flight at once' },
   timeout: { type: 'number', value: '<seconds>', min: 0.001, default: 60, description: 'Per model call; aborts the request' },
   'max-retries': { type: 'integer', value: '<n>', min: 0, max: 20, description: "Retries per call (default: the prompt's max_retries, else 3)" },

@@ -12,7 +12,9 @@ import type { CliIO, OutStream } from '../io.js';
 import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
-import { runSettingsFromFlags } from '../run-settings.js';
+import { modelsFromFlags, runSettingsFromFlags } from '../run-settings.js';
+import { checkModels, compareWithFirst, experimentsOf, type FinishedExperiment } from '../side-by-side.js';
+import { formatSideBySide } from '../../report/compare/index.js';
 import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
 import { loadPrompt } from '../../prompt/index.js';
 import type { CompareResult } from '../../compare/index.js';
@@ -50,20 +52,30 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (settings.run.resume !== undefined && promptPaths.length > 1) {
     throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran');
   }
-  const baselineFlags = baselineFlagsOf(options);
+  const models = modelsFromFlags(options.model);
+  const sideBySide = models.length > 1 || (options['side-by-side'] ?? false);
+  if (options['side-by-side'] && promptPaths.length < 2) {
+    throw new UsageError('USAGE_CONFLICT', '--side-by-side compares several prompts: give two or more', { hint: 'for several models, repeat --model instead' });
+  }
+  if (sideBySide && (settings.run.resume !== undefined || options.watch)) throw new UsageError('USAGE_CONFLICT', 'several models or --side-by-side cannot be resumed or watched');
+  const baselineFlags = baselineFlagsOf(options, sideBySide);
   const config = await loadConfig(project);
+  checkModels(models, config);
+  const experiments = experimentsOf(promptPaths, models, project);
+  const finished: FinishedExperiment[] = [];
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
   // With several prompts, json, junit and csv are one document for all of them, written at the
   // end from the runs' results files; each run's own report is not written.
   const format = settings.report.format;
-  const combined: FinishedRun[] | undefined = promptPaths.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
+  const combined: FinishedRun[] | undefined = experiments.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
   const collect: Reporter | undefined = combined && { onRunEnd: (summary, info, rows) => void combined.push({ summary, info, rows }) };
   try {
-    for (const promptPath of promptPaths) {
+    // Several models run one after another, so they share the one --concurrency limit.
+    for (const { promptPath, model, label } of experiments) {
       if (io.signal.aborted) break;
-      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: promptPaths.length > 1 });
+      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1 });
       let comparison: CompareResult | undefined;
       try {
         // The baseline is found before the run, so an unknown one is exit 2 before any call.
@@ -72,6 +84,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         if (baseline) report = compareAtRunEnd(report, baseline, (result) => (comparison = result));
         const outcome = await runExperiment({
           ...settings.run,
+          ...(model === undefined ? {} : { model }),
           ...(prompt ? { prompt } : {}),
           project,
           config,
@@ -83,6 +96,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             return report(event);
           },
         });
+        if (outcome.status === 'completed') finished.push({ label, runId: outcome.runId, runDir: outcome.runDir, summary: outcome.summary });
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
         else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
         if (comparison) {
@@ -92,9 +106,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         }
       } catch (error) {
         // One broken prompt among several: say so and go on with the others; exit 2 at the end.
-        if (promptPaths.length === 1 || !isAgentmarkError(error)) throw error;
+        if (experiments.length === 1 || !isAgentmarkError(error)) throw error;
         printError(error, io.stderr, io.cwd);
         code = ExitCode.inputError;
+      }
+    }
+    if (sideBySide && finished.length > 1 && !io.signal.aborted) {
+      const comparisons = await compareWithFirst(finished, options.alpha ?? 0.05);
+      if (format === 'table') output.stream.write(`\n${formatSideBySide(finished, comparisons)}`);
+      // json: each run's document carries its comparison with the first.
+      for (const run of combined ?? []) {
+        const comparison = comparisons.find((c) => c.head.id === run.info.runId);
+        if (comparison) run.info = { ...run.info, comparison };
       }
     }
   } finally {
@@ -109,12 +132,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   return code;
 }
 
-function baselineFlagsOf(options: ReturnType<typeof parseOptions<typeof runOptions>>['options']): BaselineFlags | undefined {
+function baselineFlagsOf(options: ReturnType<typeof parseOptions<typeof runOptions>>['options'], sideBySide: boolean): BaselineFlags | undefined {
   if (options.baseline !== undefined && options['baseline-commit'] !== undefined) {
     throw new UsageError('USAGE_CONFLICT', '--baseline and --baseline-commit cannot be used together', { hint: '--baseline-commit <ref> is --baseline @<ref> plus the regression_tolerance check' });
   }
   if (options.baseline === undefined && options['baseline-commit'] === undefined) {
-    if (options['max-drop'] !== undefined || options.alpha !== undefined) {
+    if (options['max-drop'] !== undefined || (options.alpha !== undefined && !sideBySide)) {
       throw new UsageError('USAGE_CONFLICT', '--alpha and --max-drop apply to a baseline comparison', { hint: 'add --baseline <run>' });
     }
     return undefined;
