@@ -115,6 +115,23 @@ describe('agentmark compare', () => {
     expect(JSON.parse(drop.stdout).gate).toEqual({ checked: true, failed: false, reasons: [], message: 'no significant regression (smallest detectable change: ±100.0 points)' });
   });
 
+  it('--fail-on-regression fires on a significant drop (8 of 8 rows regressed: one-sided p = 1/256)', async () => {
+    const big = await cliProject({ 'datasets/words.jsonl': Array.from({ length: 8 }, (_, i) => JSON.stringify({ input: { word: `w${i}` }, expected_output: `w${i}` })).join('\n') });
+    try {
+      server.setHandler((request) => ({ text: request.lastUserText }));
+      const args = ['run-experiment', 'prompts/echo.prompt.mdx', '--no-cache', '--quiet', '--format', 'jsonl'];
+      await big.run(args, { server });
+      server.setHandler((request) => ({ text: request.lastUserText.toUpperCase() }));
+      await big.run(args, { server });
+      const result = await big.run(['compare', 'latest~1', 'latest', '--fail-on-regression']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('Gate: ✘ regression: exact: pass rate significantly worse (-100.0 points, one-sided p = 0.0039 after Holm < α = 0.05)\n');
+      expect((await big.run(['compare', 'latest~1', 'latest', '--fail-on-regression', '--alpha', '0.001'])).code).toBe(0);
+    } finally {
+      await big.cleanup();
+    }
+  });
+
   it('usage errors are exit 2', async () => {
     expect((await project.run(['compare', 'latest'])).stderr).toBe('error: compare needs two runs, base then head; got 1\n  hint: e.g. `agentmark compare latest~1 latest`\n');
     expect((await project.run(['compare', 'latest', 'latest~9'])).code).toBe(2);
