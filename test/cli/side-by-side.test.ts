@@ -49,6 +49,9 @@ describe('several models side by side', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: unknown provider "acme" in --model acme/x1 (known: openai)\n  hint: register the provider under `providers` in agentmark.config.ts\n');
     expect(server.requests.length).toBe(before);
+    const watch = await project.run(['watch', 'prompts/echo.prompt.mdx', '--model', 'openai/gpt-4o-mini,openai/loud'], { server });
+    expect(watch.code).toBe(2);
+    expect(watch.stderr).toMatch(/^error: watch reruns one run per prompt: several --model is for run-experiment\n/);
   });
 });
 
