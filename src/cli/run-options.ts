@@ -17,7 +17,7 @@ export const runOptions = {
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache ignores it)' },
   'cache-only': { type: 'boolean', description: 'Never call a model; a missing cache entry is an errored row' },
   resume: { type: 'string', value: '<run-id>', description: 'Continue an interrupted or killed run' },
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv or junit' },
+  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit or markdown' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
   threshold: { type: 'number', value: '<percent>', min: 0, max: 100, description: 'Fail when the pass rate is below this (0..100)' },

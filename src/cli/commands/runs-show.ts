@@ -12,7 +12,7 @@ import { storedRunInfo } from '../run-info.js';
 
 const options = {
   ...commonOptions,
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv or junit' },
+  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit or markdown' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
   prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
@@ -23,7 +23,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (flags.help) {
     io.stdout.write(
       renderHelp({
-        usage: 'agentmark runs show <run> [--format table|json|jsonl|csv|junit]',
+        usage: 'agentmark runs show <run> [--format table|json|jsonl|csv|junit|markdown]',
         summary: "Prints a past run's report again, from disk, without running anything (the same reports as\nrun-experiment). Exit 1 when the run's gates failed, as the run itself did.",
         options,
       }),
