@@ -6,6 +6,7 @@ import { createBenchProject, type BenchProject } from './project.js';
 import { median, metric, type Metric, type ScenarioResult } from './report.js';
 import { cliEnv, type BenchContext } from './context.js';
 import { watchScenario } from './watch.js';
+import { compareScenario } from './compare.js';
 
 export interface Scenario {
   id: string;
@@ -235,7 +236,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, latency, scale, cached, watch];
+export const scenarios: Scenario[] = [startup, overhead, latency, scale, cached, watch, compareScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

@@ -21,6 +21,12 @@ const intents = new Map(readRows('intents.jsonl').map((r) => [r.input.message, r
 // Two deliberate mistakes, so the sample report shows failures as well as passes.
 intents.set('When will my order ship?', 'shipping');
 intents.set('Can I delete my account?', 'Account deletion');
+const variantIntents = new Map([
+  ['When will my order ship?', 'shipping'],
+  ['Can I delete my account?', 'account'],
+  ['Please refund order A-1042.', 'shipping'],
+  ['Is the jacket waterproof?', 'other'],
+]);
 
 const text = (m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join(''));
 
@@ -42,6 +48,9 @@ function answer(body) {
     // The sample "model" misreads one product name.
     return json(user.startsWith('Order M-1293') ? { ...expected, product: 'book' } : expected);
   }
+  // The variant prompt (classify-intent-v2) "fixes" the two mistakes above and makes two new
+  // ones, so comparing the two prompts' runs shows improved and regressed rows.
+  if (system.includes('by what they want done')) return reply(variantIntents.get(user) ?? intents.get(user) ?? 'other');
   if (system.includes('Classify')) return reply(intents.get(user) ?? 'other');
   if (system.includes('questions about orders')) return orderAgent(messages, user);
   return reply(supportReply(system, user));

@@ -21,6 +21,12 @@ export { builtinScorers, bindEvals, runEval, validateResult } from './scoring/in
 export type { EvalParams, EvalResult, Scorer, ScorerControl, ScoredEval } from './scoring/index.js';
 export { executeModelRequest, createProviderRegistry, ResponseCache } from './model/index.js';
 export type { ModelRequest, ModelResponse, ToolCallRecord, TokenUsage } from './model/index.js';
-export { RunStore } from './store/index.js';
+export { RunStore, openRunFolder } from './store/index.js';
+export type { StoredRun, RunManifest } from './store/index.js';
+export { resolveRunRef, listRuns, pruneRuns } from './history/index.js';
+export type { RunRefContext, ListRunsOptions, PruneOptions } from './history/index.js';
+export { compareRuns } from './compare/index.js';
+export type * from './compare/types.js';
+export type { CompareOptions, RunSource } from './compare/index.js';
 export { reporters } from './report/index.js';
 export * from './errors/index.js';

@@ -29,6 +29,14 @@ export const commands: Record<string, CommandEntry> = {
     load: () => import('./commands/score.js'),
     interruptible: true,
   },
+  runs: {
+    summary: 'List past runs, show a run\'s report again, or prune old runs',
+    load: () => import('./commands/runs.js'),
+  },
+  compare: {
+    summary: 'Compare two runs row by row, with paired statistics and an optional regression gate',
+    load: () => import('./commands/compare.js'),
+  },
   render: {
     summary: 'Render a prompt with props and print the messages as JSON',
     load: () => import('./commands/render.js'),

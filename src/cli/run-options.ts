@@ -3,7 +3,8 @@ import { commonOptions, type OptionTable } from './options.js';
 /** Flags of run-experiment (and watch, which takes the same). */
 export const runOptions = {
   ...commonOptions,
-  model: { type: 'string', value: '<provider/model>', description: "Override the prompts' model_name" },
+  model: { type: 'string', multiple: true, value: '<provider/model>', description: "Override the prompts' model_name; several (repeated or comma-separated) run side by side" },
+  'side-by-side': { type: 'boolean', description: 'Several prompts sharing a dataset: one side-by-side summary, each compared with the first' },
   concurrency: { type: 'integer', value: '<n>', min: 1, max: 1000, default: 10, description: 'Rows in flight at once' },
   timeout: { type: 'number', value: '<seconds>', min: 0.001, default: 60, description: 'Per model call; aborts the request' },
   'max-retries': { type: 'integer', value: '<n>', min: 0, max: 20, description: "Retries per call (default: the prompt's max_retries, else 3)" },
@@ -16,12 +17,16 @@ export const runOptions = {
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache ignores it)' },
   'cache-only': { type: 'boolean', description: 'Never call a model; a missing cache entry is an errored row' },
   resume: { type: 'string', value: '<run-id>', description: 'Continue an interrupted or killed run' },
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv or junit' },
+  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit or markdown' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
   threshold: { type: 'number', value: '<percent>', min: 0, max: 100, description: 'Fail when the pass rate is below this (0..100)' },
   'eval-timeout': { type: 'number', value: '<seconds>', min: 0.001, default: 30, description: 'Per eval' },
   'judge-model': { type: 'string', value: '<provider/model>', description: 'Model for LLM-judge evals' },
+  baseline: { type: 'string', value: '<run>', description: 'Compare with this run after running (latest, latest~N, @<git-ref>, an id or a folder) and fail on a significant regression' },
+  'baseline-commit': { type: 'string', value: '<git-ref>', description: "As --baseline @<git-ref>, plus AgentMark's per-row test_settings.regression_tolerance check" },
+  alpha: { type: 'number', value: '<a>', min: 0.000001, max: 0.5, default: 0.05, description: 'Significance level of the baseline gate' },
+  'max-drop': { type: 'number', value: '<points>', min: 0, max: 100, description: 'With a baseline: also fail when a pass rate or mean drops by more than this many points' },
   watch: { type: 'boolean', short: 'w', description: 'Rerun affected experiments when their files change' },
   quiet: { type: 'boolean', short: 'q', description: 'No progress output on stderr' },
 } satisfies OptionTable;

@@ -9,6 +9,11 @@ import type { runOptions } from './run-options.js';
 /** The run options that come from flags alone (no project or prompt yet). */
 export type FlagRunSettings = Omit<RunExperimentOptions, 'project' | 'config' | 'promptPath'>;
 
+/** `--model a,b --model c` → `['a', 'b', 'c']`. */
+export function modelsFromFlags(models: readonly string[] | undefined): string[] {
+  return [...new Set((models ?? []).flatMap((value) => value.split(',')).map((m) => m.trim()).filter((m) => m !== ''))];
+}
+
 export interface ReportSettings {
   format: ReporterName;
   output?: string;
@@ -50,7 +55,8 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     skipEval: options['skip-eval'] ?? false,
     cacheMode: options['cache-only'] ? 'only' : options.cache === false ? 'off' : 'use',
     evalTimeoutMs: Math.round((options['eval-timeout'] ?? 30) * 1000),
-    ...(options.model === undefined ? {} : { model: options.model }),
+    // Several models are run one by one by the command, each with its own `model`.
+    ...(modelsFromFlags(options.model).length === 1 ? { model: modelsFromFlags(options.model)[0] as string } : {}),
     ...(options['max-retries'] === undefined ? {} : { maxRetries: options['max-retries'] }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),

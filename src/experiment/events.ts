@@ -1,3 +1,4 @@
+import type { CompareResult } from '../compare/types.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { RowResult, RunSummary } from './types.js';
 
@@ -18,6 +19,8 @@ export interface RunInfo {
   durationMs?: number;
   /** ISO 8601. */
   startedAt?: string;
+  /** The comparison with a baseline run (`run-experiment --baseline`), added by the CLI at run-end. */
+  comparison?: CompareResult;
 }
 
 export type RunStatus = 'completed' | 'interrupted' | 'failed';

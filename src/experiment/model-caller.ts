@@ -8,6 +8,7 @@ import {
   executeModelRequest,
   requestFromRendered,
   ResponseCache,
+  splitModelName,
 } from '../model/index.js';
 import type { ConnectionHealth } from '../model/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
@@ -36,11 +37,6 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     });
   }
   const modelName = options.model ?? frontmatterConfig.model_name;
-  if (options.model && project.builtInModels.length > 0 && !project.builtInModels.includes(options.model)) {
-    throw new UsageError('USAGE_MODEL_NOT_ALLOWED', `--model ${options.model} is not in builtInModels of agentmark.json`, {
-      hint: `allowed: ${project.builtInModels.join(', ')}`,
-    });
-  }
   checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
 
   const registry = createProviderRegistry({
@@ -48,6 +44,16 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     env: options.env ?? process.env,
   });
+  // A model given with --model need not be in builtInModels (comparing models is the point), but
+  // one that no provider serves is an input error before any call.
+  if (options.model) {
+    const { provider } = splitModelName(options.model, registry.prefixes);
+    if (!registry.prefixes.includes(provider)) {
+      throw new UsageError('USAGE_UNKNOWN_PROVIDER', `unknown provider "${provider}" in --model ${options.model} (known: ${registry.prefixes.join(', ')})`, {
+        hint: 'register the provider under `providers` in agentmark.config.ts',
+      });
+    }
+  }
   let cacheWarned = false;
   const cacheDir = join(project.root, '.agentmark', 'cache');
   const cache = new ResponseCache(cacheDir, (error) => {

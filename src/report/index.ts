@@ -21,3 +21,4 @@ export { formatDuration } from './format-duration.js';
 export { formatCost } from './format-cost.js';
 export { formatPercent } from './format-percent.js';
 export type { FinishedRun, OutputStream, Reporter, ReporterFactory, ReporterName, ReporterOptions, RunInfo } from './types.js';
+export { formatRunList, runListEntry, type RunListEntry } from './format-run-list.js';

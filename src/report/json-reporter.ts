@@ -1,11 +1,13 @@
 import type { FinishedRun, OutputStream, Reporter } from './types.js';
 
 /**
- * Writes `{ run, summary, rows }` exactly as `JSON.stringify(document, null, 2)` would, without
+ * Writes `{ run, summary, rows }` (with `comparison` before `rows` when the run was compared with
+ * a baseline) exactly as `JSON.stringify(document, null, 2)` would, without
  * its final newline, one row at a time: the document is never built whole in memory.
  */
 async function writeDocument(out: OutputStream, run: FinishedRun): Promise<void> {
-  const head = JSON.stringify({ run: run.info, summary: run.summary, rows: [] }, null, 2);
+  const { comparison, ...info } = run.info;
+  const head = JSON.stringify({ run: info, summary: run.summary, ...(comparison ? { comparison } : {}), rows: [] }, null, 2);
   // `"rows": []\n}` closes the text; the rows go between the brackets.
   out.write(head.slice(0, head.length - '[]\n}'.length));
   let first = true;

@@ -2,6 +2,7 @@ import { createCsvReporter } from './csv-reporter.js';
 import { createJsonReporter } from './json-reporter.js';
 import { createJsonlReporter } from './jsonl-reporter.js';
 import { createJunitReporter } from './junit-reporter.js';
+import { createMarkdownReporter } from './markdown-reporter.js';
 import { createTableReporter } from './table-reporter.js';
 import type { ReporterFactory, ReporterName } from './types.js';
 
@@ -12,6 +13,7 @@ export const reporters: Record<ReporterName, ReporterFactory> = {
   jsonl: createJsonlReporter,
   csv: createCsvReporter,
   junit: createJunitReporter,
+  markdown: createMarkdownReporter,
 };
 
 export const reporterNames = Object.keys(reporters) as ReporterName[];

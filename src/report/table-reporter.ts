@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { RowResult, RunSummary } from '../experiment/types.js';
+import { formatCompareTable } from './compare/format-compare-table.js';
 import { formatEvalCell } from './format-eval-cell.js';
 import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
@@ -71,6 +72,7 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
         }
       }
       lines.push('', ...formatSummary(summary, info));
+      if (info.comparison) lines.push('', formatCompareTable(info.comparison, { truncate: max }).trimEnd());
       out.write(`${lines.join('\n')}\n`);
     },
   };

@@ -41,4 +41,4 @@ export interface FinishedRun {
 
 export type ReporterFactory = (out: OutputStream, options?: ReporterOptions) => Reporter;
 
-export type ReporterName = 'table' | 'json' | 'jsonl' | 'csv' | 'junit';
+export type ReporterName = 'table' | 'json' | 'jsonl' | 'csv' | 'junit' | 'markdown';

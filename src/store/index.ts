@@ -16,3 +16,4 @@ export type {
   RunOptions,
   RunStatus,
 } from './types.js';
+export { openRunFolder, type StoredRun } from './stored-run.js';

@@ -21,7 +21,7 @@ const CHUNK = 1 << 16;
 const NEWLINE = 0x0a;
 
 /** Splits on bytes, not characters: offsets stay exact and `\n` never occurs inside UTF-8. */
-async function* readRawLines(path: string): AsyncGenerator<RawLine> {
+export async function* readRawLines(path: string): AsyncGenerator<RawLine> {
   const file = await open(path, 'r');
   try {
     let carry: Buffer = Buffer.alloc(0);

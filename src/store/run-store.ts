@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { UsageError, closestMatch } from '../errors/index.js';
@@ -181,6 +181,12 @@ export class RunStore {
       }
     }
     return manifests;
+  }
+
+  /** Deletes a run's folder (its manifest and results); never the response cache. */
+  async remove(id: string): Promise<void> {
+    if (!isValidRunId(id)) throw await this.#unknownRun(id);
+    await rm(this.runDir(id), { recursive: true, force: true });
   }
 
   async #unknownRun(id: string): Promise<UsageError> {

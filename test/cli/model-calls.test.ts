@@ -123,18 +123,20 @@ describe('model calls of run-experiment', () => {
     expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o', 'gpt-4o-mini']);
   });
 
-  it('rejects a --model outside a non-empty builtInModels before any call', async () => {
+  it('a --model need not be in builtInModels (comparing models is the point); an unknown provider is refused before any call', async () => {
     project = await cliProject();
     const config = JSON.parse(await project.read('agentmark.json')) as Record<string, unknown>;
     await project.write('agentmark.json', JSON.stringify({ ...config, builtInModels: ['openai/gpt-4o-mini'] }));
-    const result = await runExperiment(['--model', 'openai/gpt-4o']);
+    expect((await runExperiment(['--model', 'openai/gpt-4o', '--rows', '0'])).code).toBe(0);
+    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o']);
+    const result = await runExperiment(['--model', 'acme/gpt-4o']);
     expect(result).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'error: --model openai/gpt-4o is not in builtInModels of agentmark.json\n  hint: allowed: openai/gpt-4o-mini\n',
+      stderr: 'error: unknown provider "acme" in --model acme/gpt-4o (known: openai)\n  hint: register the provider under `providers` in agentmark.config.ts\n',
     });
-    expect(server.requests).toHaveLength(0);
-    expect(await project.runIds()).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+    expect(await project.runIds()).toHaveLength(1);
   });
 
   it('without a key or base URL the error says how to fix it', async () => {

@@ -65,19 +65,21 @@ describe('agentmark run-prompt', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('--model overrides the model; builtInModels can refuse it', async () => {
+  it('--model overrides the model, even one outside builtInModels; an unknown provider is refused', async () => {
     project = await cliProject();
     const result = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--model', 'openai/gpt-4o'], { server });
     expect(result.code).toBe(0);
     expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o']);
     const config = JSON.parse(await project.read('agentmark.json')) as Record<string, unknown>;
     await project.write('agentmark.json', JSON.stringify({ ...config, builtInModels: ['openai/gpt-4o-mini'] }));
-    const refused = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--model', 'openai/gpt-4o'], { server });
+    expect((await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--model', 'openai/gpt-4o'], { server })).code).toBe(0);
+    const refused = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--model', 'acme/gpt-4o'], { server });
     expect(refused).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'error: --model openai/gpt-4o is not in builtInModels of agentmark.json\n  hint: allowed: openai/gpt-4o-mini\n',
+      stderr: 'error: unknown provider "acme" in --model acme/gpt-4o (known: openai)\n  hint: register the provider under `providers` in agentmark.config.ts\n',
     });
+    // The second gpt-4o call was answered from the response cache.
     expect(server.requests).toHaveLength(1);
   });
 

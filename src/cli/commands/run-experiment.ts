@@ -13,7 +13,12 @@ import type { CliIO, OutStream } from '../io.js';
 import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
-import { runSettingsFromFlags } from '../run-settings.js';
+import { modelsFromFlags, runSettingsFromFlags } from '../run-settings.js';
+import { checkModels, compareWithFirst, experimentsOf, type FinishedExperiment } from '../side-by-side.js';
+import { formatSideBySide } from '../../report/compare/index.js';
+import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
+import { loadPrompt } from '../../prompt/index.js';
+import type { CompareResult } from '../../compare/index.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -49,22 +54,40 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (settings.run.resume !== undefined && promptPaths.length > 1) {
     throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran');
   }
+  const models = modelsFromFlags(options.model);
+  const sideBySide = models.length > 1 || (options['side-by-side'] ?? false);
+  if (options['side-by-side'] && promptPaths.length < 2) {
+    throw new UsageError('USAGE_CONFLICT', '--side-by-side compares several prompts: give two or more', { hint: 'for several models, repeat --model instead' });
+  }
+  if (sideBySide && (settings.run.resume !== undefined || options.watch)) throw new UsageError('USAGE_CONFLICT', 'several models or --side-by-side cannot be resumed or watched');
+  const baselineFlags = baselineFlagsOf(options, sideBySide);
   const config = await loadConfig(project);
+  checkModels(models, config);
+  const experiments = experimentsOf(promptPaths, models, project);
+  const finished: FinishedExperiment[] = [];
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
   // With several prompts, json, junit and csv are one document for all of them, written at the
   // end from the runs' results files; each run's own report is not written.
   const format = settings.report.format;
-  const combined: FinishedRun[] | undefined = promptPaths.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
+  const combined: FinishedRun[] | undefined = experiments.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
   const collect: Reporter | undefined = combined && { onRunEnd: (summary, info, rows) => void combined.push({ summary, info, rows }) };
   try {
-    for (const promptPath of promptPaths) {
+    // Several models run one after another, so they share the one --concurrency limit.
+    for (const { promptPath, model, label } of experiments) {
       if (io.signal.aborted) break;
-      const report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: promptPaths.length > 1 });
+      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1 });
+      let comparison: CompareResult | undefined;
       try {
+        // The baseline is found before the run, so an unknown one is exit 2 before any call.
+        const prompt = baselineFlags ? await loadPrompt(promptPath, { project }) : undefined;
+        const baseline = baselineFlags && prompt ? await findBaseline(baselineFlags, project, io.cwd, prompt) : undefined;
+        if (baseline) report = compareAtRunEnd(report, baseline, (result) => (comparison = result));
         const outcome = await runExperiment({
           ...settings.run,
+          ...(model === undefined ? {} : { model }),
+          ...(prompt ? { prompt } : {}),
           project,
           config,
           promptPath,
@@ -78,14 +101,29 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             return report(event);
           },
         });
+        if (outcome.status === 'completed') finished.push({ label, runId: outcome.runId, runDir: outcome.runDir, summary: outcome.summary });
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
         else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
+        if (comparison) {
+          // The table shows the comparison; other formats are for machines, so say it on stderr.
+          if (settings.report.format !== 'table') io.stderr.write(`baseline ${comparison.base.id}: ${comparison.gate.message}\n`);
+          if (baselineFailed(comparison) && code === ExitCode.ok) code = ExitCode.gateFailed;
+        }
       } catch (error) {
         // One broken prompt among several: say so and go on with the others; exit 2 at the end.
         // An unreachable server stops them all: the next would only find it gone too.
-        if (promptPaths.length === 1 || !isAgentmarkError(error) || error.code === 'MODEL_UNREACHABLE') throw error;
+        if (experiments.length === 1 || !isAgentmarkError(error) || error.code === 'MODEL_UNREACHABLE') throw error;
         printError(error, io.stderr, io.cwd);
         code = ExitCode.inputError;
+      }
+    }
+    if (sideBySide && finished.length > 1 && !io.signal.aborted) {
+      const comparisons = await compareWithFirst(finished, options.alpha ?? 0.05);
+      if (format === 'table') output.stream.write(`\n${formatSideBySide(finished, comparisons)}`);
+      // json: each run's document carries its comparison with the first.
+      for (const run of combined ?? []) {
+        const comparison = comparisons.find((c) => c.head.id === run.info.runId);
+        if (comparison) run.info = { ...run.info, comparison };
       }
     }
   } finally {
@@ -97,6 +135,24 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return ExitCode.interrupted;
   }
   return code;
+}
+
+function baselineFlagsOf(options: ReturnType<typeof parseOptions<typeof runOptions>>['options'], sideBySide: boolean): BaselineFlags | undefined {
+  if (options.baseline !== undefined && options['baseline-commit'] !== undefined) {
+    throw new UsageError('USAGE_CONFLICT', '--baseline and --baseline-commit cannot be used together', { hint: '--baseline-commit <ref> is --baseline @<ref> plus the regression_tolerance check' });
+  }
+  if (options.baseline === undefined && options['baseline-commit'] === undefined) {
+    if (options['max-drop'] !== undefined || (options.alpha !== undefined && !sideBySide)) {
+      throw new UsageError('USAGE_CONFLICT', '--alpha and --max-drop apply to a baseline comparison', { hint: 'add --baseline <run>' });
+    }
+    return undefined;
+  }
+  return {
+    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+    ...(options['baseline-commit'] === undefined ? {} : { baselineCommit: options['baseline-commit'] }),
+    alpha: options.alpha ?? 0.05,
+    ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
+  };
 }
 
 /** Several runs as one document of a whole-run format. */

@@ -14,7 +14,7 @@ import { propsOptions } from './render.js';
 const options = {
   ...commonOptions,
   ...propsOptions,
-  model: runOptions.model,
+  model: { type: 'string', value: '<provider/model>', description: "Override the prompt's model_name" },
   timeout: runOptions.timeout,
   'max-retries': runOptions['max-retries'],
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache calls the model)' },

@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors/index.js';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { openProject, resolvePromptPaths } from '../context.js';
@@ -6,7 +7,7 @@ import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { parseOptions, type OptionTable } from '../options.js';
 import { runOptions } from '../run-options.js';
-import { runSettingsFromFlags } from '../run-settings.js';
+import { modelsFromFlags, runSettingsFromFlags } from '../run-settings.js';
 
 /** run-experiment's flags minus those that make no sense for a session of many reruns. */
 const watchOptions: OptionTable = {
@@ -30,6 +31,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (options.help) {
     io.stdout.write(renderHelp(help));
     return ExitCode.ok;
+  }
+  const compares = ['baseline', 'baseline-commit', 'side-by-side', 'alpha', 'max-drop'].filter((name) => (options as Record<string, unknown>)[name] !== undefined);
+  if (compares.length > 0 || modelsFromFlags(options.model).length > 1) {
+    throw new UsageError('USAGE_CONFLICT', `watch reruns one run per prompt: ${compares.length > 0 ? `--${compares[0]}` : 'several --model'} is for run-experiment`, {
+      hint: 'watch shows ▲/▼ against the previous run by itself; compare runs afterwards with `agentmark compare`',
+    });
   }
   const settings = runSettingsFromFlags(options);
   const project = await openProject(options.project, io.cwd, positionals[0]);

@@ -1,0 +1,64 @@
+import { compareRuns, type CompareResult } from '../compare/index.js';
+import type { RunListener } from '../experiment/events.js';
+import { resolveRunRef } from '../history/index.js';
+import type { Project } from '../project/types.js';
+import type { LoadedPrompt } from '../prompt/types.js';
+import { openRunFolder, type StoredRun } from '../store/index.js';
+import { projectPath } from './project-path.js';
+
+export interface BaselineFlags {
+  /** `--baseline <run>`. */
+  baseline?: string;
+  /** `--baseline-commit <git-ref>`: `@<ref>` plus AgentMark's per-row regression_tolerance check. */
+  baselineCommit?: string;
+  alpha: number;
+  maxDrop?: number;
+}
+
+export interface Baseline {
+  run: StoredRun;
+  tolerance?: number;
+  alpha: number;
+  maxDrop?: number;
+}
+
+/**
+ * Finds the baseline run of one prompt before it runs, so an unknown reference is an input
+ * error (exit 2) before any model call. `latest` is the prompt's newest finished run so far.
+ */
+export async function findBaseline(flags: BaselineFlags, project: Project, cwd: string, prompt: LoadedPrompt): Promise<Baseline | undefined> {
+  const ref = flags.baselineCommit === undefined ? flags.baseline : `@${flags.baselineCommit}`;
+  if (ref === undefined) return undefined;
+  const run = await resolveRunRef(ref, { projectRoot: project.root, cwd, prompt: projectPath(project, project.root, prompt.path) });
+  return {
+    run,
+    alpha: flags.alpha,
+    ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop }),
+    // AgentMark's own form: with no tolerance set, any drop of a row's score is a regression.
+    ...(flags.baselineCommit === undefined ? {} : { tolerance: prompt.testSettings.regression_tolerance ?? 0 }),
+  };
+}
+
+/**
+ * Compares the finished run with the baseline at run-end, before the reports are written, so
+ * the table prints the comparison after the summary and json carries it as `comparison`.
+ */
+export function compareAtRunEnd(listener: RunListener, baseline: Baseline, onResult: (result: CompareResult) => void): RunListener {
+  return async (event) => {
+    if (event.type !== 'run-end') return listener(event);
+    const head = await openRunFolder(event.info.runDir);
+    const comparison = await compareRuns(baseline.run, head, {
+      alpha: baseline.alpha,
+      failOnRegression: true,
+      ...(baseline.maxDrop === undefined ? {} : { maxDrop: baseline.maxDrop }),
+      ...(baseline.tolerance === undefined ? {} : { tolerance: baseline.tolerance }),
+    });
+    onResult(comparison);
+    return listener({ ...event, info: { ...event.info, comparison } });
+  };
+}
+
+/** Whether the comparison fails the run: the paired gate, or AgentMark's tolerance check. */
+export function baselineFailed(result: CompareResult): boolean {
+  return result.gate.failed || (result.tolerance?.failed ?? false);
+}

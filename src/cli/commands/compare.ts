@@ -1,0 +1,73 @@
+import { compareRuns } from '../../compare/index.js';
+import { UsageError } from '../../errors/index.js';
+import { RUN_REF_FORMS } from '../../history/index.js';
+import { formatCompareMarkdown, formatCompareTable } from '../../report/compare/index.js';
+import { openProject } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { renderHelp } from '../help.js';
+import type { CliIO } from '../io.js';
+import { commonOptions, parseOptions, type OptionTable } from '../options.js';
+import { openReportOutput } from '../report-output.js';
+import { projectPath } from '../project-path.js';
+
+export const compareOptions = {
+  ...commonOptions,
+  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json or markdown' },
+  output: { type: 'string', short: 'o', value: '<file>', description: 'Write the comparison to a file instead of stdout' },
+  'fail-on-regression': { type: 'boolean', description: 'Exit 1 when an eval is significantly worse in head (one-sided, after Holm)' },
+  alpha: { type: 'number', value: '<a>', min: 0.000001, max: 0.5, default: 0.05, description: 'Significance level of the gate' },
+  'max-drop': { type: 'number', value: '<points>', min: 0, max: 100, description: 'Also exit 1 when a pass rate or mean drops by more than this many points' },
+  seed: { type: 'integer', value: '<s>', default: 0, description: 'Bootstrap seed' },
+  resamples: { type: 'integer', value: '<n>', min: 10_000, max: 1_000_000, default: 10_000, description: 'Bootstrap resamples' },
+  show: { type: 'integer', value: '<n>', min: 0, default: 20, description: 'Changed rows listed in full' },
+  prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
+  truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut inputs and outputs to n characters in the table (0: never)' },
+} satisfies OptionTable;
+
+const help = {
+  usage: 'agentmark compare <base> <head> [options]',
+  summary:
+    'Compares two runs row by row (rows paired by their content) and reports per eval the\n' +
+    'difference head − base with 95% intervals, p-values (Holm-adjusted across evals), the rows\n' +
+    `that changed verdict, and whether the change is significant. A run is ${RUN_REF_FORMS}.`,
+  options: compareOptions,
+  details: 'Exit codes: 0 no regression (or no gate asked for), 1 the gate fired, 2 usage or input error.',
+};
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { options, positionals } = parseOptions(argv, compareOptions, 'compare');
+  if (options.help) {
+    io.stdout.write(renderHelp(help));
+    return ExitCode.ok;
+  }
+  if (positionals.length !== 2) {
+    throw new UsageError('USAGE_MISSING_RUN', `compare needs two runs, base then head; got ${positionals.length}`, {
+      hint: 'e.g. `agentmark compare latest~1 latest`',
+    });
+  }
+  const format = options.format ?? 'table';
+  if (!['table', 'json', 'markdown'].includes(format)) {
+    throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: compare prints table, json or markdown`);
+  }
+  const project = await openProject(options.project, io.cwd);
+  const result = await compareRuns(positionals[0] as string, positionals[1] as string, {
+    projectRoot: project.root,
+    cwd: io.cwd,
+    ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }),
+    alpha: options.alpha ?? 0.05,
+    seed: options.seed ?? 0,
+    resamples: options.resamples ?? 10_000,
+    maxChangedRows: options.show ?? 20,
+    ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
+    failOnRegression: (options['fail-on-regression'] ?? false) || options['max-drop'] !== undefined,
+  });
+  const output = openReportOutput(options.output, io.cwd, io.stdout);
+  try {
+    if (format === 'json') output.stream.write(`${JSON.stringify(result, null, 2)}\n`);
+    else if (format === 'markdown') output.stream.write(formatCompareMarkdown(result));
+    else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200 }));
+  } finally {
+    output.close();
+  }
+  return result.gate.checked && result.gate.failed ? ExitCode.gateFailed : ExitCode.ok;
+}

@@ -1,0 +1,56 @@
+import { compareRuns, type CompareResult } from '../compare/index.js';
+import type { RunSummary } from '../experiment/types.js';
+import { createProviderRegistry, splitModelName } from '../model/index.js';
+import type { LoadedConfig } from '../project/index.js';
+import type { Project } from '../project/types.js';
+import { openRunFolder } from '../store/index.js';
+import { UsageError } from '../errors/index.js';
+import { projectPath } from './project-path.js';
+
+/** One run the command makes: a prompt, and the model overriding its own when several are compared. */
+export interface Experiment {
+  promptPath: string;
+  model?: string;
+  label: string;
+}
+
+/** Every prompt × every `--model` (or the prompt's own model), labelled by what varies. */
+export function experimentsOf(promptPaths: readonly string[], models: readonly string[], project: Project): Experiment[] {
+  const label = (path: string, model: string | undefined): string => {
+    const prompt = projectPath(project, project.root, path);
+    if (models.length < 2) return prompt;
+    return promptPaths.length > 1 ? `${prompt} · ${model}` : (model as string);
+  };
+  if (models.length < 2) return promptPaths.map((promptPath) => ({ promptPath, label: label(promptPath, undefined) }));
+  return promptPaths.flatMap((promptPath) => models.map((model) => ({ promptPath, model, label: label(promptPath, model) })));
+}
+
+/** Every model named on the command line must have a provider: checked before the first run starts. */
+export function checkModels(models: readonly string[], config: LoadedConfig): void {
+  const { prefixes } = createProviderRegistry({ providers: config.providers ?? {}, env: {} });
+  for (const model of models) {
+    const { provider } = splitModelName(model, prefixes);
+    if (!prefixes.includes(provider)) {
+      throw new UsageError('USAGE_UNKNOWN_PROVIDER', `unknown provider "${provider}" in --model ${model} (known: ${prefixes.join(', ')})`, {
+        hint: 'register the provider under `providers` in agentmark.config.ts',
+      });
+    }
+  }
+}
+
+export interface FinishedExperiment {
+  label: string;
+  runId: string;
+  runDir: string;
+  summary: RunSummary;
+}
+
+/** The paired comparison of every run against the first. */
+export async function compareWithFirst(runs: readonly FinishedExperiment[], alpha: number): Promise<CompareResult[]> {
+  const [first, ...rest] = runs;
+  if (!first) return [];
+  const base = await openRunFolder(first.runDir);
+  const out: CompareResult[] = [];
+  for (const run of rest) out.push(await compareRuns(base, await openRunFolder(run.runDir), { alpha }));
+  return out;
+}

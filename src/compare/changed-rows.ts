@@ -1,0 +1,60 @@
+import type { RowResult } from '../experiment/types.js';
+import type { RowChange } from './eval-pairs.js';
+import type { PairedRows } from './pair-rows.js';
+import type { ChangedRow, ChangedRows, EvalSide } from './types.js';
+
+function side(row: RowResult, name: string): EvalSide | undefined {
+  const result = row.evals[name];
+  if (!result) return row.error === undefined ? undefined : { error: row.error };
+  return {
+    ...(result.passed === undefined ? {} : { passed: result.passed }),
+    ...(result.score === undefined ? {} : { score: result.score }),
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
+    ...(result.error === undefined ? {} : { error: result.error }),
+  };
+}
+
+/** Keeps the first rows that changed verdict, regressions and improvements apart, and counts all. */
+export class ChangedRowCollector {
+  private regressed = 0;
+  private improved = 0;
+  private readonly regressions: ChangedRow[] = [];
+  private readonly improvements: ChangedRow[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  add(pair: PairedRows, changes: Map<string, RowChange>): void {
+    const values = [...changes.values()];
+    const change = values.includes('regressed') ? 'regressed' : values.includes('improved') ? 'improved' : undefined;
+    if (change === undefined) return;
+    const list = change === 'regressed' ? this.regressions : this.improvements;
+    if (change === 'regressed') this.regressed++;
+    else this.improved++;
+    if (list.length >= this.limit) return;
+    const base = pair.base.first;
+    const head = pair.head.first;
+    const evals: ChangedRow['evals'] = {};
+    for (const [name, evalChange] of changes) {
+      const b = side(base, name);
+      const h = side(head, name);
+      evals[name] = { ...(b ? { base: b } : {}), ...(h ? { head: h } : {}), change: evalChange };
+    }
+    list.push({
+      change,
+      baseIndex: base.index,
+      headIndex: head.index,
+      input: head.input,
+      ...(head.expectedOutput === undefined ? {} : { expectedOutput: head.expectedOutput }),
+      ...(base.output === undefined ? {} : { baseOutput: base.output }),
+      ...(head.output === undefined ? {} : { headOutput: head.output }),
+      ...(base.error === undefined ? {} : { baseError: base.error }),
+      ...(head.error === undefined ? {} : { headError: head.error }),
+      evals,
+    });
+  }
+
+  finish(): ChangedRows {
+    const rows = [...this.regressions, ...this.improvements].slice(0, this.limit);
+    return { regressed: this.regressed, improved: this.improved, rows, omitted: this.regressed + this.improved - rows.length };
+  }
+}

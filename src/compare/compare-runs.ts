@@ -1,0 +1,130 @@
+import { UsageError } from '../errors/index.js';
+import { resolveRunRef } from '../history/index.js';
+import type { StoredRun } from '../store/index.js';
+import { ChangedRowCollector } from './changed-rows.js';
+import { describeRun, runDifferences, runPerformance } from './describe-run.js';
+import { EvalPairs, type RowChange } from './eval-pairs.js';
+import { evalStatistics, type RawEvalStats } from './eval-statistics.js';
+import { evaluateGate } from './gate.js';
+import { pairRows, type Unpaired } from './pair-rows.js';
+import { reduceRows, type ReducedRow } from './reduce-rows.js';
+import { holmAdjust } from './stats/index.js';
+import { ToleranceCollector } from './tolerance.js';
+import type { CompareResult, UnpairedRow } from './types.js';
+
+export interface CompareOptions {
+  /** Project whose runs string references name. @default process.cwd() */
+  projectRoot?: string;
+  /** Folder path references are relative to. @default projectRoot */
+  cwd?: string;
+  /** Prompt in context for `latest` and `@ref` (path relative to the project root). */
+  prompt?: string;
+  /** Significance level of the gate. @default 0.05 */
+  alpha?: number;
+  /** Bootstrap resamples. @default 10000 */
+  resamples?: number;
+  /** Bootstrap seed. @default 0 */
+  seed?: number;
+  /** Fail when a pass rate or mean drops by more than this many points (0..100). */
+  maxDrop?: number;
+  /** Whether the gate was asked for; recorded in `gate.checked`. @default maxDrop !== undefined */
+  failOnRegression?: boolean;
+  /** Changed rows listed in full. @default 20 */
+  maxChangedRows?: number;
+  /** Unpaired rows listed per side. @default 10 */
+  maxUnpairedRows?: number;
+  /** AgentMark's `regression_tolerance` (a fraction): also check every row × eval score against it. */
+  tolerance?: number;
+}
+
+/** A run to compare: a reference (`latest`, an id, `@main`, a folder) or a run already opened. */
+export type RunSource = string | StoredRun;
+
+function evalNamesOf(run: StoredRun): string[] {
+  const summary = run.manifest.summary;
+  if (!summary) {
+    throw new UsageError('USAGE_RUN_NOT_FINISHED', `run ${run.manifest.id} has no summary (status: ${run.manifest.status})`, {
+      hint: 'a run killed before its end has none; continue it with `run-experiment --resume <id>` first',
+    });
+  }
+  return summary.evals.map((e) => e.name);
+}
+
+const unpairedRow = (row: ReducedRow): UnpairedRow => ({ index: row.index, input: row.first.input });
+
+/**
+ * Compares two runs row by row: pairs their rows by content, reading both results files as
+ * streams in dataset order, then computes per eval the paired differences with intervals,
+ * p-values (Holm-adjusted across evals), improved/regressed counts and the smallest change the
+ * comparison can detect, plus the rows that changed verdict and the regression gate.
+ */
+export async function compareRuns(baseSource: RunSource, headSource: RunSource, options: CompareOptions = {}): Promise<CompareResult> {
+  const projectRoot = options.projectRoot ?? process.cwd();
+  const context = { projectRoot, cwd: options.cwd ?? projectRoot, ...(options.prompt === undefined ? {} : { prompt: options.prompt }) };
+  const base = typeof baseSource === 'string' ? await resolveRunRef(baseSource, context) : baseSource;
+  const head = typeof headSource === 'string' ? await resolveRunRef(headSource, context) : headSource;
+  const alpha = options.alpha ?? 0.05;
+  const resamples = options.resamples ?? 10_000;
+  const seed = options.seed ?? 0;
+  const baseEvals = evalNamesOf(base);
+  const headEvals = evalNamesOf(head);
+  const names = [...baseEvals, ...headEvals.filter((name) => !baseEvals.includes(name))];
+  const pairsByEval = new Map(names.map((name) => [name, new EvalPairs(name)]));
+  const changed = new ChangedRowCollector(options.maxChangedRows ?? 20);
+  const tolerance = options.tolerance === undefined ? undefined : new ToleranceCollector(options.tolerance);
+  const unpaired: { base: Unpaired; head: Unpaired } = { base: { count: 0, first: [] }, head: { count: 0, first: [] } };
+  let paired = 0;
+  const baseRows = reduceRows(base.rowsInOrder(), baseEvals);
+  const headRows = reduceRows(head.rowsInOrder(), headEvals);
+  for await (const pair of pairRows(baseRows, headRows, unpaired, options.maxUnpairedRows ?? 10)) {
+    paired++;
+    const changes = new Map<string, RowChange>();
+    for (const [name, pairs] of pairsByEval) {
+      const b = pair.base.evals.get(name);
+      const h = pair.head.evals.get(name);
+      const change = pairs.add(b, h);
+      if (change !== undefined) changes.set(name, change);
+      if (tolerance && b?.score !== undefined && h?.score !== undefined) tolerance.add(pair, name, b.score, h.score);
+    }
+    changed.add(pair, changes);
+  }
+
+  const raw: RawEvalStats[] = [...pairsByEval.values()].map((pairs, i) => evalStatistics(pairs, { resamples, seed: seed + 2 * i, alpha }));
+  adjustHolm(raw);
+  const evals = raw.map((r) => r.comparison);
+  const baseDescription = describeRun(base, paired + unpaired.base.count);
+  const headDescription = describeRun(head, paired + unpaired.head.count);
+  const checked = options.failOnRegression ?? options.maxDrop !== undefined;
+  return {
+    version: 1,
+    base: baseDescription,
+    head: headDescription,
+    differences: runDifferences(baseDescription, headDescription),
+    pairing: {
+      paired,
+      onlyInBase: unpaired.base.count,
+      onlyInHead: unpaired.head.count,
+      onlyInBaseRows: unpaired.base.first.map(unpairedRow),
+      onlyInHeadRows: unpaired.head.first.map(unpairedRow),
+    },
+    settings: { alpha, resamples, seed, ...(options.maxDrop === undefined ? {} : { maxDropPoints: options.maxDrop }) },
+    evals,
+    performance: { base: runPerformance(base), head: runPerformance(head) },
+    changedRows: changed.finish(),
+    gate: evaluateGate(evals, { alpha, checked, ...(options.maxDrop === undefined ? {} : { maxDropPoints: options.maxDrop }) }),
+    ...(tolerance ? { tolerance: tolerance.finish() } : {}),
+  };
+}
+
+/** Holm across the evals that have a test: two-sided p-values, and the one-sided ones the gate reads. */
+function adjustHolm(raw: RawEvalStats[]): void {
+  const tested = raw.filter((r) => r.pValue !== undefined && r.pWorse !== undefined);
+  const p = holmAdjust(tested.map((r) => r.pValue as number));
+  const worse = holmAdjust(tested.map((r) => r.pWorse as number));
+  tested.forEach((r, i) => {
+    const target = r.comparison.kind === 'verdict' ? r.comparison.passRate : r.comparison.score;
+    if (!target) return;
+    target.pValueHolm = p[i] as number;
+    target.pWorseHolm = worse[i] as number;
+  });
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { RowResult } from '../experiment/types.js';
+import { canonicalJson } from '../model/canonical-json.js';
+
+/** One eval on one dataset row, its repeats reduced to means. */
+export interface ReducedEval {
+  /** Share of repeats that passed, errors counting as not passed; undefined when no repeat gave a verdict or an error. */
+  verdict?: number;
+  /** Whether any repeat gave a real `passed` (so the eval is a verdict eval). */
+  hasVerdict: boolean;
+  /** Mean normalised score over repeats that have one. */
+  score?: number;
+}
+
+/** A dataset row of one run with its repeats reduced: what pairing and statistics work on. */
+export interface ReducedRow {
+  /** Hash of the row's content (input, expected output, metadata): its identity across runs. */
+  key: string;
+  index: number;
+  evals: Map<string, ReducedEval>;
+  /** The first repeat, for showing the row when its verdict changed. */
+  first: RowResult;
+}
+
+/** The identity of a row: the same content in another run (or another dataset order) pairs with it. */
+export function rowIdentity(row: Pick<RowResult, 'input' | 'expectedOutput' | 'metadata'>): string {
+  return createHash('sha256')
+    .update(canonicalJson({ input: row.input, expectedOutput: row.expectedOutput ?? null, metadata: row.metadata ?? {} }))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+interface Tally {
+  verdicts: number;
+  passed: number;
+  hasVerdict: boolean;
+  scoreSum: number;
+  scores: number;
+}
+
+function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
+  const first = group[0] as RowResult;
+  const tallies = new Map<string, Tally>();
+  for (const row of group) {
+    for (const name of evalNames) {
+      const result = row.evals[name];
+      let tally = tallies.get(name);
+      if (!tally) tallies.set(name, (tally = { verdicts: 0, passed: 0, hasVerdict: false, scoreSum: 0, scores: 0 }));
+      // A row that errored before its evals ran, or an eval that errored, has not passed.
+      if (result === undefined ? row.error !== undefined : result.error !== undefined) {
+        tally.verdicts += 1;
+        continue;
+      }
+      if (!result || result.skipped) continue;
+      if (result.passed !== undefined) {
+        tally.verdicts += 1;
+        tally.hasVerdict = true;
+        if (result.passed) tally.passed += 1;
+      }
+      if (result.normalized !== undefined) {
+        tally.scoreSum += result.normalized;
+        tally.scores += 1;
+      }
+    }
+  }
+  const evals = new Map<string, ReducedEval>();
+  for (const [name, tally] of tallies) {
+    evals.set(name, {
+      hasVerdict: tally.hasVerdict,
+      ...(tally.verdicts > 0 ? { verdict: tally.passed / tally.verdicts } : {}),
+      ...(tally.scores > 0 ? { score: tally.scoreSum / tally.scores } : {}),
+    });
+  }
+  return { key: rowIdentity(first), index: first.index, evals, first };
+}
+
+/**
+ * Groups a run's rows (in dataset order, so a row's repeats are adjacent) into one reduced row
+ * per dataset row, as a stream.
+ */
+export async function* reduceRows(rows: AsyncIterable<RowResult>, evalNames: readonly string[]): AsyncGenerator<ReducedRow> {
+  let group: RowResult[] = [];
+  for await (const row of rows) {
+    if (group.length > 0 && (group[0] as RowResult).index !== row.index) {
+      yield reduce(group, evalNames);
+      group = [];
+    }
+    group.push(row);
+  }
+  if (group.length > 0) yield reduce(group, evalNames);
+}

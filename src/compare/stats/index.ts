@@ -1,0 +1,10 @@
+export { newcombePairedInterval, type PairedTable } from './newcombe-paired.js';
+export { mcnemarExact, binomialHalfCdf } from './mcnemar-exact.js';
+export { wilcoxonSignedRank, type SignedRankResult } from './wilcoxon-signed-rank.js';
+export { pairedT, type PairedTResult } from './paired-t.js';
+export { holmAdjust } from './holm.js';
+export { bootstrapMeanInterval, type BootstrapOptions } from './bootstrap.js';
+export { sampleBinomial } from './binomial-sample.js';
+export { minDetectablePassRate, minDetectableMean, minimumDiscordant } from './min-detectable.js';
+export { lnGamma, incompleteBeta, normalCdf, normalQuantile } from './special-functions.js';
+export { tCdf, tQuantile } from './t-distribution.js';

@@ -1,0 +1,204 @@
+/**
+ * The result of comparing two runs (`compareRuns`, `agentmark compare --format json`). Plain
+ * JSON: numbers, strings, booleans, arrays and objects only; an optional field is left out
+ * when it has no value (never NaN or Infinity). Rates, means and differences are fractions in
+ * [0, 1] / [−1, 1]; the CLI shows them ×100 as points. Every difference is head − base.
+ */
+export interface CompareResult {
+  /** Shape version of this document; bumped when a field changes meaning. */
+  version: 1;
+  base: RunDescription;
+  head: RunDescription;
+  /** What differs between the two runs (prompt text, model, settings, dataset, commit). */
+  differences: RunDifference[];
+  pairing: Pairing;
+  /** The settings the statistics were computed with. */
+  settings: CompareSettings;
+  /** One entry per eval present in either run, in base's order then head's new ones. */
+  evals: EvalComparison[];
+  /** Live calls only, as in each run's summary (cached rows never skew these). */
+  performance: { base: RunPerformance; head: RunPerformance };
+  changedRows: ChangedRows;
+  gate: GateOutcome;
+  /** AgentMark's per-row `regression_tolerance` check, when asked for (`--baseline-commit`). */
+  tolerance?: ToleranceCheck;
+}
+
+export interface RunDescription {
+  id: string;
+  /** The run folder as given or found. */
+  dir: string;
+  prompt: { path: string; name: string; hash: string };
+  model: string;
+  dataset?: { path: string; hash: string };
+  settings: Record<string, unknown>;
+  git?: { commit: string; dirty: boolean };
+  startedAt: string;
+  status: string;
+  /** Dataset rows in the run (repeats of one row count once). */
+  rows: number;
+  /** Repeats per row (`--repeat`). */
+  repeat: number;
+}
+
+export interface RunDifference {
+  field: 'prompt' | 'model' | 'settings' | 'dataset' | 'commit';
+  base: string;
+  head: string;
+}
+
+export interface Pairing {
+  /** Rows found in both runs, paired by a hash of input, expected output and metadata. */
+  paired: number;
+  onlyInBase: number;
+  onlyInHead: number;
+  /** The first few unpaired rows of each run (dataset index and input), to find them. */
+  onlyInBaseRows: UnpairedRow[];
+  onlyInHeadRows: UnpairedRow[];
+}
+
+export interface UnpairedRow {
+  index: number;
+  input: Record<string, unknown>;
+}
+
+export interface CompareSettings {
+  /** Significance level of the gate (one-sided, after Holm). */
+  alpha: number;
+  /** Bootstrap resamples. */
+  resamples: number;
+  /** Bootstrap seed: the same runs and seed give the same intervals. */
+  seed: number;
+  /** `--max-drop`, in points (0..100), when given. */
+  maxDropPoints?: number;
+}
+
+/** An interval [low, high]. */
+export type Interval = [number, number];
+
+export interface SideStats {
+  /** Pass rate over the paired rows (errors count as not passed); with its Wilson 95% interval. */
+  passRate?: number;
+  passRateCi95?: Interval;
+  /** Mean normalised score over the paired rows (each row's mean over repeats), with its 95% interval. */
+  meanScore?: number;
+  meanScoreCi95?: Interval;
+}
+
+export interface PassRateDifference {
+  /** head − base. */
+  estimate: number;
+  /** Newcombe's method 10 interval for paired proportions. */
+  ci95: Interval;
+  /** Seeded percentile bootstrap over paired rows. */
+  bootstrapCi95?: Interval;
+  /** McNemar's exact test, two-sided. */
+  pValue: number;
+  /** One-sided "head is worse", unadjusted. */
+  pWorse: number;
+  /** The same two, Holm-adjusted across evals; only on an eval's primary test (verdicts for verdict evals). */
+  pValueHolm?: number;
+  /** What the gate reads. */
+  pWorseHolm?: number;
+}
+
+export interface ScoreDifference {
+  /** head − base, mean of per-row differences. */
+  estimate: number;
+  /** Paired t interval (needs two pairs). */
+  ci95?: Interval;
+  bootstrapCi95?: Interval;
+  /** Wilcoxon signed-rank, two-sided. */
+  pValue: number;
+  /** One-sided "head is worse", unadjusted. */
+  pWorse: number;
+  /** Holm-adjusted across evals; only on a score eval's primary test. */
+  pValueHolm?: number;
+  pWorseHolm?: number;
+  /** How the Wilcoxon p-value was computed. */
+  method: 'exact' | 'normal';
+}
+
+export interface EvalComparison {
+  name: string;
+  /** `verdict`: the eval reports passed/failed (compared by McNemar); `score`: numbers only (Wilcoxon). */
+  kind: 'verdict' | 'score';
+  /** Paired rows where both runs have a result for this eval. */
+  pairs: number;
+  base: SideStats;
+  head: SideStats;
+  passRate?: PassRateDifference;
+  score?: ScoreDifference;
+  /** Rows whose verdict (or, for score evals, score) went up / down / stayed. */
+  improved: number;
+  regressed: number;
+  unchanged: number;
+  /**
+   * Smallest change (a fraction; ×100 for points) this comparison detects with 80% power at
+   * the two-sided 5% level, for this number of pairs and the observed discordance (verdicts) or
+   * spread of differences (scores). Left out when it cannot be estimated.
+   */
+  minDetectable?: number;
+}
+
+export interface RunPerformance {
+  latencyP50Ms?: number;
+  latencyP95Ms?: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd?: number;
+}
+
+export interface ChangedRows {
+  /** Paired rows where some eval's verdict went from passed to not passed. */
+  regressed: number;
+  /** Paired rows where some verdict improved and none regressed. */
+  improved: number;
+  /** The first rows of each kind, regressions first, each in dataset order. */
+  rows: ChangedRow[];
+  /** Changed rows not listed. */
+  omitted: number;
+}
+
+export interface ChangedRow {
+  change: 'regressed' | 'improved';
+  baseIndex: number;
+  headIndex: number;
+  input: Record<string, unknown>;
+  expectedOutput?: unknown;
+  /** The first repeat's output (or error) on each side. */
+  baseOutput?: unknown;
+  headOutput?: unknown;
+  baseError?: string;
+  headError?: string;
+  evals: Record<string, { base?: EvalSide; head?: EvalSide; change: 'regressed' | 'improved' | 'same' }>;
+}
+
+export interface EvalSide {
+  passed?: boolean;
+  score?: number;
+  reason?: string;
+  error?: string;
+}
+
+export interface GateOutcome {
+  /** Whether a gate was asked for (`--fail-on-regression` or `--max-drop`). */
+  checked: boolean;
+  /** Whether a regression was found (significant, or a drop past `--max-drop`), asked for or not. */
+  failed: boolean;
+  /** One line per eval and reason that fired. */
+  reasons: string[];
+  /** The line the report prints. */
+  message: string;
+}
+
+/** AgentMark's check: a row × eval score below base × (1 − tolerance) is a regression. */
+export interface ToleranceCheck {
+  tolerance: number;
+  /** Row × eval scores compared. */
+  compared: number;
+  failures: Array<{ baseIndex: number; headIndex: number; eval: string; base: number; head: number }>;
+  /** Failures beyond the listed ones. */
+  omitted: number;
+  failed: boolean;
+}

@@ -1,0 +1,87 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError, closestMatch } from '../errors/index.js';
+import { openRunFolder, RunStore, type StoredRun } from '../store/index.js';
+import { resolveGitCommit } from './git-commit.js';
+import { listRuns } from './list-runs.js';
+
+export interface RunRefContext {
+  /** The project whose `.agentmark/runs/` holds the runs; git refs resolve here. */
+  projectRoot: string;
+  /** Folder that a path reference is relative to. @default projectRoot */
+  cwd?: string;
+  /**
+   * The prompt in context (path relative to the project root, with `/`): `latest` and `@ref`
+   * then mean that prompt's runs. Without it they mean any prompt's.
+   */
+  prompt?: string;
+  /** The run store. @default `new RunStore(projectRoot)` */
+  store?: RunStore;
+}
+
+/** How a reference is written; shown in hints. */
+export const RUN_REF_FORMS = 'a run id or unique prefix, `latest`, `latest~N`, `@<git-ref>`, or a path to a run folder';
+
+const LATEST = /^latest(?:~(\d+))?$/;
+const RECENT_SHOWN = 5;
+
+/**
+ * Resolves a run reference to a stored run:
+ * - `latest` / `latest~N`: the newest / N-th newest finished run (of the prompt in context);
+ * - `@<git-ref>`: the newest finished run whose manifest's commit is the commit git resolves
+ *   the ref to (e.g. `@origin/main`, `@HEAD~1`);
+ * - a full run id, or a unique prefix of one;
+ * - a path to a run folder (a run downloaded from CI compares the same way).
+ * Anything else is a UsageError naming the closest ids.
+ */
+export async function resolveRunRef(ref: string, context: RunRefContext): Promise<StoredRun> {
+  const store = context.store ?? new RunStore(context.projectRoot);
+  const scope = context.prompt === undefined ? '' : ` of ${context.prompt}`;
+  const latest = LATEST.exec(ref);
+  if (latest) {
+    const back = Number(latest[1] ?? 0);
+    const runs = await listRuns(store, { finishedOnly: true, limit: back + 1, ...(context.prompt === undefined ? {} : { prompt: context.prompt }) });
+    const found = runs[back];
+    if (!found) {
+      throw new UsageError('USAGE_UNKNOWN_RUN', `${ref}: there ${runs.length === 1 ? 'is 1 finished run' : `are ${runs.length} finished runs`}${scope}`, {
+        hint: runs.length === 0 ? 'run an experiment first' : `the oldest is latest~${runs.length - 1}`,
+      });
+    }
+    return openRunFolder(store.runDir(found.id));
+  }
+  if (ref.startsWith('@')) return byCommit(ref.slice(1), store, context, scope);
+  const ids = await store.ids();
+  if (ids.includes(ref)) return openRunFolder(store.runDir(ref));
+  const path = resolve(context.cwd ?? context.projectRoot, ref);
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) return openRunFolder(path);
+  const matches = ref === '' ? [] : ids.filter((id) => id.startsWith(ref));
+  if (matches.length === 1) return openRunFolder(store.runDir(matches[0] as string));
+  if (matches.length > 1) {
+    throw new UsageError('USAGE_AMBIGUOUS_RUN', `run "${ref}" is ambiguous: ${matches.length} runs start with it`, {
+      hint: `give more of the id: ${matches.slice(0, RECENT_SHOWN).join(', ')}${matches.length > RECENT_SHOWN ? ', …' : ''}`,
+    });
+  }
+  const close = closestMatch(ref, ids);
+  const hints: string[] = [];
+  if (close !== undefined) hints.push(`did you mean "${close}"?`);
+  hints.push(ids.length > 0 ? `recent runs: ${ids.slice(0, RECENT_SHOWN).join(', ')}` : `no runs yet in ${store.runsDir}`);
+  hints.push(`a run is named by ${RUN_REF_FORMS}`);
+  throw new UsageError('USAGE_UNKNOWN_RUN', `unknown run "${ref}"`, { hint: hints.join('; ') });
+}
+
+async function byCommit(gitRef: string, store: RunStore, context: RunRefContext, scope: string): Promise<StoredRun> {
+  const commit = gitRef === '' ? undefined : await resolveGitCommit(context.projectRoot, gitRef);
+  if (commit === undefined) {
+    throw new UsageError('USAGE_UNKNOWN_GIT_REF', `@${gitRef}: git does not know this ref here`, {
+      hint: 'give a branch, tag or commit (e.g. @origin/main; in CI fetch it first: git fetch origin main)',
+    });
+  }
+  const runs = await listRuns(store, { finishedOnly: true, ...(context.prompt === undefined ? {} : { prompt: context.prompt }) });
+  const found = runs.find((run) => run.git?.commit === commit);
+  if (!found) {
+    throw new UsageError('USAGE_UNKNOWN_RUN', `@${gitRef}: no finished run${scope} at commit ${commit.slice(0, 12)}`, {
+      hint: 'run the experiment on that commit first, or give a run folder (e.g. a CI artifact) instead',
+    });
+  }
+  return openRunFolder(store.runDir(found.id));
+}

@@ -1,0 +1,32 @@
+import type { EvalComparison } from '../../compare/index.js';
+import { formatP, pointsInterval, signedPoints, valueWithInterval } from './format-numbers.js';
+
+export const EVAL_HEADERS = ['Eval', 'Base', 'Head', 'Difference [95% CI]', 'Bootstrap 95%', 'p (Holm)', 'Improved / regressed / same', 'Detectable'];
+
+/** One eval's row of the comparison table: its primary measure (pass rate for verdict evals, else mean score). */
+export function evalCells(e: EvalComparison): string[] {
+  const verdict = e.kind === 'verdict';
+  const base = verdict ? valueWithInterval(e.base.passRate, e.base.passRateCi95) : valueWithInterval(e.base.meanScore, e.base.meanScoreCi95);
+  const head = verdict ? valueWithInterval(e.head.passRate, e.head.passRateCi95) : valueWithInterval(e.head.meanScore, e.head.meanScoreCi95);
+  const diff = verdict ? e.passRate : e.score;
+  return [
+    `${e.name} (${verdict ? 'pass rate' : 'mean score'})`,
+    base,
+    head,
+    diff ? `${signedPoints(diff.estimate)} pts ${pointsInterval(diff.ci95)}` : 'n/a',
+    pointsInterval(diff?.bootstrapCi95),
+    formatP(diff?.pValueHolm),
+    `${e.improved} / ${e.regressed} / ${e.unchanged}`,
+    e.minDetectable === undefined ? 'n/a' : `±${(e.minDetectable * 100).toFixed(1)} pts`,
+  ];
+}
+
+/** The line under the table that says what the columns are. */
+export function evalsNote(evals: readonly EvalComparison[]): string {
+  const tested = evals.filter((e) => (e.kind === 'verdict' ? e.passRate : e.score) !== undefined).length;
+  return (
+    'Differences are head − base in points, over paired rows. Pass rates: Newcombe interval, McNemar exact p; ' +
+    `mean scores: paired t interval, Wilcoxon signed-rank p. p-values Holm-adjusted across ${tested} eval${tested === 1 ? '' : 's'}. ` +
+    'Detectable: smallest change found with 80% power at 5%.'
+  );
+}

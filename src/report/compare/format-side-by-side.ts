@@ -1,0 +1,47 @@
+import type { CompareResult } from '../../compare/index.js';
+import type { RunSummary } from '../../experiment/types.js';
+import { formatCost } from '../format-cost.js';
+import { formatDuration } from '../format-duration.js';
+import { renderTable } from '../render-table.js';
+import { EVAL_HEADERS, evalCells } from './eval-cells.js';
+import { valueWithInterval } from './format-numbers.js';
+
+/** One run of a side-by-side set: its label (model or prompt) and summary. */
+export interface SideBySideRun {
+  label: string;
+  runId: string;
+  summary: RunSummary;
+}
+
+function evalCell(summary: RunSummary, name: string): string {
+  const e = summary.evals.find((x) => x.name === name);
+  if (!e) return '—';
+  const parts: string[] = [];
+  if (e.passRate !== undefined) parts.push(valueWithInterval(e.passRate, e.passRateCi95));
+  if (e.meanScore !== undefined) parts.push(`mean ${e.meanScore.toFixed(2)}`);
+  return parts.length === 0 ? 'n/a' : parts.join(', ');
+}
+
+/**
+ * Several runs over the same rows (several models, or prompt variants): a column per run, then
+ * the paired comparison of each run against the first.
+ */
+export function formatSideBySide(runs: readonly SideBySideRun[], comparisons: readonly CompareResult[]): string {
+  const names = [...new Set(runs.flatMap((r) => r.summary.evals.map((e) => e.name)))];
+  const rows: string[][] = [
+    ['run', ...runs.map((r) => r.runId)],
+    ['rows (errored)', ...runs.map((r) => `${r.summary.rows} (${r.summary.errored})`)],
+    ...names.map((name) => [name, ...runs.map((r) => evalCell(r.summary, name))]),
+    ['latency p50 / p95', ...runs.map((r) => (r.summary.latencyMs.p50 === undefined ? 'n/a' : `${formatDuration(r.summary.latencyMs.p50)} / ${formatDuration(r.summary.latencyMs.p95 ?? NaN)}`))],
+    ['cost', ...runs.map((r) => formatCost(r.summary.costUsd))],
+  ];
+  const lines = ['SIDE BY SIDE (pass rate [95% CI], mean normalised score; latency and cost of live calls)', renderTable(['', ...runs.map((r) => r.label)], rows)];
+  comparisons.forEach((c, i) => {
+    const first = runs[0]?.label ?? 'first';
+    const other = runs[i + 1]?.label ?? c.head.id;
+    lines.push('', `${other} vs ${first} (head − base; ${c.pairing.paired} paired rows, p-values Holm-adjusted across evals):`);
+    if (c.evals.length > 0) lines.push(renderTable(EVAL_HEADERS, c.evals.map(evalCells)));
+    lines.push(`Changed rows: ${c.changedRows.regressed} regressed, ${c.changedRows.improved} improved. ${c.gate.failed ? 'Worse: ' : ''}${c.gate.message}`);
+  });
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,129 @@
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RowResult } from '../experiment/types.js';
+import { UsageError } from '../errors/index.js';
+import { readRawLines } from './results-file.js';
+import { MANIFEST_FILE, RESULTS_FILE } from './run-handle.js';
+import { RowOffsets } from './row-offsets.js';
+import { RunStoreError } from './store-error.js';
+import type { RunManifest } from './types.js';
+
+/** A finished (or stopped) run read back from its folder: what `runs show` and `compare` work on. */
+export interface StoredRun {
+  /** Absolute path of the run folder. */
+  dir: string;
+  manifest: RunManifest;
+  /**
+   * Every row in dataset order (index, then repeat), read one at a time: a fresh pass per call.
+   * The results file is in finish order; a scan keeps 32 bytes a row to read it back in order.
+   */
+  rowsInOrder(): AsyncGenerator<RowResult>;
+}
+
+// `JSON.stringify` of a RowResult starts with these keys in this order (see row-pipeline.ts);
+// reading them with a regex skips a full parse of every row during the scan.
+const HEAD = /^\{"index":(\d+),"line":\d+,"repeat":(\d+)[,}]/;
+
+function indexAndRepeat(text: string, file: string, line: number): [number, number] {
+  const match = HEAD.exec(text);
+  if (match) return [Number(match[1]), Number(match[2])];
+  try {
+    const row = JSON.parse(text) as Partial<RowResult>;
+    if (typeof row.index === 'number' && typeof row.repeat === 'number') return [row.index, row.repeat];
+  } catch {
+    // reported below
+  }
+  throw new RunStoreError('STORE_CORRUPT_RESULTS', `line ${line} is not a result row`, {
+    location: { file, line },
+    hint: 'the results file was edited or damaged; remove the line to use this run again',
+  });
+}
+
+/** Where every complete row of a results file is; a torn last line is left out. */
+async function scanOffsets(path: string): Promise<RowOffsets> {
+  const offsets = new RowOffsets();
+  let start = 0;
+  try {
+    for await (const raw of readRawLines(path)) {
+      const length = raw.end - start;
+      if (raw.terminated && raw.text.trim() !== '') {
+        const [index, repeat] = indexAndRepeat(raw.text, path, raw.line);
+        offsets.add(index, repeat, start, length);
+      }
+      start = raw.end;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return offsets;
+}
+
+/** Bytes read at a time: rows near each other in the file are served from one read. */
+const WINDOW = 1 << 20;
+
+/**
+ * Reads rows at the given offsets in order through a 1 MB window: rows finish roughly in
+ * dataset order, so the next row is almost always inside the window already read, and a
+ * 100,000-row file takes ~50 reads instead of one per row.
+ */
+async function* readInOrder(path: string, offsets: RowOffsets): AsyncGenerator<RowResult> {
+  if (offsets.size === 0) return;
+  const file = await open(path, 'r');
+  try {
+    let window = Buffer.alloc(0);
+    let windowStart = 0;
+    for (const [start, length] of offsets.inOrder()) {
+      if (start < windowStart || start + length > windowStart + window.length) {
+        window = Buffer.alloc(Math.max(WINDOW, length));
+        const { bytesRead } = await file.read(window, 0, window.length, start);
+        window = window.subarray(0, bytesRead);
+        windowStart = start;
+      }
+      const from = start - windowStart;
+      yield parseRow(window.toString('utf8', from, from + length), path, start);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+function parseRow(text: string, path: string, start: number): RowResult {
+  try {
+    return JSON.parse(text) as RowResult;
+  } catch (error) {
+    throw new RunStoreError('STORE_CORRUPT_RESULTS', `no result row at byte ${start}: the results file changed while it was read`, {
+      location: { file: path },
+      cause: error,
+    });
+  }
+}
+
+/** Opens a run folder by path (any folder holding a manifest.json, e.g. a CI artifact). */
+export async function openRunFolder(dir: string): Promise<StoredRun> {
+  const manifestPath = join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(manifestPath, 'utf8');
+  } catch (error) {
+    throw new UsageError('USAGE_UNKNOWN_RUN', `${dir} is not a run folder (no readable ${MANIFEST_FILE})`, {
+      hint: 'give a run id, `latest`, `latest~N`, `@<git-ref>` or a folder under .agentmark/runs/',
+      cause: error,
+    });
+  }
+  let manifest: RunManifest;
+  try {
+    manifest = JSON.parse(text) as RunManifest;
+  } catch (error) {
+    throw new RunStoreError('STORE_BAD_MANIFEST', 'manifest is not valid JSON', { location: { file: manifestPath }, cause: error });
+  }
+  const resultsPath = join(dir, RESULTS_FILE);
+  let offsets: RowOffsets | undefined;
+  return {
+    dir,
+    manifest,
+    async *rowsInOrder() {
+      offsets ??= await scanOffsets(resultsPath);
+      yield* readInOrder(resultsPath, offsets);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { cp, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { REPO_ROOT, tempProject } from '../helpers/temp-project.js';
+import { normalize } from './cli-project.js';
+
+const CACHE = join(REPO_ROOT, '.agentmark', 'cache');
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+describe('the README walkthrough: two recorded variants compared offline', () => {
+  it.skipIf(!existsSync(CACHE))('shows improved and regressed rows with no OpenAI settings', async () => {
+    const { dir, cleanup } = await tempProject();
+    cleanups.push(cleanup);
+    for (const name of ['agentmark.json', 'agentmark.config.ts', 'package.json', 'examples', 'prompts', 'datasets']) {
+      await cp(join(REPO_ROOT, name), join(dir, name), { recursive: true });
+    }
+    await cp(CACHE, join(dir, '.agentmark', 'cache'), { recursive: true });
+    await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    await symlink(join(REPO_ROOT, 'dist'), join(dir, 'dist'), 'dir');
+    for (const prompt of ['prompts/classify-intent.prompt.mdx', 'prompts/classify-intent-v2.prompt.mdx']) {
+      const run = await runCli(['run-experiment', prompt, '--quiet', '--format', 'jsonl'], { cwd: dir, env: {} });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).not.toContain('"errorCode"');
+    }
+    const result = await runCli(['compare', 'latest~1', 'latest'], { cwd: dir, env: {} });
+    expect(result.code).toBe(0);
+    const out = normalize(result.stdout);
+    expect(out).toContain('    prompt: prompts/classify-intent.prompt.mdx ');
+    expect(out).toContain('│ exact_intent (pass rate) │ 91.7% [64.6–98.5] │ 83.3% [55.2–95.3]   │ −8.3 pts [−38.2, +22.7] │');
+    expect(out).toContain('Changed rows: 2 regressed, 1 improved');
+    expect(out).toContain('▼ regressed #5  input: {"message":"Please refund order A-1042."');
+    expect(out).toContain('▲ improved #11  input: {"message":"Can I delete my account?"');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('Regression check: ✔ no significant regression (smallest detectable change: ±50.0 points)');
+  }, 60_000);
+});

@@ -1,0 +1,233 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { compareRuns, type CompareResult } from '../../src/compare/index.js';
+import { tempDir } from '../store/fixtures.js';
+import { fail, makeRun, pass, score, type RowSpec } from './make-run.js';
+
+let root: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await tempDir());
+});
+afterEach(() => cleanup());
+
+let counter = 0;
+const nextId = (): string => `20261130-100000.${String(++counter).padStart(3, '0')}-abcdef`;
+
+async function compare(base: RowSpec[], head: RowSpec[], evalNames: string[], options = {}, extra: { baseOrder?: number[]; headOrder?: number[] } = {}): Promise<CompareResult> {
+  const a = await makeRun(root, { id: nextId(), rows: base, evalNames, ...(extra.baseOrder ? { order: extra.baseOrder } : {}) });
+  const b = await makeRun(root, { id: nextId(), rows: head, evalNames, ...(extra.headOrder ? { order: extra.headOrder } : {}) });
+  return compareRuns(a, b, { projectRoot: root, ...options });
+}
+
+/** A table of paired verdicts as rows: `both` passing in both, `baseOnly`, `headOnly`, `neither`. */
+function tableRows(both: number, baseOnly: number, headOnly: number, neither: number): { base: RowSpec[]; head: RowSpec[] } {
+  const kinds = [...Array<[boolean, boolean]>(both).fill([true, true]), ...Array<[boolean, boolean]>(baseOnly).fill([true, false]), ...Array<[boolean, boolean]>(headOnly).fill([false, true]), ...Array<[boolean, boolean]>(neither).fill([false, false])];
+  return {
+    base: kinds.map(([b], i) => ({ input: { i }, output: `base ${i}`, evals: { ok: b ? pass() : fail('wrong') } })),
+    head: kinds.map(([, h], i) => ({ input: { i }, output: `head ${i}`, evals: { ok: h ? pass() : fail('wrong') } })),
+  };
+}
+
+describe('pairing', () => {
+  test('rows pair by content, not position; duplicates pair in order; rows in one run only are counted and listed', async () => {
+    const base: RowSpec[] = [
+      { input: { q: 'a' }, evals: { ok: pass() } },
+      { input: { q: 'dup' }, output: 'first', evals: { ok: pass() } },
+      { input: { q: 'dup' }, output: 'second', evals: { ok: fail() } },
+      { input: { q: 'gone' }, evals: { ok: pass() } },
+      { input: { q: 'b' }, expected: 'x', evals: { ok: pass() } },
+    ];
+    const head: RowSpec[] = [
+      { input: { q: 'new' }, evals: { ok: pass() } },
+      { input: { q: 'b' }, expected: 'x', evals: { ok: fail() } },
+      { input: { q: 'dup' }, output: 'first', evals: { ok: pass() } },
+      { input: { q: 'a' }, evals: { ok: pass() } },
+      { input: { q: 'dup' }, output: 'second', evals: { ok: pass() } },
+      // Same input, different expected output: a different row.
+      { input: { q: 'b' }, expected: 'y', evals: { ok: pass() } },
+    ];
+    const result = await compare(base, head, ['ok'], {}, { baseOrder: [4, 2, 0, 3, 1], headOrder: [5, 3, 1, 0, 4, 2] });
+    expect(result.pairing).toEqual({
+      paired: 4,
+      onlyInBase: 1,
+      onlyInHead: 2,
+      onlyInBaseRows: [{ index: 3, input: { q: 'gone' } }],
+      onlyInHeadRows: [{ index: 0, input: { q: 'new' } }, { index: 5, input: { q: 'b' } }],
+    });
+    const ok = result.evals[0];
+    expect([ok?.improved, ok?.regressed, ok?.unchanged]).toEqual([1, 1, 2]);
+    expect(result.changedRows.rows.map((r) => [r.change, r.baseIndex, r.headIndex])).toEqual([
+      ['regressed', 4, 1],
+      ['improved', 2, 4],
+    ]);
+    expect(result.base.rows).toBe(5);
+    expect(result.head.rows).toBe(6);
+  });
+
+  test('repeats are reduced to each row\'s mean first (a row passes when at least half its repeats do)', async () => {
+    const base: RowSpec[] = [
+      { input: { i: 0 }, evals: { ok: [pass(), fail(), pass()], s: [score(0.2), score(0.4), score(0.6)] } },
+      { input: { i: 1 }, evals: { ok: [fail(), fail(), pass()], s: [score(1), score(1), score(1)] } },
+    ];
+    const head: RowSpec[] = [
+      { input: { i: 0 }, evals: { ok: [fail(), fail(), pass()], s: [score(0.4), score(0.4), score(0.4)] } },
+      { input: { i: 1 }, evals: { ok: [fail(), fail(), pass()], s: [score(0.7), score(0.7), score(1)] } },
+    ];
+    const result = await compare(base, head, ['ok', 's']);
+    expect(result.base.repeat).toBe(3);
+    const [ok, s] = result.evals;
+    expect(ok?.base.passRate).toBe(0.5);
+    expect(ok?.head.passRate).toBe(0);
+    expect(ok?.regressed).toBe(1);
+    expect(s?.kind).toBe('score');
+    expect(s?.base.meanScore).toBeCloseTo(0.7, 12);
+    expect(s?.head.meanScore).toBeCloseTo(0.6, 12);
+    expect(s?.score?.estimate).toBeCloseTo(-0.1, 12);
+  });
+});
+
+describe('statistics on paired rows', () => {
+  test('Newcombe (1998) example (a) as runs: 36 / 2 / 12 / 0 → +20 points [5.69, 34.04], McNemar exact p = 2·P(X ≤ 2 | 14, ½)', async () => {
+    const { base, head } = tableRows(36, 2, 12, 0);
+    const result = await compare(base, head, ['ok']);
+    const ok = result.evals[0];
+    expect(ok?.kind).toBe('verdict');
+    expect(ok?.pairs).toBe(50);
+    expect(ok?.passRate?.estimate).toBeCloseTo(0.2, 12);
+    expect(ok?.passRate?.ci95[0]).toBeCloseTo(0.056927, 5);
+    expect(ok?.passRate?.ci95[1]).toBeCloseTo(0.34043, 5);
+    expect(ok?.passRate?.pValue).toBeCloseTo((2 * (1 + 14 + 91)) / 16384, 12);
+    expect(ok?.passRate?.pValueHolm).toBe(ok?.passRate?.pValue);
+    expect(ok?.base.passRate).toBe(38 / 50);
+    expect(ok?.head.passRate).toBe(48 / 50);
+    const boot = ok?.passRate?.bootstrapCi95 as [number, number];
+    expect(boot[0]).toBeGreaterThan(0.05);
+    expect(boot[1]).toBeLessThan(0.36);
+    expect(result.changedRows).toMatchObject({ regressed: 2, improved: 12, omitted: 0 });
+    expect(result.changedRows.rows).toHaveLength(14);
+    expect(result.changedRows.rows[0]).toMatchObject({ change: 'regressed', baseOutput: 'base 36', headOutput: 'head 36', evals: { ok: { base: { passed: true }, head: { passed: false, reason: 'wrong' }, change: 'regressed' } } });
+  });
+
+  test('scores: paired t interval and Wilcoxon p of the sleep data (Student 1908, as R prints them), scaled to [0, 1]', async () => {
+    const d = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4];
+    const base = d.map((_, i) => ({ input: { i }, evals: { s: score(0.1) } }));
+    const head = d.map((x, i) => ({ input: { i }, evals: { s: score(0.1 + x / 10) } }));
+    const result = await compare(base, head, ['s']);
+    const s = result.evals[0];
+    expect(s?.score?.estimate).toBeCloseTo(0.158, 10);
+    expect(s?.score?.ci95?.[0]).toBeCloseTo(0.07001142, 6);
+    expect(s?.score?.ci95?.[1]).toBeCloseTo(0.24598858, 6);
+    expect(s?.score?.pValue).toBeCloseTo(0.009091, 5);
+    expect(s?.score?.method).toBe('normal');
+    expect([s?.improved, s?.regressed, s?.unchanged]).toEqual([9, 0, 1]);
+  });
+
+  test('Holm across evals, labelled; the gate reads one-sided Holm p-values; --max-drop', async () => {
+    const { base, head } = tableRows(10, 12, 0, 8);
+    const withSecond = (rows: RowSpec[]) => rows.map((r) => ({ ...r, evals: { ...r.evals, other: pass() } }));
+    const result = await compare(withSecond(base), withSecond(head), ['ok', 'other'], { failOnRegression: true });
+    const [ok, other] = result.evals;
+    // Two tests: the smaller p doubles, the larger (1) stays 1.
+    expect(ok?.passRate?.pValueHolm).toBeCloseTo(Math.min(1, 2 * ((2 * 1) / 4096)), 12);
+    expect(ok?.passRate?.pWorseHolm).toBeCloseTo(2 / 4096, 12);
+    expect(other?.passRate?.pValueHolm).toBe(1);
+    expect(result.gate.checked).toBe(true);
+    expect(result.gate.failed).toBe(true);
+    expect(result.gate.reasons).toEqual(['ok: pass rate significantly worse (-40.0 points, one-sided p = 0.00049 after Holm < α = 0.05)']);
+    const calm = await compare(withSecond(base), withSecond(base), ['ok', 'other'], { maxDrop: 5 });
+    expect(calm.gate).toEqual({ checked: true, failed: false, reasons: [], message: 'no significant regression (smallest detectable change: ±20.0 points)' });
+    const small = tableRows(10, 2, 0, 8);
+    const drop = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
+    expect(drop.gate.failed).toBe(true);
+    expect(drop.gate.reasons).toEqual(['ok: pass rate dropped 10.0 points (more than --max-drop 5)']);
+  });
+
+  test("AgentMark's regression_tolerance: a row × eval score below base × (1 − tolerance)", async () => {
+    const base = [0.5, 1, 0.8].map((v, i) => ({ input: { i }, evals: { s: score(v) } }));
+    const head = [0.46, 0.85, 0.8].map((v, i) => ({ input: { i }, evals: { s: score(v) } }));
+    const result = await compare(base, head, ['s'], { tolerance: 0.1 });
+    expect(result.tolerance).toEqual({ tolerance: 0.1, compared: 3, failures: [{ baseIndex: 1, headIndex: 1, eval: 's', base: 1, head: 0.85 }], omitted: 0, failed: true });
+  });
+
+  test('the result is plain JSON', async () => {
+    const { base, head } = tableRows(3, 1, 2, 1);
+    const result = await compare(base, head, ['ok']);
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+});
+
+const verdict = fc.constantFrom('pass', 'fail', 'error', 'missing');
+const rowArb = fc.record({ v: verdict, s: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }) });
+function toSpec(rows: Array<{ v: string; s: number | undefined }>): RowSpec[] {
+  return rows.map(({ v, s }, i) => ({
+    input: { i: i % 7 },
+    evals: {
+      ...(v === 'pass' ? { ok: pass() } : v === 'fail' ? { ok: fail() } : v === 'error' ? { ok: { error: 'boom' } } : {}),
+      ...(s === undefined ? {} : { s: score(s / 4) }),
+    },
+  }));
+}
+
+describe('properties', () => {
+  test('a run compared with itself: zero difference, p = 1, no changed rows', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(rowArb, { minLength: 1, maxLength: 30 }), async (rows) => {
+        const spec = toSpec(rows);
+        const id = await makeRun(root, { id: nextId(), rows: spec, evalNames: ['ok', 's'] });
+        const result = await compareRuns(id, id, { projectRoot: root, resamples: 10_000 });
+        expect(result.pairing.paired).toBe(rows.length);
+        for (const e of result.evals) {
+          expect(e.improved + e.regressed).toBe(0);
+          for (const diff of [e.passRate, e.score]) {
+            if (!diff) continue;
+            expect(diff.estimate).toBe(0);
+            expect(diff.pValue).toBe(1);
+            if (diff.bootstrapCi95) expect(diff.bootstrapCi95).toEqual([0, 0]);
+          }
+          if (e.passRate) expect(e.passRate.ci95[0]).toBeCloseTo(-e.passRate.ci95[1], 12);
+        }
+        expect(result.changedRows).toEqual({ regressed: 0, improved: 0, rows: [], omitted: 0 });
+        expect(result.gate.failed).toBe(false);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  test('swapping base and head negates every difference and swaps improved and regressed', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(rowArb, rowArb), { minLength: 2, maxLength: 30 }), async (pairs) => {
+        const a = await makeRun(root, { id: nextId(), rows: toSpec(pairs.map(([x]) => x)), evalNames: ['ok', 's'] });
+        const b = await makeRun(root, { id: nextId(), rows: toSpec(pairs.map(([, y]) => y)), evalNames: ['ok', 's'] });
+        const forward = await compareRuns(a, b, { projectRoot: root });
+        const backward = await compareRuns(b, a, { projectRoot: root });
+        expect(backward.pairing.paired).toBe(forward.pairing.paired);
+        forward.evals.forEach((f, i) => {
+          const r = backward.evals[i];
+          expect(r?.improved).toBe(f.regressed);
+          expect(r?.regressed).toBe(f.improved);
+          expect(r?.unchanged).toBe(f.unchanged);
+          for (const key of ['passRate', 'score'] as const) {
+            const x = f[key];
+            const y = r?.[key];
+            expect(Boolean(y)).toBe(Boolean(x));
+            if (!x || !y) continue;
+            expect(y.estimate).toBeCloseTo(-x.estimate, 12);
+            if (x.ci95) {
+              expect(y.ci95?.[0]).toBeCloseTo(-x.ci95[1], 12);
+              expect(y.ci95?.[1]).toBeCloseTo(-x.ci95[0], 12);
+            }
+            expect(y.pValue).toBeCloseTo(x.pValue, 12);
+            // The bootstrap redraws; its mirror agrees within Monte Carlo error.
+            if (x.bootstrapCi95 && y.bootstrapCi95) {
+              expect(Math.abs(y.bootstrapCi95[0] + x.bootstrapCi95[1])).toBeLessThan(0.15);
+              expect(Math.abs(y.bootstrapCi95[1] + x.bootstrapCi95[0])).toBeLessThan(0.15);
+            }
+          }
+        });
+        expect(backward.changedRows.regressed + backward.changedRows.improved).toBe(forward.changedRows.regressed + forward.changedRows.improved);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
