@@ -1,4 +1,5 @@
 import { createCsvReporter } from './csv-reporter.js';
+import { createHtmlReporter } from './html-reporter.js';
 import { createJsonReporter } from './json-reporter.js';
 import { createJsonlReporter } from './jsonl-reporter.js';
 import { createJunitReporter } from './junit-reporter.js';
@@ -12,6 +13,7 @@ export const reporters: Record<ReporterName, ReporterFactory> = {
   jsonl: createJsonlReporter,
   csv: createCsvReporter,
   junit: createJunitReporter,
+  html: createHtmlReporter,
 };
 
 export const reporterNames = Object.keys(reporters) as ReporterName[];

@@ -13,6 +13,7 @@ import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
 import { runSettingsFromFlags } from '../run-settings.js';
+import { startViewer } from '../view-server.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -42,18 +43,25 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
   }
   const settings = runSettingsFromFlags(options);
+  // With several prompts, json, junit and csv are one document for all of them, written at the
+  // end from the runs' results files; each run's own report is not written.
+  const format = settings.report.format;
   const project = await openProject(options.project, io.cwd, positionals[0]);
   const promptPaths = await resolvePromptPaths(positionals, io.cwd, project);
   if (settings.run.resume !== undefined && promptPaths.length > 1) {
     throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran');
   }
+  if (format === 'html' && promptPaths.length > 1) {
+    throw new UsageError('USAGE_CONFLICT', '--format html writes the report of one run: give one prompt', {
+      hint: 'run each prompt with its own -o <file>.html',
+    });
+  }
   const config = await loadConfig(project);
+  const viewer = options.view ? await startViewer(project.root, { port: options['view-port'] ?? 4848 }, io.stderr) : undefined;
+  if (viewer) io.stderr.write(`viewer: ${viewer.url}\n`);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
-  // With several prompts, json, junit and csv are one document for all of them, written at the
-  // end from the runs' results files; each run's own report is not written.
-  const format = settings.report.format;
   const combined: FinishedRun[] | undefined = promptPaths.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
   const collect: Reporter | undefined = combined && { onRunEnd: (summary, info, rows) => void combined.push({ summary, info, rows }) };
   try {
@@ -85,6 +93,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (combined && combined.length > 0) await writeCombined(format, output.stream, combined);
     output.close();
+  }
+  if (viewer) {
+    // The run is over; the viewer stays until Ctrl-C, which here ends the viewing, not the run.
+    if (!io.signal.aborted) {
+      io.stderr.write(`run finished; the viewer stays at ${viewer.url} until Ctrl-C\n`);
+      await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));
+      await viewer.close();
+      return code;
+    }
+    await viewer.close();
   }
   if (io.signal.aborted) {
     const resume = interruptedRun === undefined ? '' : `; continue with --resume ${interruptedRun}`;
