@@ -38,8 +38,8 @@ export async function apiRoute(catalog: RunCatalog, segments: string[], query: U
   }
   if (part === 'rows' && arg !== undefined) {
     const datasetIndex = parseCount(arg);
-    const positions = datasetIndex === undefined ? undefined : index.byIndex.get(datasetIndex);
-    if (datasetIndex === undefined || !positions) return notFound;
+    const positions = datasetIndex === undefined ? [] : index.positionsOf(datasetIndex);
+    if (datasetIndex === undefined || positions.length === 0) return notFound;
     const rows = (await index.rowsAt(positions)).sort((a, b) => a.repeat - b.repeat);
     const prompt = await catalog.prompt(id, manifest);
     const first = rows[0];

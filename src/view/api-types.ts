@@ -75,7 +75,8 @@ export const ROW_CACHED = 4;
 /**
  * One stored row as numbers, compact so 100,000 of them load at once:
  * [dataset index, repeat, flags, latency ms | null, cost USD | null,
- *  verdicts (one VerdictChar per eval, in evalNames order), scores per eval, labels per eval].
+ *  verdicts (one VerdictChar per eval, in evalNames order), scores per eval, labels per eval
+ *  (an empty list when the row has no label at all)].
  */
 export type IndexEntry = [
   index: number,

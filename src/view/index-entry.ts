@@ -29,5 +29,7 @@ export function indexEntry(row: RowResult, evalNames: readonly string[]): IndexE
   if (row.error !== undefined) flags |= ROW_ERRORED | ROW_FAILED;
   if (verdicts.includes('F') || verdicts.includes('E')) flags |= ROW_FAILED;
   if (row.cached) flags |= ROW_CACHED;
-  return [row.index, row.repeat, flags, row.latencyMs ?? null, row.costUsd ?? null, verdicts, scores, labels];
+  // Most evals carry no label: an empty list instead of one null per eval keeps a 100,000-row
+  // index a megabyte smaller.
+  return [row.index, row.repeat, flags, row.latencyMs ?? null, row.costUsd ?? null, verdicts, scores, labels.some((l) => l !== null) ? labels : []];
 }

@@ -22,17 +22,29 @@ export class RunIndex {
   /** Byte offset and length of each entry's line. */
   readonly starts: number[] = [];
   readonly lengths: number[] = [];
-  /** Positions of each dataset index's rows (its repeats). */
-  readonly byIndex = new Map<number, number[]>();
   #evalNames: string[] | undefined;
   #tallies: EvalTallies | undefined;
   #errored = 0;
   #size = 0;
   #refreshing: Promise<number> | undefined;
 
-  /** @param evalNames when known (a finished run's summary); else taken from the first row. */
+  /**
+   * @param evalNames when known (a finished run's summary); else taken from the first row.
+   * A finished run has its summary: only a running one needs the live tallies, which cost
+   * about as much as the index itself.
+   */
   constructor(readonly path: string, evalNames?: string[]) {
     this.#evalNames = evalNames;
+    this.#live = evalNames === undefined;
+  }
+
+  readonly #live: boolean;
+
+  /** Positions of one dataset index's rows (its repeats), in file order. */
+  positionsOf(index: number): number[] {
+    const positions: number[] = [];
+    for (let p = 0; p < this.entries.length; p++) if ((this.entries[p] as IndexEntry)[0] === index) positions.push(p);
+    return positions;
   }
 
   get evalNames(): string[] {
@@ -96,16 +108,14 @@ export class RunIndex {
     }
     if (typeof row !== 'object' || row === null || typeof row.index !== 'number') return;
     if (this.#evalNames === undefined) this.#evalNames = Object.keys(row.evals ?? {});
-    this.#tallies ??= new EvalTallies(this.#evalNames);
-    this.#tallies.add(row);
+    if (this.#live) {
+      this.#tallies ??= new EvalTallies(this.#evalNames);
+      this.#tallies.add(row);
+    }
     if (row.error !== undefined) this.#errored++;
-    const position = this.entries.length;
     this.entries.push(indexEntry(row, this.#evalNames));
     this.starts.push(start);
     this.lengths.push(length);
-    const repeats = this.byIndex.get(row.index);
-    if (repeats) repeats.push(position);
-    else this.byIndex.set(row.index, [position]);
   }
 
   /** The rows at positions [from, to), read with one read: their lines are contiguous. */

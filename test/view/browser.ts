@@ -1,7 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
+
+/** Screenshots of each page (git-ignored); docs/ holds the committed copies shown in the README. */
+export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 /**
  * A headless Chromium for the viewer's tests: the binary ships inside the @sparticuz/chromium

@@ -166,9 +166,9 @@ describe('the API', () => {
     expect(run.live).toBeUndefined();
     const index = await json<RowIndex>(server, `/api/runs/${RUN}/index`);
     const expected: IndexEntry[] = [
-      [0, 0, 0, 10, null, 'P', [1], [null]],
-      [1, 0, 2, 11, null, 'F', [0], [null]],
-      [2, 0, 3, 12, null, '-', [null], [null]],
+      [0, 0, 0, 10, null, 'P', [1], []],
+      [1, 0, 2, 11, null, 'F', [0], []],
+      [2, 0, 3, 12, null, '-', [null], []],
     ];
     expect(index).toEqual({ evalNames: ['correct'], entries: expected });
   });
@@ -242,7 +242,7 @@ describe('the API', () => {
     live.append(row(1, { evals: { correct: { passed: false } } }));
     await got;
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, entries: [[1, 0, 2, 11, null, 'F', [null], [null]]] });
+    expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
   });
 });
 

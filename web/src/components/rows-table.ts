@@ -49,6 +49,9 @@ export function RowsTable(props: RowsTableProps): VNode {
         observeElementRect,
         observeElementOffset,
         overscan: 12,
+        // The scroller's size before ResizeObserver reports it (a frame or more later, longer on
+        // a busy machine): the first rows render, and are fetched, on the first pass.
+        initialRect: { width: innerWidth, height: Math.min(innerHeight * 0.65, 720) },
         onChange: () => rerender(0),
       }),
   );
@@ -57,7 +60,9 @@ export function RowsTable(props: RowsTableProps): VNode {
   useLayoutEffect(() => virtualizer._willUpdate());
   const items = virtualizer.getVirtualItems();
   const missing = items.map((item) => props.view[item.index] as number).filter((p) => !props.rows.has(p));
-  useEffect(() => {
+  // A layout effect, not an effect: effects wait for the next animation frame, which a busy
+  // machine's compositor can hold back for seconds, and the fetch need not wait for a paint.
+  useLayoutEffect(() => {
     if (missing.length > 0) props.want(missing);
   }, [missing.join(',')]);
   useEffect(() => {
