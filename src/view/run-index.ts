@@ -66,7 +66,7 @@ export class RunIndex {
   }
 
   async #readNew(): Promise<number> {
-    const from = this.entries.length;
+    let from = this.entries.length;
     let file;
     try {
       file = await open(this.path, 'r');
@@ -75,6 +75,12 @@ export class RunIndex {
       throw error;
     }
     try {
+      // Shorter than what was read: `--resume` cut a torn tail and appends from there. Start over
+      // rather than read from the middle of a line.
+      if ((await file.stat()).size < this.#size) {
+        this.#reset();
+        from = 0;
+      }
       const buffer = Buffer.alloc(CHUNK);
       let carry = Buffer.alloc(0);
       let position = this.#size;
@@ -95,6 +101,15 @@ export class RunIndex {
       await file.close();
     }
     return from;
+  }
+
+  #reset(): void {
+    this.entries.length = 0;
+    this.starts.length = 0;
+    this.lengths.length = 0;
+    this.#tallies = undefined;
+    this.#errored = 0;
+    this.#size = 0;
   }
 
   #add(text: string, start: number, length: number): void {
