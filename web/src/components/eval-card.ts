@@ -22,8 +22,7 @@ export function EvalCard({ summary, entries, position }: { summary: EvalSummary;
   return html`<section class="card eval-card" aria-labelledby=${`eval-${position}`} data-eval=${summary.name}>
     <h3 id=${`eval-${position}`}>${summary.name}</h3>
     ${summary.passRate !== undefined
-      ? html`<p class="big"><span class="pass-rate">${percent(summary.passRate)}</span> passed
-            <span class="muted">(${summary.passed} of ${summary.passCount})</span></p>
+      ? html`<p class="big"><span class="pass-rate">${percent(summary.passRate)}</span> passed <span class="muted">(${summary.passed} of ${summary.passCount})</span></p>
           ${html`<${IntervalBar} value=${summary.passRate} interval=${summary.passRateCi95} label=${`${summary.name} pass rate`} />`}
           <p class="muted ci">95% interval <span class="ci-low">${percent(summary.passRateCi95?.[0])}</span> – <span class="ci-high">${percent(summary.passRateCi95?.[1])}</span></p>`
       : html`<p class="muted">no pass/fail verdicts</p>`}
