@@ -14,6 +14,8 @@ import { RunHeader } from './run-header.js';
 interface Loaded {
   run: RunResponse;
   entries: IndexEntry[];
+  /** False while only the run (header, summary) has arrived. */
+  indexed: boolean;
 }
 
 /** Header, one card per eval, latency, then every row (virtualised, filtered, sorted). */
@@ -32,10 +34,19 @@ export function RunPage({ source, id }: { source: DataSource; id: string }): VNo
     let stop: (() => void) | undefined;
     let cancelled = false;
     rows.current = new Map();
-    Promise.all([source.run(id), source.index(id)])
+    // The header and the eval cards come from the run alone: they show while the index loads.
+    const index = source.index(id);
+    // Handled below, once the run is in; this keeps an early failure from counting as unhandled.
+    index.catch(() => undefined);
+    source
+      .run(id)
+      .then((run) => {
+        if (!cancelled) setLoaded((current) => current ?? { run, entries: [], indexed: false });
+        return Promise.all([run, index]);
+      })
       .then(([run, index]) => {
         if (cancelled) return;
-        const state: Loaded = { run, entries: index.entries };
+        const state: Loaded = { run, entries: index.entries, indexed: true };
         setLoaded(state);
         if (source.followRun && run.manifest.status === 'running') {
           stop = source.followRun(id, index.entries.length, (event: RunEvent) => {
@@ -138,6 +149,7 @@ export function RunPage({ source, id }: { source: DataSource; id: string }): VNo
           onInput=${(e: Event) => setSearchText((e.target as HTMLInputElement).value)} /></label>
         <span class="count" aria-live="polite"><span data-testid="shown-count">${view.length}</span> of ${entries.length} rows</span>
       </form>
+      ${loaded.indexed ? null : html`<p class="muted" aria-busy="true">loading the rows…</p>`}
       <${RowsTable} runId=${id} evalNames=${run.evalNames} entries=${entries} view=${view} rows=${rows.current} want=${want}
         selected=${selected} onSelect=${setSelected} />
       <p class="muted keys">keys: j / k move, Enter opens, / searches, Esc goes back</p>
