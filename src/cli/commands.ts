@@ -41,6 +41,11 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Render a prompt with props and print the messages as JSON',
     load: () => import('./commands/render.js'),
   },
+  view: {
+    summary: 'Serve a local web viewer of the project\'s runs (live while a run is going)',
+    load: () => import('./commands/view.js'),
+    interruptible: true,
+  },
   validate: {
     summary: 'Check agentmark.json, every prompt and every dataset; list every problem',
     load: () => import('./commands/validate.js'),

@@ -17,7 +17,7 @@ export const runOptions = {
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache ignores it)' },
   'cache-only': { type: 'boolean', description: 'Never call a model; a missing cache entry is an errored row' },
   resume: { type: 'string', value: '<run-id>', description: 'Continue an interrupted or killed run' },
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit or markdown' },
+  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit, markdown or html' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
   threshold: { type: 'number', value: '<percent>', min: 0, max: 100, description: 'Fail when the pass rate is below this (0..100)' },
@@ -29,4 +29,6 @@ export const runOptions = {
   'max-drop': { type: 'number', value: '<points>', min: 0, max: 100, description: 'With a baseline: also fail when a pass rate or mean drops by more than this many points' },
   watch: { type: 'boolean', short: 'w', description: 'Rerun affected experiments when their files change' },
   quiet: { type: 'boolean', short: 'q', description: 'No progress output on stderr' },
+  view: { type: 'boolean', description: 'Serve the viewer (127.0.0.1) beside the run: rows appear as they finish' },
+  'view-port': { type: 'integer', value: '<n>', min: 0, max: 65535, default: 4848, description: 'Port of the viewer for --view (0: any free port)' },
 } satisfies OptionTable;

@@ -1,4 +1,5 @@
 import { createCsvReporter } from './csv-reporter.js';
+import { createHtmlReporter } from './html-reporter.js';
 import { createJsonReporter } from './json-reporter.js';
 import { createJsonlReporter } from './jsonl-reporter.js';
 import { createJunitReporter } from './junit-reporter.js';
@@ -14,6 +15,7 @@ export const reporters: Record<ReporterName, ReporterFactory> = {
   csv: createCsvReporter,
   junit: createJunitReporter,
   markdown: createMarkdownReporter,
+  html: createHtmlReporter,
 };
 
 export const reporterNames = Object.keys(reporters) as ReporterName[];

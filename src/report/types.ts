@@ -29,6 +29,8 @@ export interface ReporterOptions {
   width?: number;
   /** Several prompts share one report: each jsonl line starts with `"prompt"`, the prompt's path. @default false */
   withPrompt?: boolean;
+  /** Folder that a relative `RunInfo.runDir` is relative to (html reads the run folder). @default process.cwd() */
+  cwd?: string;
 }
 
 /** One finished experiment, as a report of whole runs (json, csv, junit) needs it. */
@@ -41,4 +43,4 @@ export interface FinishedRun {
 
 export type ReporterFactory = (out: OutputStream, options?: ReporterOptions) => Reporter;
 
-export type ReporterName = 'table' | 'json' | 'jsonl' | 'csv' | 'junit' | 'markdown';
+export type ReporterName = 'table' | 'json' | 'jsonl' | 'csv' | 'junit' | 'markdown' | 'html';

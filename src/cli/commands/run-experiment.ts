@@ -19,6 +19,7 @@ import { formatSideBySide } from '../../report/compare/index.js';
 import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
 import { loadPrompt } from '../../prompt/index.js';
 import type { CompareResult } from '../../compare/index.js';
+import { startViewer } from '../view-server.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -49,6 +50,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
   }
   const settings = runSettingsFromFlags(options);
+  // With several prompts, json, junit and csv are one document for all of them, written at the
+  // end from the runs' results files; each run's own report is not written.
+  const format = settings.report.format;
   const project = await openProject(options.project, io.cwd, positionals[0]);
   const promptPaths = await resolvePromptPaths(positionals, io.cwd, project);
   if (settings.run.resume !== undefined && promptPaths.length > 1) {
@@ -64,13 +68,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const config = await loadConfig(project);
   checkModels(models, config);
   const experiments = experimentsOf(promptPaths, models, project);
+  if (format === 'html' && experiments.length > 1) {
+    throw new UsageError('USAGE_CONFLICT', '--format html writes the report of one run: give one prompt and one model', {
+      hint: 'run each prompt with its own -o <file>.html',
+    });
+  }
   const finished: FinishedExperiment[] = [];
+  const viewer = options.view ? await startViewer(project.root, { port: options['view-port'] ?? 4848 }, io.stderr) : undefined;
+  if (viewer) io.stderr.write(`viewer: ${viewer.url}\n`);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
-  // With several prompts, json, junit and csv are one document for all of them, written at the
-  // end from the runs' results files; each run's own report is not written.
-  const format = settings.report.format;
   const combined: FinishedRun[] | undefined = experiments.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
   const collect: Reporter | undefined = combined && { onRunEnd: (summary, info, rows) => void combined.push({ summary, info, rows }) };
   try {
@@ -81,7 +89,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       let comparison: CompareResult | undefined;
       try {
         // The baseline is found before the run, so an unknown one is exit 2 before any call.
-        const prompt = baselineFlags ? await loadPrompt(promptPath, { project }) : undefined;
+        const prompt = baselineFlags ? await loadPrompt(promptPath, { project, filters: config.filters }) : undefined;
         const baseline = baselineFlags && prompt ? await findBaseline(baselineFlags, project, io.cwd, prompt) : undefined;
         if (baseline) report = compareAtRunEnd(report, baseline, (result) => (comparison = result));
         const outcome = await runExperiment({
@@ -129,6 +137,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (combined && combined.length > 0) await writeCombined(format, output.stream, combined);
     output.close();
+  }
+  if (viewer) {
+    // The run is over; the viewer stays until Ctrl-C, which here ends the viewing, not the run.
+    if (!io.signal.aborted) {
+      io.stderr.write(`run finished; the viewer stays at ${viewer.url} until Ctrl-C\n`);
+      await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));
+      await viewer.close();
+      return code;
+    }
+    await viewer.close();
   }
   if (io.signal.aborted) {
     io.stderr.write(interruptedMessage(io.signal, interruptedRun));

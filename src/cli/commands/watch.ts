@@ -8,6 +8,7 @@ import type { CliIO } from '../io.js';
 import { parseOptions, type OptionTable } from '../options.js';
 import { runOptions } from '../run-options.js';
 import { modelsFromFlags, runSettingsFromFlags } from '../run-settings.js';
+import { startViewer } from '../view-server.js';
 
 /** run-experiment's flags minus those that make no sense for a session of many reruns. */
 const watchOptions: OptionTable = {
@@ -49,15 +50,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // Loaded here so `agentmark --help` never pays for the watcher.
   const { runWatchSession } = await import('../../watch/index.js');
-  return runWatchSession({
-    project,
-    targets,
-    prompts,
-    run: { ...settings.run, env: io.env },
-    stdout: io.stdout,
-    ...(io.stdin ? { stdin: io.stdin } : {}),
-    cwd: io.cwd,
-    signal: io.signal,
-    truncate: options.truncate ?? 100,
-  });
+  const viewer = options.view ? await startViewer(project.root, { port: options['view-port'] ?? 4848 }, io.stderr) : undefined;
+  if (viewer) io.stderr.write(`viewer: ${viewer.url}\n`);
+  try {
+    return await runWatchSession({
+      project,
+      targets,
+      prompts,
+      run: { ...settings.run, env: io.env },
+      stdout: io.stdout,
+      ...(io.stdin ? { stdin: io.stdin } : {}),
+      cwd: io.cwd,
+      signal: io.signal,
+      truncate: options.truncate ?? 100,
+    });
+  } finally {
+    await viewer?.close();
+  }
 }

@@ -1,0 +1,37 @@
+import { ExitCode } from '../exit-codes.js';
+import { renderHelp } from '../help.js';
+import type { CliIO } from '../io.js';
+import { commonOptions, parseOptions, type OptionTable } from '../options.js';
+import { openProject } from '../context.js';
+import { startViewer, viewOptions } from '../view-server.js';
+import { UsageError } from '../../errors/index.js';
+
+const options = { ...commonOptions, ...viewOptions } satisfies OptionTable;
+
+const help = {
+  usage: 'agentmark view [--port 4848] [--host 127.0.0.1] [--open]',
+  summary:
+    'Serves a local web app over the project\'s runs (.agentmark/runs/): the runs, each run\'s\n' +
+    'statistics and rows, each row\'s messages, output and eval reasons; running runs update live.\n' +
+    'Nothing is uploaded. Stop it with Ctrl-C.',
+  options,
+};
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { options: flags, positionals } = parseOptions(argv, options, 'view');
+  if (flags.help) {
+    io.stdout.write(renderHelp(help));
+    return ExitCode.ok;
+  }
+  if (positionals.length > 0) throw new UsageError('USAGE_BAD_ARGUMENT', `view takes no arguments, got "${positionals[0]}"`, { hint: 'use --project <dir> for another project' });
+  const project = await openProject(flags.project, io.cwd);
+  const server = await startViewer(project.root, flags, io.stderr);
+  io.stdout.write(`${server.url}\n`);
+  // Ctrl-C is how a server is stopped: a normal end, not an interruption of work.
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  return ExitCode.ok;
+}

@@ -1,0 +1,69 @@
+import { MAX_ROWS_PER_REQUEST, type RowDetailResponse, type RowsResponse, type RunsResponse, type SearchResponse } from './api-types.js';
+import type { RunCatalog } from './run-catalog.js';
+import { reproduceCommand, renderRowMessages } from './row-messages.js';
+import { searchableText } from './run-index.js';
+
+/** What a route answers: a JSON body, or nothing (404). */
+export type ApiResult = { status: 200; body: unknown } | { status: 400 | 404; body: { error: string } };
+
+const notFound: ApiResult = { status: 404, body: { error: 'not found' } };
+const ok = (body: unknown): ApiResult => ({ status: 200, body });
+
+/** Whole non-negative numbers only: `1e3`, `-1`, `0x10` and `1.5` are not positions. */
+function parseCount(text: string): number | undefined {
+  return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * The JSON routes under /api/, by decoded path segments (after `api`). Ids go through the
+ * catalog, which knows only existing run folders; anything else is a 404.
+ */
+export async function apiRoute(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
+  const [first, id, part, arg, ...rest] = segments;
+  if (first !== 'runs' || rest.length > 0) return notFound;
+  if (id === undefined) return ok({ runs: await catalog.list() } satisfies RunsResponse);
+  const manifest = await catalog.manifest(id);
+  if (!manifest) return notFound;
+  if (part === undefined) return ok(await catalog.run(id));
+  const index = await catalog.index(id, manifest);
+  if (part === 'index' && arg === undefined) return ok({ evalNames: index.evalNames, entries: index.entries });
+  if (part === 'rows' && arg === undefined) {
+    const positions = (query.get('at') ?? '').split(',').filter((p) => p !== '').map(parseCount);
+    if (positions.length > MAX_ROWS_PER_REQUEST || positions.some((p) => p === undefined)) {
+      return { status: 400, body: { error: `"at" takes up to ${MAX_ROWS_PER_REQUEST} row positions, e.g. at=0,1,2` } };
+    }
+    const wanted = (positions as number[]).filter((p) => p < index.entries.length);
+    const rows = await index.rowsAt(wanted);
+    return ok({ rows: rows.map((row, i) => ({ position: wanted[i] as number, row })) } satisfies RowsResponse);
+  }
+  if (part === 'rows' && arg !== undefined) {
+    const datasetIndex = parseCount(arg);
+    const positions = datasetIndex === undefined ? [] : index.positionsOf(datasetIndex);
+    if (datasetIndex === undefined || positions.length === 0) return notFound;
+    const rows = (await index.rowsAt(positions)).sort((a, b) => a.repeat - b.repeat);
+    const prompt = await catalog.prompt(id, manifest);
+    const first = rows[0];
+    const body: RowDetailResponse = {
+      rows,
+      messages: first ? renderRowMessages(prompt, first.input) : null,
+      ...('note' in prompt ? { messagesNote: prompt.note } : {}),
+      reproduce: reproduceCommand(manifest, datasetIndex),
+    };
+    return ok(body);
+  }
+  if (part === 'search' && arg === undefined) {
+    const needle = (query.get('q') ?? '').toLowerCase();
+    if (needle === '') return ok({ positions: index.entries.map((_, i) => i) } satisfies SearchResponse);
+    const positions: number[] = [];
+    // Read in pages so a 100,000-row run never sits in memory whole.
+    const PAGE = 2000;
+    for (let start = 0; start < index.entries.length; start += PAGE) {
+      const rows = await index.rowsInRange(start, Math.min(start + PAGE, index.entries.length));
+      rows.forEach((row, i) => {
+        if (searchableText(row).includes(needle)) positions.push(start + i);
+      });
+    }
+    return ok({ positions } satisfies SearchResponse);
+  }
+  return notFound;
+}

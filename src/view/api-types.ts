@@ -1,0 +1,141 @@
+/**
+ * The viewer's JSON API, typed once for both sides: the server in src/view/ produces these and
+ * the front-end in web/ consumes them (this is the only file web/ imports from src/). Types only:
+ * nothing here runs, so the browser bundle gains no byte from it.
+ *
+ * Routes (all GET; ids are full run ids, nothing else):
+ *   /api/runs                          RunsResponse
+ *   /api/runs/<id>                     RunResponse
+ *   /api/runs/<id>/index               RowIndex        every row, numbers only
+ *   /api/runs/<id>/rows?at=<p,p,...>   RowsResponse    full rows at those positions (≤ MAX_ROWS_PER_REQUEST)
+ *   /api/runs/<id>/rows/<index>        RowDetailResponse  one dataset row: its repeats and messages
+ *   /api/runs/<id>/search?q=<text>     SearchResponse  positions of rows whose text contains q
+ *   /api/runs/<id>/events              server-sent events, each `data:` a RunEvent
+ *   /api/events                        server-sent events, each `data:` a RunsEvent
+ */
+import type { EvalSummary, RowResult, RunSummary } from '../experiment/types.js';
+import type { RunManifest } from '../store/types.js';
+import type { ChatMessage } from '../prompt/types.js';
+
+export type { EvalSummary, RowResult, RunSummary, RunManifest, ChatMessage };
+
+/** A page asks for at most this many rows at once. */
+export const MAX_ROWS_PER_REQUEST = 500;
+
+/** One run in the runs list: its manifest without the bulky parts. */
+export interface RunListItem {
+  id: string;
+  promptName: string;
+  promptPath: string;
+  model: string;
+  datasetPath?: string;
+  status: RunManifest['status'];
+  startedAt: string;
+  endedAt?: string;
+  gitCommit?: string;
+  /** Only for finished runs (from the manifest's summary). */
+  rows?: number;
+  errored?: number;
+  passed?: boolean;
+  costUsd?: number;
+  /** Per eval, the pass rate and mean as the summary holds them. */
+  evals: Array<Pick<EvalSummary, 'name' | 'passRate' | 'passRateCi95' | 'meanScore' | 'passed' | 'passCount'>>;
+}
+
+export interface RunsResponse {
+  runs: RunListItem[];
+}
+
+/** What a running run has so far; the same scoring code as the final summary computes it. */
+export interface LiveSummary {
+  rows: number;
+  errored: number;
+  evals: EvalSummary[];
+}
+
+export interface RunResponse {
+  manifest: RunManifest;
+  /** Eval names in the prompt's order (from the summary, or the first row of a running run). */
+  evalNames: string[];
+  /** Rows stored so far. */
+  rowCount: number;
+  /** Present while the run has no summary yet. */
+  live?: LiveSummary;
+}
+
+/** Verdict of one eval on one row, one character each: pass, fail, error, skipped, none (score or label only). */
+export type VerdictChar = 'P' | 'F' | 'E' | 'S' | '-';
+
+/** Row flags, OR-ed in `IndexEntry[2]`. */
+export const ROW_ERRORED = 1;
+/** An eval did not pass or errored, or the row errored. */
+export const ROW_FAILED = 2;
+export const ROW_CACHED = 4;
+
+/**
+ * One stored row as numbers, compact so 100,000 of them load at once:
+ * [dataset index, repeat, flags, latency ms | null, cost USD | null,
+ *  verdicts (one VerdictChar per eval, in evalNames order), scores per eval, labels per eval
+ *  (an empty list when the row has no label at all)].
+ */
+export type IndexEntry = [
+  index: number,
+  repeat: number,
+  flags: number,
+  latencyMs: number | null,
+  costUsd: number | null,
+  verdicts: string,
+  scores: Array<number | null>,
+  labels: Array<string | null>,
+];
+
+/** Every stored row of a run in file (finish) order; a row's position is its place here. */
+export interface RowIndex {
+  evalNames: string[];
+  entries: IndexEntry[];
+}
+
+export interface RowsResponse {
+  rows: Array<{ position: number; row: RowResult }>;
+}
+
+export interface RowDetailResponse {
+  /** The row's repeats, by repeat number. */
+  rows: RowResult[];
+  /** Rendered from the prompt as it is now, when it is unchanged since the run; else null. */
+  messages: ChatMessage[] | null;
+  /** Why `messages` is null. */
+  messagesNote?: string;
+  /** `agentmark run-prompt ...` that runs this row again. */
+  reproduce: string;
+}
+
+export interface SearchResponse {
+  positions: number[];
+}
+
+/** Events of one run while it is going. */
+export type RunEvent =
+  /** Rows appended since the last event, starting at position `from`. */
+  | { type: 'rows'; from: number; entries: IndexEntry[] }
+  /** The manifest or live summary changed (e.g. the run ended). */
+  | { type: 'run'; run: RunResponse };
+
+/** The runs folder changed: a run started, ended or was removed. */
+export type RunsEvent = { type: 'runs' };
+
+/** What a single-file report inlines instead of an API. */
+export interface ReportData {
+  /** Format of this object, for readers of saved reports. */
+  version: 1;
+  /** The runs page's list: this run only. */
+  runs: RunListItem[];
+  run: RunResponse;
+  index: RowIndex;
+  /** Rows in index order. */
+  rows: RowResult[];
+  /** Rendered messages per dataset index (as RowDetailResponse.messages). */
+  messages: Record<string, ChatMessage[] | null>;
+  messagesNote?: string;
+  reproduce: string;
+}

@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { RESULTS_FILE, RunStore, isValidRunId } from '../store/index.js';
+import type { RunManifest } from '../store/types.js';
+import type { RunListItem, RunResponse } from './api-types.js';
+import { RunIndex } from './run-index.js';
+import { loadRunPrompt, type RunPrompt } from './row-messages.js';
+
+/** A run the viewer has opened: its index (kept up to date) and its prompt for rendering rows. */
+interface OpenRun {
+  index: RunIndex;
+  prompt?: Promise<RunPrompt>;
+}
+
+export function listItem(manifest: RunManifest): RunListItem {
+  const summary = manifest.summary;
+  return {
+    id: manifest.id,
+    promptName: manifest.prompt.name,
+    promptPath: manifest.prompt.path,
+    model: manifest.model,
+    ...(manifest.dataset ? { datasetPath: manifest.dataset.path } : {}),
+    status: manifest.status,
+    startedAt: manifest.startedAt,
+    ...(manifest.endedAt ? { endedAt: manifest.endedAt } : {}),
+    ...(manifest.git ? { gitCommit: manifest.git.commit } : {}),
+    ...(summary
+      ? { rows: summary.rows, errored: summary.errored, passed: summary.passed, ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }) }
+      : {}),
+    evals: (summary?.evals ?? []).map(({ name, passRate, passRateCi95, meanScore, passed, passCount }) => ({
+      name,
+      passed,
+      passCount,
+      ...(passRate === undefined ? {} : { passRate }),
+      ...(passRateCi95 === undefined ? {} : { passRateCi95 }),
+      ...(meanScore === undefined ? {} : { meanScore }),
+    })),
+  };
+}
+
+/**
+ * The runs folder as the viewer sees it. A run id from a request is used only when it is a
+ * valid id AND one of the folders actually listed, so no request can name a path.
+ */
+export class RunCatalog {
+  readonly store: RunStore;
+  readonly #open = new Map<string, OpenRun>();
+
+  constructor(readonly projectRoot: string, runsDir?: string) {
+    this.store = new RunStore(projectRoot, runsDir);
+  }
+
+  async list(): Promise<RunListItem[]> {
+    return (await this.store.list()).map(listItem);
+  }
+
+  /** True when `id` names an existing run folder. */
+  async exists(id: string): Promise<boolean> {
+    return isValidRunId(id) && (await this.store.ids()).includes(id);
+  }
+
+  async manifest(id: string): Promise<RunManifest | undefined> {
+    if (!(await this.exists(id))) return undefined;
+    try {
+      return await this.store.manifest(id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The run's index, read up to the current end of its results file. */
+  async index(id: string, manifest: RunManifest): Promise<RunIndex> {
+    let open = this.#open.get(id);
+    if (!open) {
+      const names = manifest.summary?.evals.map((e) => e.name);
+      open = { index: new RunIndex(join(this.store.runDir(id), RESULTS_FILE), names) };
+      this.#open.set(id, open);
+    }
+    await open.index.refresh();
+    return open.index;
+  }
+
+  /** Loaded once per run and kept: the prompt file's hash decides whether it can be used. */
+  prompt(id: string, manifest: RunManifest): Promise<RunPrompt> {
+    const open = this.#open.get(id);
+    if (!open) return loadRunPrompt(this.projectRoot, manifest);
+    open.prompt ??= loadRunPrompt(this.projectRoot, manifest);
+    return open.prompt;
+  }
+
+  async run(id: string): Promise<RunResponse | undefined> {
+    const manifest = await this.manifest(id);
+    if (!manifest) return undefined;
+    // A finished run's summary has all the page's header needs: its rows need not be read yet.
+    if (manifest.summary) return { manifest, evalNames: manifest.summary.evals.map((e) => e.name), rowCount: manifest.summary.rows };
+    const index = await this.index(id, manifest);
+    return runResponse(manifest, index);
+  }
+}
+
+export function runResponse(manifest: RunManifest, index: RunIndex): RunResponse {
+  return {
+    manifest,
+    evalNames: manifest.summary?.evals.map((e) => e.name) ?? index.evalNames,
+    rowCount: index.entries.length,
+    ...(manifest.summary ? {} : { live: index.liveSummary() }),
+  };
+}

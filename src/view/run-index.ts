@@ -1,0 +1,180 @@
+import { open } from 'node:fs/promises';
+import type { RowResult } from '../experiment/types.js';
+import { EvalTallies } from '../scoring/index.js';
+import type { IndexEntry, LiveSummary } from './api-types.js';
+import { indexEntry } from './index-entry.js';
+
+const CHUNK = 1 << 20;
+const NEWLINE = 0x0a;
+
+function isErrno(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+}
+
+/**
+ * Every complete row of one results file as an IndexEntry, plus where its line sits so a page
+ * of rows can be read back without reading the file. It only ever reads what was appended
+ * since the last `refresh`, so following a live run costs the new bytes only. A torn last line
+ * (no newline yet) waits for the next refresh.
+ */
+export class RunIndex {
+  readonly entries: IndexEntry[] = [];
+  /** Byte offset and length of each entry's line. */
+  readonly starts: number[] = [];
+  readonly lengths: number[] = [];
+  #evalNames: string[] | undefined;
+  #tallies: EvalTallies | undefined;
+  #errored = 0;
+  #size = 0;
+  #refreshing: Promise<number> | undefined;
+
+  /**
+   * @param evalNames when known (a finished run's summary); else taken from the first row.
+   * A finished run has its summary: only a running one needs the live tallies, which cost
+   * about as much as the index itself.
+   */
+  constructor(readonly path: string, evalNames?: string[]) {
+    this.#evalNames = evalNames;
+    this.#live = evalNames === undefined;
+  }
+
+  readonly #live: boolean;
+
+  /** Positions of one dataset index's rows (its repeats), in file order. */
+  positionsOf(index: number): number[] {
+    const positions: number[] = [];
+    for (let p = 0; p < this.entries.length; p++) if ((this.entries[p] as IndexEntry)[0] === index) positions.push(p);
+    return positions;
+  }
+
+  get evalNames(): string[] {
+    return this.#evalNames ?? [];
+  }
+
+  /** Reads rows appended since the last call; resolves to the position of the first new entry. */
+  refresh(): Promise<number> {
+    // One reader at a time: two would read the same bytes twice.
+    const previous = this.#refreshing ?? Promise.resolve(0);
+    const next = previous.then(() => this.#readNew());
+    this.#refreshing = next;
+    return next;
+  }
+
+  /** Per-eval statistics of the rows so far, by the same code the run's summary uses. */
+  liveSummary(): LiveSummary {
+    return { rows: this.entries.length, errored: this.#errored, evals: this.#tallies?.finish() ?? [] };
+  }
+
+  async #readNew(): Promise<number> {
+    let from = this.entries.length;
+    let file;
+    try {
+      file = await open(this.path, 'r');
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return from;
+      throw error;
+    }
+    try {
+      // Shorter than what was read: `--resume` cut a torn tail and appends from there. Start over
+      // rather than read from the middle of a line.
+      if ((await file.stat()).size < this.#size) {
+        this.#reset();
+        from = 0;
+      }
+      const buffer = Buffer.alloc(CHUNK);
+      let carry = Buffer.alloc(0);
+      let position = this.#size;
+      for (;;) {
+        const { bytesRead } = await file.read(buffer, 0, CHUNK, position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+        let start = 0;
+        for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
+          this.#add(data.toString('utf8', start, nl), this.#size, nl + 1 - start);
+          this.#size += nl + 1 - start;
+          start = nl + 1;
+        }
+        carry = Buffer.from(data.subarray(start));
+      }
+    } finally {
+      await file.close();
+    }
+    return from;
+  }
+
+  #reset(): void {
+    this.entries.length = 0;
+    this.starts.length = 0;
+    this.lengths.length = 0;
+    this.#tallies = undefined;
+    this.#errored = 0;
+    this.#size = 0;
+  }
+
+  #add(text: string, start: number, length: number): void {
+    if (text.trim() === '') return;
+    let row: RowResult;
+    try {
+      row = JSON.parse(text) as RowResult;
+    } catch {
+      // A damaged line is not a row; the store reports it where it matters (resume, reports).
+      return;
+    }
+    if (typeof row !== 'object' || row === null || typeof row.index !== 'number') return;
+    if (this.#evalNames === undefined) this.#evalNames = Object.keys(row.evals ?? {});
+    if (this.#live) {
+      this.#tallies ??= new EvalTallies(this.#evalNames);
+      this.#tallies.add(row);
+    }
+    if (row.error !== undefined) this.#errored++;
+    this.entries.push(indexEntry(row, this.#evalNames));
+    this.starts.push(start);
+    this.lengths.push(length);
+  }
+
+  /** The rows at positions [from, to), read with one read: their lines are contiguous. */
+  async rowsInRange(from: number, to: number): Promise<RowResult[]> {
+    const first = this.starts[from];
+    const lastStart = this.starts[to - 1];
+    const lastLength = this.lengths[to - 1];
+    if (first === undefined || lastStart === undefined || lastLength === undefined) return [];
+    const file = await open(this.path, 'r');
+    try {
+      const buffer = Buffer.alloc(lastStart + lastLength - first);
+      await file.read(buffer, 0, buffer.length, first);
+      const rows: RowResult[] = [];
+      for (let p = from; p < to; p++) {
+        const start = (this.starts[p] as number) - first;
+        rows.push(JSON.parse(buffer.toString('utf8', start, start + (this.lengths[p] as number))) as RowResult);
+      }
+      return rows;
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The full rows at these positions, read from the file by their byte ranges. */
+  async rowsAt(positions: readonly number[]): Promise<RowResult[]> {
+    const file = await open(this.path, 'r');
+    try {
+      const rows: RowResult[] = [];
+      for (const position of positions) {
+        const start = this.starts[position];
+        const length = this.lengths[position];
+        if (start === undefined || length === undefined) continue;
+        const buffer = Buffer.alloc(length);
+        await file.read(buffer, 0, length, start);
+        rows.push(JSON.parse(buffer.toString('utf8')) as RowResult);
+      }
+      return rows;
+    } finally {
+      await file.close();
+    }
+  }
+}
+
+/** The text a search looks in: every value a person might search for, lower-cased. */
+export function searchableText(row: RowResult): string {
+  return JSON.stringify([row.input, row.output, row.expectedOutput, row.metadata, row.error, row.evals, row.toolCalls]).toLowerCase();
+}

@@ -1,0 +1,137 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../errors/index.js';
+import { apiRoute } from './api-routes.js';
+import { LiveEvents, openEventStream } from './live-events.js';
+import { RunCatalog } from './run-catalog.js';
+import { APP_CSP, COMMON_HEADERS, allowedHostNames, hostAllowed, isLoopback } from './security.js';
+import { loadAssets, type Asset } from './static-assets.js';
+
+export interface ViewServerOptions {
+  projectRoot: string;
+  /** @default `<projectRoot>/.agentmark/runs` */
+  runsDir?: string;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 picks a free port. @default 4848 */
+  port?: number;
+  /** The built front-end. @default dist/web of this package */
+  webDir?: string;
+}
+
+export interface ViewServer {
+  /** `http://host:port/` as a browser should open it. */
+  url: string;
+  host: string;
+  port: number;
+  /** Bound to an address other machines can reach. */
+  exposed: boolean;
+  close(): Promise<void>;
+}
+
+/** Splits a path into decoded segments; a malformed escape is no path at all. */
+function segmentsOf(pathname: string): string[] | undefined {
+  try {
+    return pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+  res.end(`${text}\n`);
+}
+
+/**
+ * The viewer's HTTP server (node:http only): the shell page and its assets, the JSON API over
+ * the run store, and live events. Every request passes the Host check first (DNS rebinding);
+ * only GET and HEAD are served.
+ */
+export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  const host = options.host ?? '127.0.0.1';
+  let assets: Map<string, Asset>;
+  try {
+    assets = await loadAssets(options.webDir);
+  } catch (error) {
+    throw new UsageError('USAGE_VIEWER_NOT_BUILT', 'the viewer\'s front-end is not built', {
+      hint: 'run `npm run build` in the agentmark-eval package',
+      cause: error,
+    });
+  }
+  const catalog = new RunCatalog(options.projectRoot, options.runsDir);
+  const live = new LiveEvents(catalog);
+  const allowed = allowedHostNames(host);
+  let port = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hostAllowed(req.headers.host, allowed, port)) return sendText(res, 403, 'forbidden: unexpected Host header');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      return sendText(res, 405, 'method not allowed');
+    }
+    const url = new URL(req.url ?? '/', 'http://viewer.invalid');
+    const segments = segmentsOf(url.pathname);
+    if (!segments) return sendText(res, 404, 'not found');
+    if (segments[0] !== 'api') {
+      const asset = segments.length === 0 ? assets.get('/') : assets.get(`/${segments.join('/')}`);
+      // Decoding then joining must give back the same path: `/assets/..%2Fx` does not.
+      if (!asset || (segments.length > 0 && url.pathname !== `/${segments.join('/')}`)) return sendText(res, 404, 'not found');
+      res.writeHead(200, { ...COMMON_HEADERS, 'content-type': asset.type, ...(segments.length === 0 ? { 'content-security-policy': APP_CSP } : {}) });
+      res.end(req.method === 'HEAD' ? undefined : asset.body);
+      return;
+    }
+    const [, ...rest] = segments;
+    if (rest.length === 1 && rest[0] === 'events') {
+      openEventStream(res, COMMON_HEADERS);
+      live.followList(res);
+      return;
+    }
+    if (rest.length === 3 && rest[0] === 'runs' && rest[2] === 'events') {
+      const id = rest[1] as string;
+      if (!(await catalog.exists(id))) return sendJson(res, 404, { error: 'not found' });
+      const since = /^\d{1,9}$/.test(url.searchParams.get('since') ?? '') ? Number(url.searchParams.get('since')) : 0;
+      openEventStream(res, COMMON_HEADERS);
+      live.followRun(id, res, since);
+      return;
+    }
+    const result = await apiRoute(catalog, rest, url.searchParams);
+    sendJson(res, result.status, result.body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendText(res, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new UsageError('USAGE_PORT_IN_USE', `port ${options.port ?? 4848} on ${host} is in use`, { hint: 'pick another with --port, or --port 0 for any free one' })
+          : error,
+      ),
+    );
+    server.listen(options.port ?? 4848, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${shownHost}:${port}/`,
+    host,
+    port,
+    exposed: !isLoopback(host),
+    close: () =>
+      new Promise<void>((resolve) => {
+        live.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

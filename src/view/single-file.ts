@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { RowResult } from '../experiment/types.js';
+import type { RunManifest } from '../store/types.js';
+import type { IndexEntry, ReportData } from './api-types.js';
+import { indexEntry } from './index-entry.js';
+import { listItem } from './run-catalog.js';
+import { loadRunPrompt, renderRowMessages, reproduceCommand } from './row-messages.js';
+import { webDir } from './static-assets.js';
+
+/** Above this many bytes of JSON the data is gzipped (and base64-encoded) in the file. */
+export const COMPRESS_ABOVE = 512 * 1024;
+
+/**
+ * Everything the report's pages show, gathered from the finished run: the manifest, every row
+ * (dataset order) with its index entry, and each row's messages when the prompt is unchanged.
+ */
+export async function buildReportData(projectRoot: string, manifest: RunManifest, rows: AsyncIterable<RowResult>): Promise<ReportData> {
+  const evalNames = manifest.summary?.evals.map((e) => e.name) ?? [];
+  const prompt = await loadRunPrompt(projectRoot, manifest);
+  const entries: IndexEntry[] = [];
+  const all: RowResult[] = [];
+  const messages: ReportData['messages'] = {};
+  for await (const row of rows) {
+    entries.push(indexEntry(row, evalNames));
+    all.push(row);
+    if (!(row.index in messages)) messages[row.index] = renderRowMessages(prompt, row.input);
+  }
+  return {
+    version: 1,
+    runs: [listItem(manifest)],
+    run: { manifest, evalNames, rowCount: all.length },
+    index: { evalNames, entries },
+    rows: all,
+    messages,
+    ...('note' in prompt ? { messagesNote: prompt.note } : {}),
+    reproduce: reproduceCommand(manifest, 0).replace(/--row 0\b/, '--row {index}'),
+  };
+}
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** `<` as \u003c: no `</script>` or `<!--` in the data can end or bend the script element. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** In the app's own code `</script` or `<!--` can only sit in strings, where `<\/` means `</`. */
+function inlineScript(js: string): string {
+  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+}
+
+/**
+ * One self-contained HTML file: the built app's script and style inlined, the data inlined as
+ * JSON in a non-executed script element (gzipped when large), and a Content-Security-Policy that
+ * allows exactly that script and that style by hash — it works from file://, with no network.
+ */
+export async function renderReportHtml(data: ReportData, dir = webDir()): Promise<string> {
+  const js = inlineScript(await readFile(join(dir, 'assets', 'app.js'), 'utf8'));
+  const css = (await readFile(join(dir, 'assets', 'app.css'), 'utf8')).replace(/<\/(style)/gi, '<\\/$1');
+  const json = scriptSafeJson(data);
+  const dataElement =
+    json.length > COMPRESS_ABOVE
+      ? `<script type="application/gzip-base64" id="agentmark-data">${gzipSync(json).toString('base64')}</script>`
+      : `<script type="application/json" id="agentmark-data">${json}</script>`;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(js)}`,
+    `style-src ${sha256(css)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const title = `${data.run.manifest.prompt.name} · ${data.run.manifest.id} · agentmark`;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${css}</style>`,
+    '</head>',
+    '<body>',
+    '<div id="app"></div>',
+    dataElement,
+    `<script type="module">${js}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

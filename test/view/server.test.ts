@@ -1,0 +1,255 @@
+import { request } from 'node:http';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IndexEntry, RowDetailResponse, RowIndex, RowsResponse, RunEvent, RunResponse, RunsResponse, SearchResponse } from '../../src/view/api-types.js';
+import { startViewServer, type ViewServer } from '../../src/view/index.js';
+import { allowedHostNames, hostAllowed } from '../../src/view/security.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { row, writeRun } from './synthetic-run.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw request, so the Host header and the path are exactly what the test says. */
+function get(server: ViewServer, path: string, host = `127.0.0.1:${server.port}`, method = 'GET'): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const json = async <T>(server: ViewServer, path: string): Promise<T> => {
+  const reply = await get(server, path);
+  expect(reply.status, `${path}: ${reply.body}`).toBe(200);
+  return JSON.parse(reply.body) as T;
+};
+
+const RUN = '20261130-100000.000-aaaaaa';
+const LIVE = '20261130-110000.000-bbbbbb';
+let project: { dir: string; cleanup: () => Promise<void> };
+let server: ViewServer;
+let live: Awaited<ReturnType<typeof writeRun>>;
+
+beforeAll(async () => {
+  project = await tempProject({
+    'agentmark.json': '{ "agentmarkPath": "." }',
+    'prompts/synthetic.prompt.mdx': '---\nname: synthetic\ntext_config:\n  model_name: openai/gpt-4o-mini\n---\n<System>Answer briefly.</System>\n<User>{props.question}</User>\n',
+  });
+  await writeRun(project.dir, {
+    id: RUN,
+    evalNames: ['correct'],
+    rows: [
+      row(0, { evals: { correct: { passed: true, score: 1, normalized: 1, reason: 'same' } } }),
+      row(1, { output: 'wrong', evals: { correct: { passed: false, score: 0, normalized: 0, reason: 'differs' } } }),
+      row(2, { error: 'model call failed', errorCode: 'MODEL_TIMEOUT', output: undefined, evals: {} }),
+    ],
+  });
+  live = await writeRun(project.dir, { id: LIVE, evalNames: ['correct'], rows: [row(0, { evals: { correct: { passed: true } } })], keepOpen: true });
+  server = await startViewServer({ projectRoot: project.dir, port: 0 });
+});
+
+afterAll(async () => {
+  await live?.close();
+  await server?.close();
+  await project?.cleanup();
+});
+
+describe('security', () => {
+  it('binds 127.0.0.1 by default and is not exposed', () => {
+    expect(server.host).toBe('127.0.0.1');
+    expect(server.exposed).toBe(false);
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/`);
+  });
+
+  it('rejects a Host header that is not the bound host (DNS rebinding) with 403, on pages and the API', async () => {
+    for (const host of [`evil.example:${server.port}`, `127.0.0.1.evil.example:${server.port}`, `127.0.0.1:${server.port + 1}`, 'x y']) {
+      expect((await get(server, '/', host)).status, host).toBe(403);
+      expect((await get(server, '/api/runs', host)).status, host).toBe(403);
+    }
+  });
+
+  it('rejects a request without a Host header', async () => {
+    const { connect } = await import('node:net');
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.end('GET /api/runs HTTP/1.0\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 403 /);
+  });
+
+  it('accepts the loopback spellings of the bound address', async () => {
+    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `[::1]:${server.port}`, `LOCALHOST:${server.port}`]) {
+      expect((await get(server, '/api/runs', host)).status, host).toBe(200);
+    }
+  });
+
+  it('bound to one name, allows that name only; bound to every interface, only the machine\'s addresses', () => {
+    expect(hostAllowed('viewer.lan:80', allowedHostNames('viewer.lan'), 80)).toBe(true);
+    expect(hostAllowed('localhost:80', allowedHostNames('viewer.lan'), 80)).toBe(false);
+    const wildcard = allowedHostNames('0.0.0.0');
+    expect(hostAllowed('127.0.0.1:8080', wildcard, 8080)).toBe(true);
+    expect(hostAllowed('attacker.example:8080', wildcard, 8080)).toBe(false);
+  });
+
+  it('serves the shell with a Content-Security-Policy that allows only its own script and style', async () => {
+    const reply = await get(server, '/');
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.body).toContain('<script type="module" crossorigin src="/assets/app.js"></script>');
+    expect(reply.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it('answers 404 to encoded ../ paths and anything outside the known assets and runs', async () => {
+    for (const path of [
+      '/assets/..%2F..%2Fpackage.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/..%2F..%2Fagentmark.json',
+      '/api/runs/..%2F..%2Fagentmark.json',
+      '/api/runs/..%2F..%2F..%2Fetc%2Fpasswd/index',
+      '/api/runs/%2e%2e/index',
+      `/api/runs/${RUN}%2F..%2F..%2F..%2Fagentmark.json`,
+      `/api/runs/${RUN}/rows/..%2Fmanifest.json`,
+      '/api/runs/nope/index',
+      `/api/runs/${RUN.slice(0, 10)}`,
+      '/api/runs/%E0%A4%A',
+      '/src/view/server.ts',
+    ]) {
+      const reply = await get(server, path);
+      expect(reply.status, path).toBe(404);
+      expect(reply.body, path).not.toContain('agentmarkPath');
+    }
+  });
+
+  it('serves GET and HEAD only', async () => {
+    expect((await get(server, '/api/runs', undefined, 'POST')).status).toBe(405);
+    expect((await get(server, '/', undefined, 'HEAD')).status).toBe(200);
+  });
+
+  it('refuses more row positions than a page may ask for, and positions that are not whole numbers', async () => {
+    const many = Array.from({ length: 501 }, (_, i) => i).join(',');
+    expect((await get(server, `/api/runs/${RUN}/rows?at=${many}`)).status).toBe(400);
+    expect((await get(server, `/api/runs/${RUN}/rows?at=1e3`)).status).toBe(400);
+  });
+});
+
+describe('the API', () => {
+  it('lists runs newest first with their summary figures', async () => {
+    const { runs } = await json<RunsResponse>(server, '/api/runs');
+    expect(runs.map((r) => [r.id, r.status])).toEqual([
+      [LIVE, 'running'],
+      [RUN, 'completed'],
+    ]);
+    // 1 passed of 2 verdicts; the Wilson interval comes from src/scoring, as stored in the manifest
+    expect(runs[1]?.evals).toEqual([{ name: 'correct', passed: 1, passCount: 2, passRate: 0.5, passRateCi95: expect.any(Array), meanScore: 0.5 }]);
+    expect(runs[1]).toMatchObject({ rows: 3, errored: 1, passed: false });
+  });
+
+  it('gives a run, and every row as index entries in file order', async () => {
+    const run = await json<RunResponse>(server, `/api/runs/${RUN}`);
+    expect(run.evalNames).toEqual(['correct']);
+    expect(run.rowCount).toBe(3);
+    expect(run.live).toBeUndefined();
+    const index = await json<RowIndex>(server, `/api/runs/${RUN}/index`);
+    const expected: IndexEntry[] = [
+      [0, 0, 0, 10, null, 'P', [1], []],
+      [1, 0, 2, 11, null, 'F', [0], []],
+      [2, 0, 3, 12, null, '-', [null], []],
+    ];
+    expect(index).toEqual({ evalNames: ['correct'], entries: expected });
+  });
+
+  it('gives full rows by position, and one dataset row with its rendered messages and a reproduce line', async () => {
+    const { rows } = await json<RowsResponse>(server, `/api/runs/${RUN}/rows?at=2,0`);
+    expect(rows.map((r) => [r.position, r.row.index, r.row.error])).toEqual([
+      [2, 2, 'model call failed'],
+      [0, 0, undefined],
+    ]);
+    // The synthetic run's manifest carries a made-up prompt hash: the file is "not the one run".
+    const detail = await json<RowDetailResponse>(server, `/api/runs/${RUN}/rows/1`);
+    expect(detail.rows.map((r) => r.output)).toEqual(['wrong']);
+    expect(detail.messages).toBeNull();
+    expect(detail.messagesNote).toBe('prompts/synthetic.prompt.mdx changed since this run; its messages are not shown');
+    expect(detail.reproduce).toBe('agentmark run-prompt prompts/synthetic.prompt.mdx --row 1 --model openai/gpt-4o-mini');
+    expect((await get(server, `/api/runs/${RUN}/rows/7`)).status).toBe(404);
+  });
+
+  it('renders the messages when the prompt file is the one the run used', async () => {
+    const { createHash } = await import('node:crypto');
+    const { readFile } = await import('node:fs/promises');
+    const source = await readFile(join(project.dir, 'prompts/synthetic.prompt.mdx'), 'utf8');
+    const id = '20261130-090000.000-cccccc';
+    const handle = await writeRun(project.dir, { id, evalNames: [], rows: [row(0)] });
+    const manifestPath = join(handle.dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { prompt: { hash: string } };
+    manifest.prompt.hash = createHash('sha256').update(source).digest('hex');
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    const detail = await json<RowDetailResponse>(server, `/api/runs/${id}/rows/0`);
+    expect(detail.messages).toEqual([
+      { role: 'system', content: 'Answer briefly.' },
+      { role: 'user', content: 'question 0' },
+    ]);
+  });
+
+  it('searches the rows\' text, case-insensitively', async () => {
+    expect(await json<SearchResponse>(server, `/api/runs/${RUN}/search?q=WRONG`)).toEqual({ positions: [1] });
+    expect(await json<SearchResponse>(server, `/api/runs/${RUN}/search?q=model%20call`)).toEqual({ positions: [2] });
+  });
+
+  it('gives a running run its live summary from the rows so far', async () => {
+    const run = await json<RunResponse>(server, `/api/runs/${LIVE}`);
+    expect(run.live).toMatchObject({ rows: 1, errored: 0, evals: [{ name: 'correct', passed: 1, passCount: 1, passRate: 1 }] });
+  });
+
+  it('streams rows appended to a running run as server-sent events', async () => {
+    const events: RunEvent[] = [];
+    const got = new Promise<void>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: `/api/runs/${LIVE}/events?since=1`, headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
+        expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+        let buffer = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (block.startsWith('data: ')) events.push(JSON.parse(block.slice(6)) as RunEvent);
+            if (events.some((e) => e.type === 'rows')) {
+              req.destroy();
+              resolve();
+            }
+          }
+        });
+      });
+      req.on('error', (error) => (events.some((e) => e.type === 'rows') ? resolve() : reject(error)));
+      req.end();
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    live.append(row(1, { evals: { correct: { passed: false } } }));
+    await got;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
+  });
+});
+
+describe('start-up', () => {
+  it('says how to build the front-end when it is missing', async () => {
+    const empty = join(project.dir, 'no-web');
+    await mkdir(empty, { recursive: true });
+    await expect(startViewServer({ projectRoot: project.dir, port: 0, webDir: empty })).rejects.toMatchObject({ code: 'USAGE_VIEWER_NOT_BUILT' });
+  });
+});

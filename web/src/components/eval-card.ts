@@ -1,0 +1,38 @@
+import { html } from 'htm/preact';
+import type { VNode } from 'preact';
+import type { EvalSummary, IndexEntry } from '../api.js';
+import { number, percent } from '../format.js';
+import { Histogram, binValues } from './histogram.js';
+import { IntervalBar } from './interval-bar.js';
+
+/**
+ * One eval: its pass rate and interval, mean ± standard error (all as the summary holds them),
+ * then the distribution of its scores or labels over the rows.
+ */
+export function EvalCard({ summary, entries, position }: { summary: EvalSummary; entries: readonly IndexEntry[]; position: number }): VNode {
+  const scores: number[] = [];
+  const labels = new Map<string, number>();
+  for (const entry of entries) {
+    const score = entry[6][position];
+    if (score !== null && score !== undefined) scores.push(score);
+    const label = entry[7][position];
+    if (label !== null && label !== undefined) labels.set(label, (labels.get(label) ?? 0) + 1);
+  }
+  const isNumeric = labels.size === 0 && new Set(scores).size > 2;
+  return html`<section class="card eval-card" aria-labelledby=${`eval-${position}`} data-eval=${summary.name}>
+    <h3 id=${`eval-${position}`}>${summary.name}</h3>
+    ${summary.passRate !== undefined
+      ? html`<p class="big"><span class="pass-rate">${percent(summary.passRate)}</span> passed <span class="muted">(${summary.passed} of ${summary.passCount})</span></p>
+          ${html`<${IntervalBar} value=${summary.passRate} interval=${summary.passRateCi95} label=${`${summary.name} pass rate`} />`}
+          <p class="muted ci">95% interval <span class="ci-low">${percent(summary.passRateCi95?.[0])}</span> – <span class="ci-high">${percent(summary.passRateCi95?.[1])}</span></p>`
+      : html`<p class="muted">no pass/fail verdicts</p>`}
+    ${summary.meanScore !== undefined
+      ? html`<p>mean <span class="mean">${number(summary.meanScore)}</span>${summary.meanScoreStdErr === undefined ? '' : html` ± <span class="stderr">${number(summary.meanScoreStdErr)}</span> <span class="muted">(SE)</span>`}</p>`
+      : null}
+    <p class="muted counts">${summary.count} results${summary.errored > 0 ? html`, <span class="errored">${summary.errored} errored</span>` : ''}${summary.skipped ? `, ${summary.skipped} skipped` : ''}</p>
+    ${isNumeric ? html`<${Histogram} bins=${binValues(scores, 10, (v) => number(v, 2))} label=${`${summary.name} scores`} />` : null}
+    ${labels.size > 0
+      ? html`<ul class="labels" aria-label=${`${summary.name} labels`}>${[...labels].sort((a, b) => b[1] - a[1]).map(([label, count]) => html`<li><span>${label}</span> <b>${count}</b></li>`)}</ul>`
+      : null}
+  </section>`;
+}

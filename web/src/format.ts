@@ -1,0 +1,42 @@
+/** Display only: every number shown comes from the run's summary or row as stored. */
+export function percent(value: number | undefined, digits = 1): string {
+  return value === undefined ? '—' : `${(value * 100).toFixed(digits)}%`;
+}
+
+export function number(value: number | undefined, digits = 3): string {
+  if (value === undefined) return '—';
+  return Number.isInteger(value) ? String(value) : value.toFixed(digits);
+}
+
+export function ms(value: number | undefined | null): string {
+  if (value === undefined || value === null) return '—';
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+}
+
+export function usd(value: number | undefined | null): string {
+  if (value === undefined || value === null) return '—';
+  return value < 0.01 ? `$${value.toFixed(6)}` : `$${value.toFixed(4)}`;
+}
+
+/** Text for a table cell: strings as they are, anything else as compact JSON. */
+export function cellText(value: unknown, max = 300): string {
+  if (value === undefined) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Text for a full view: strings as they are, objects as indented JSON. */
+export function fullText(value: unknown): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+export function duration(startedAt: string, endedAt: string | undefined): string {
+  if (!endedAt) return '—';
+  return ms(Date.parse(endedAt) - Date.parse(startedAt));
+}
+
+export function dateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').slice(0, 19);
+}

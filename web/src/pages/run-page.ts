@@ -1,0 +1,158 @@
+import { html } from 'htm/preact';
+import type { VNode } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { IndexEntry, RowResult, RunEvent, RunResponse } from '../api.js';
+import { EvalCard } from '../components/eval-card.js';
+import { RowsTable } from '../components/rows-table.js';
+import type { DataSource } from '../data/source.js';
+import { useKeys } from '../keyboard.js';
+import { href, navigate } from '../router.js';
+import { applyQuery, defaultQuery, type RowFilter, type RowQuery } from '../row-query.js';
+import { LatencyCard } from './latency-card.js';
+import { RunHeader } from './run-header.js';
+
+interface Loaded {
+  run: RunResponse;
+  entries: IndexEntry[];
+  /** False while only the run (header, summary) has arrived. */
+  indexed: boolean;
+}
+
+/** Header, one card per eval, latency, then every row (virtualised, filtered, sorted). */
+export function RunPage({ source, id }: { source: DataSource; id: string }): VNode {
+  const [loaded, setLoaded] = useState<Loaded | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [query, setQuery] = useState<RowQuery>(defaultQuery);
+  const [searchText, setSearchText] = useState('');
+  const [selected, setSelected] = useState(-1);
+  const [flipped, setFlipped] = useState(0);
+  const rows = useRef(new Map<number, RowResult>());
+  const pending = useRef(new Set<number>());
+  const search = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    rows.current = new Map();
+    // The header and the eval cards come from the run alone: they show while the index loads.
+    const index = source.index(id);
+    // Handled below, once the run is in; this keeps an early failure from counting as unhandled.
+    index.catch(() => undefined);
+    source
+      .run(id)
+      .then((run) => {
+        if (!cancelled) setLoaded((current) => current ?? { run, entries: [], indexed: false });
+        return Promise.all([run, index]);
+      })
+      .then(([run, index]) => {
+        if (cancelled) return;
+        const state: Loaded = { run, entries: index.entries, indexed: true };
+        setLoaded(state);
+        if (source.followRun && run.manifest.status === 'running') {
+          stop = source.followRun(id, index.entries.length, (event: RunEvent) => {
+            if (event.type === 'rows') {
+              // Entries come in order; a gap (a missed event) is closed by the next full load.
+              if (event.from === state.entries.length) state.entries = [...state.entries, ...event.entries];
+            } else state.run = event.run;
+            setLoaded({ ...state });
+          });
+        }
+      })
+      .catch((e: unknown) => setError(String(e)));
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [id]);
+
+  useEffect(() => {
+    const text = searchText.trim();
+    if (text === '') return setQuery((q) => ({ ...q, matches: undefined }));
+    const timer = setTimeout(() => {
+      source.search(id, text).then((positions) => setQuery((q) => ({ ...q, matches: new Set(positions) })), (e: unknown) => setError(String(e)));
+    }, 150);
+    return () => clearTimeout(timer);
+  }, [searchText, id]);
+
+  const flaky = useMemo(() => new Set(loaded?.run.manifest.summary?.flaky.map((f) => f.index) ?? []), [loaded?.run]);
+  const view = useMemo(() => (loaded ? applyQuery(loaded.entries, query, flaky) : []), [loaded, query, flaky]);
+
+  const want = (positions: number[]): void => {
+    const fresh = positions.filter((p) => !pending.current.has(p) && !rows.current.has(p));
+    if (fresh.length === 0) return;
+    for (const p of fresh) pending.current.add(p);
+    source.rows(id, fresh).then(
+      (found) => {
+        for (const [p, row] of found) rows.current.set(p, row);
+        for (const p of fresh) pending.current.delete(p);
+        setFlipped((n) => n + 1);
+      },
+      (e: unknown) => setError(String(e)),
+    );
+  };
+
+  const openSelected = (): void => {
+    const position = view[selected];
+    const entry = position === undefined ? undefined : loaded?.entries[position];
+    if (entry) navigate(href.row(id, entry[0]));
+  };
+  useKeys({
+    next: () => setSelected((s) => Math.min(s + 1, view.length - 1)),
+    previous: () => setSelected((s) => Math.max(s - 1, 0)),
+    open: openSelected,
+    search: () => search.current?.focus(),
+    back: () => (source.kind === 'server' ? navigate(href.runs()) : undefined),
+  });
+
+  if (error) return html`<p role="alert" class="error-text">${error}</p>`;
+  if (!loaded) return html`<p class="muted" aria-busy="true">loading run ${id}…</p>`;
+  const { run, entries } = loaded;
+  const evals = run.manifest.summary?.evals ?? run.live?.evals ?? [];
+  const set = (patch: Partial<RowQuery>): void => {
+    setQuery((q) => ({ ...q, ...patch }));
+    setSelected(-1);
+  };
+  const evalFilter = query.evalIndex === undefined ? '' : `${query.evalIndex}:${query.verdict ?? ''}`;
+  return html`<main class="run-page" data-flipped=${flipped}>
+    ${source.kind === 'server' ? html`<nav><a href=${href.runs()}>← all runs</a></nav>` : null}
+    <${RunHeader} run=${run} />
+    <div class="cards">
+      ${evals.map((summary) => html`<${EvalCard} summary=${summary} entries=${entries} position=${run.evalNames.indexOf(summary.name)} />`)}
+      <${LatencyCard} entries=${entries} />
+    </div>
+    <section class="rows-section" aria-label="rows">
+      <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
+        <label>show <select aria-label="show" value=${query.filter} onChange=${(e: Event) => set({ filter: (e.target as HTMLSelectElement).value as RowFilter })}>
+          <option value="all">all rows</option><option value="failed">failed</option><option value="errored">errored</option><option value="flaky">flaky</option>
+        </select></label>
+        <label>eval <select aria-label="eval verdict" value=${evalFilter} onChange=${(e: Event) => {
+          const [k, verdict] = (e.target as HTMLSelectElement).value.split(':');
+          set(k === undefined || k === '' ? { evalIndex: undefined, verdict: undefined } : { evalIndex: Number(k), verdict: verdict ?? '' });
+        }}>
+          <option value="">any</option>
+          ${run.evalNames.flatMap((name, k) => ['P', 'F', 'E', 'S'].map((v) => html`<option value=${`${k}:${v}`}>${name}: ${{ P: 'pass', F: 'fail', E: 'error', S: 'skip' }[v]}</option>`))}
+        </select></label>
+        <label>sort <select aria-label="sort" value=${`${query.sort}:${query.descending ? 'desc' : 'asc'}`} onChange=${(e: Event) => {
+          const value = (e.target as HTMLSelectElement).value;
+          const cut = value.lastIndexOf(':');
+          set({ sort: value.slice(0, cut) as RowQuery['sort'], descending: value.slice(cut + 1) === 'desc' });
+        }}>
+          <option value="index:asc">dataset order</option><option value="position:asc">finish order</option>
+          <option value="latency:desc">latency, slowest first</option><option value="latency:asc">latency, fastest first</option>
+          <option value="cost:desc">cost, highest first</option>
+          ${run.evalNames.flatMap((name, k) => [
+            html`<option value=${`eval:${k}:asc`}>${name} score, lowest first</option>`,
+            html`<option value=${`eval:${k}:desc`}>${name} score, highest first</option>`,
+          ])}
+        </select></label>
+        <label class="search">search <input ref=${search} type="search" aria-label="search rows" placeholder="text in input, output, reasons… ( / )" value=${searchText}
+          onInput=${(e: Event) => setSearchText((e.target as HTMLInputElement).value)} /></label>
+        <span class="count" aria-live="polite"><span data-testid="shown-count">${view.length}</span> of ${entries.length} rows</span>
+      </form>
+      ${loaded.indexed ? null : html`<p class="muted" aria-busy="true">loading the rows…</p>`}
+      <${RowsTable} runId=${id} evalNames=${run.evalNames} entries=${entries} view=${view} rows=${rows.current} want=${want}
+        selected=${selected} onSelect=${setSelected} />
+      <p class="muted keys">keys: j / k move, Enter opens, / searches, Esc goes back</p>
+    </section>
+  </main>`;
+}

@@ -1,0 +1,71 @@
+import { html } from 'htm/preact';
+import type { VNode } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { RunListItem } from '../api.js';
+import { PassRateChart } from '../components/pass-rate-chart.js';
+import type { DataSource } from '../data/source.js';
+import { dateTime, percent, usd } from '../format.js';
+import { href } from '../router.js';
+
+interface Filters {
+  prompt: string;
+  model: string;
+  status: string;
+  text: string;
+}
+
+function matches(run: RunListItem, f: Filters): boolean {
+  if (f.prompt !== '' && run.promptPath !== f.prompt) return false;
+  if (f.model !== '' && run.model !== f.model) return false;
+  if (f.status !== '' && run.status !== f.status) return false;
+  const text = f.text.trim().toLowerCase();
+  return text === '' || [run.id, run.promptName, run.promptPath, run.model, run.datasetPath ?? '', run.gitCommit ?? ''].some((v) => v.toLowerCase().includes(text));
+}
+
+/** Every run, newest first, with filters and a pass-rate chart per prompt. */
+export function RunsPage({ source }: { source: DataSource }): VNode {
+  const [runs, setRuns] = useState<RunListItem[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [filters, setFilters] = useState<Filters>({ prompt: '', model: '', status: '', text: '' });
+  useEffect(() => {
+    const load = (): void => void source.listRuns().then(setRuns, (e: unknown) => setError(String(e)));
+    load();
+    return source.followRuns?.(load);
+  }, []);
+  const shown = useMemo(() => (runs ?? []).filter((r) => matches(r, filters)), [runs, filters]);
+  if (error) return html`<p role="alert" class="error-text">${error}</p>`;
+  if (!runs) return html`<p class="muted" aria-busy="true">loading runs…</p>`;
+  const prompts = [...new Set(runs.map((r) => r.promptPath))].sort();
+  const models = [...new Set(runs.map((r) => r.model))].sort();
+  const set = (patch: Partial<Filters>): void => setFilters((f) => ({ ...f, ...patch }));
+  const select = (label: string, key: 'prompt' | 'model' | 'status', values: string[]): VNode =>
+    html`<label>${label} <select aria-label=${label} value=${filters[key]} onChange=${(e: Event) => set({ [key]: (e.target as HTMLSelectElement).value })}>
+      <option value="">all</option>${values.map((v) => html`<option value=${v}>${v}</option>`)}</select></label>`;
+  return html`<main class="runs-page">
+    <h1>runs <span class="muted">(${runs.length})</span></h1>
+    ${runs.length === 0 ? html`<p>No runs yet in this project. Run <code>agentmark run-experiment &lt;prompt&gt;</code>, then reload.</p>` : null}
+    <div class="charts">${prompts.map((p) => html`<${PassRateChart} prompt=${p} runs=${runs.filter((r) => r.promptPath === p)} />`)}</div>
+    <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
+      ${select('prompt', 'prompt', prompts)} ${select('model', 'model', models)}
+      ${select('status', 'status', ['running', 'completed', 'interrupted', 'failed'])}
+      <label class="search">search <input type="search" aria-label="search runs" value=${filters.text} onInput=${(e: Event) => set({ text: (e.target as HTMLInputElement).value })} /></label>
+      <span class="count" aria-live="polite">${shown.length} shown</span>
+    </form>
+    <table class="runs">
+      <thead><tr><th scope="col">started (UTC)</th><th scope="col">prompt</th><th scope="col">model</th><th scope="col">status</th>
+        <th scope="col">rows</th><th scope="col">pass rate per eval</th><th scope="col">cost</th><th scope="col">commit</th></tr></thead>
+      <tbody>${shown.map(
+        (run) => html`<tr data-run=${run.id}>
+          <td><a href=${href.run(run.id)}>${dateTime(run.startedAt)}</a><div class="muted mono small">${run.id}</div></td>
+          <td>${run.promptName}<div class="muted mono small">${run.promptPath}</div></td>
+          <td class="mono">${run.model}</td>
+          <td><span class=${`status status-${run.status}`}>${run.status}</span>${run.passed === undefined ? '' : html` <span class=${run.passed ? 'gate-pass' : 'gate-fail'}>${run.passed ? 'passed' : 'failed'}</span>`}</td>
+          <td class="num">${run.rows ?? '—'}${run.errored ? html` <span class="error-text">(${run.errored} errored)</span>` : ''}</td>
+          <td>${run.evals.map((e) => html`<div class="small">${e.name}: <b>${percent(e.passRate)}</b></div>`)}</td>
+          <td class="num">${usd(run.costUsd)}</td>
+          <td class="mono small">${run.gitCommit?.slice(0, 8) ?? '—'}</td>
+        </tr>`,
+      )}</tbody>
+    </table>
+  </main>`;
+}

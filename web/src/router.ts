@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * Pages live in the URL's hash, so the same routes work on the server and in a report opened
+ * from file://. A compare page is one more variant here and one more case in app.ts.
+ */
+export type Route =
+  | { page: 'runs' }
+  | { page: 'run'; id: string }
+  | { page: 'row'; id: string; index: number }
+  | { page: 'missing'; hash: string };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return '\u0000';
+    }
+  });
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'runs')) return { page: 'runs' };
+  const [first, id, rows, index] = parts;
+  if (first === 'runs' && id !== undefined && parts.length === 2) return { page: 'run', id };
+  if (first === 'runs' && id !== undefined && rows === 'rows' && index !== undefined && /^\d+$/.test(index) && parts.length === 4) {
+    return { page: 'row', id, index: Number(index) };
+  }
+  return { page: 'missing', hash };
+}
+
+export const href = {
+  runs: (): string => '#/',
+  run: (id: string): string => `#/runs/${encodeURIComponent(id)}`,
+  row: (id: string, index: number): string => `#/runs/${encodeURIComponent(id)}/rows/${index}`,
+};
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const update = (): void => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}
+
+export function navigate(to: string): void {
+  location.hash = to;
+}
