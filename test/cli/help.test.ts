@@ -70,7 +70,7 @@ describe('usage errors exit 2 with one clear message', () => {
     [['run-experiment', '--threshold', '101', 'p.prompt.mdx'], 'error: --threshold must be at most 100, got 101\n'],
     [['run-experiment', '--threshold=-1', 'p.prompt.mdx'], 'error: --threshold must be at least 0, got -1\n'],
     [['run-experiment', '--threshold', '-1', 'p.prompt.mdx'], 'error: --threshold needs a value; for one starting with a dash write --threshold=<value>\n  hint: run `agentmark run-experiment --help` to see the options\n'],
-    [['run-experiment', '--format', 'xml', 'p.prompt.mdx'], 'error: --format xml is not a report format\n  hint: use one of: table, json, jsonl, csv, junit\n'],
+    [['run-experiment', '--format', 'xml', 'p.prompt.mdx'], 'error: --format xml is not a report format\n  hint: use one of: table, json, jsonl, csv, junit, markdown, html\n'],
     [['run-experiment', '--rows', '1', '--sample', '2', 'p.prompt.mdx'], 'error: --rows and --sample cannot be used together\n  hint: pick one way of choosing rows\n'],
     [['run-experiment', '--cache-only', '--no-cache', 'p.prompt.mdx'], 'error: --cache-only and --no-cache cannot be used together\n'],
     [['run-experiment'], 'error: run-experiment needs a prompt file or folder\n  hint: e.g. `agentmark run-experiment prompts/support.prompt.mdx`\n'],

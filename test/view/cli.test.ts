@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunsResponse } from '../../src/view/api-types.js';
 import { runCli } from '../helpers/run-cli.js';
-import { exampleProject, samplesRecorded } from './example-project.js';
+import { exampleProject } from './example-project.js';
 import { row, writeRun } from './synthetic-run.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -59,7 +59,7 @@ describe('agentmark view', () => {
   });
 });
 
-describe.skipIf(!samplesRecorded)('--view and --format html on run-experiment', () => {
+describe('--view and --format html on run-experiment', () => {
   let project: { dir: string; cleanup: () => Promise<void> };
   beforeAll(async () => {
     project = await exampleProject();

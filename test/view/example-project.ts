@@ -1,19 +1,16 @@
-import { existsSync } from 'node:fs';
 import { cp, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT, tempProject } from '../helpers/temp-project.js';
 
-/** The example's recorded sample responses (see .agentmark/SAMPLE-RESPONSES.md). */
-export const SAMPLE_CACHE = join(REPO_ROOT, '.agentmark', 'cache');
-export const samplesRecorded = existsSync(SAMPLE_CACHE);
-
-/** A copy of the repository's example project that runs offline from its sample responses. */
+/**
+ * A copy of the repository's example project that runs offline from its sample responses (the
+ * replay folder `examples/responses/` its agentmark.json names).
+ */
 export async function exampleProject(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const project = await tempProject();
-  for (const name of ['agentmark.json', 'agentmark.config.ts', 'package.json', 'examples', 'prompts', 'datasets']) {
+  for (const name of ['agentmark.json', 'agentmark.config.ts', 'package.json', 'examples', 'prompts', 'datasets', 'judges']) {
     await cp(join(REPO_ROOT, name), join(project.dir, name), { recursive: true });
   }
-  await cp(SAMPLE_CACHE, join(project.dir, '.agentmark', 'cache'), { recursive: true });
   // as after `npm install` in a fresh clone: the config imports `ai` and the package itself
   await symlink(join(REPO_ROOT, 'node_modules'), join(project.dir, 'node_modules'), 'dir');
   await symlink(join(REPO_ROOT, 'dist'), join(project.dir, 'dist'), 'dir');

@@ -10,7 +10,7 @@ import { COMPRESS_ABOVE, scriptSafeJson } from '../../src/view/single-file.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { SCREENSHOTS, launchBrowser } from './browser.js';
-import { HOSTILE, exampleProject, samplesRecorded } from './example-project.js';
+import { HOSTILE, exampleProject } from './example-project.js';
 import { row, writeRun } from './synthetic-run.js';
 
 const pct = (value: number | undefined): string => (value === undefined ? '—' : `${(value * 100).toFixed(1)}%`);
@@ -29,7 +29,7 @@ describe('scriptSafeJson', () => {
   });
 });
 
-describe.skipIf(!samplesRecorded)('the single-file report in a real browser', () => {
+describe('the single-file report in a real browser', () => {
   let project: { dir: string; cleanup: () => Promise<void> };
   let browser: { context: BrowserContext; close: () => Promise<void> };
   let page: Page;
