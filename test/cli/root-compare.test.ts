@@ -1,27 +1,17 @@
-import { existsSync } from 'node:fs';
-import { cp, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { REPO_ROOT, tempProject } from '../helpers/temp-project.js';
+import { exampleProject } from '../view/example-project.js';
 import { normalize } from './cli-project.js';
 
-const CACHE = join(REPO_ROOT, '.agentmark', 'cache');
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
 describe('the README walkthrough: two recorded variants compared offline', () => {
-  it.skipIf(!existsSync(CACHE))('shows improved and regressed rows with no OpenAI settings', async () => {
-    const { dir, cleanup } = await tempProject();
+  it('shows improved and regressed rows with no OpenAI settings', async () => {
+    const { dir, cleanup } = await exampleProject();
     cleanups.push(cleanup);
-    for (const name of ['agentmark.json', 'agentmark.config.ts', 'package.json', 'examples', 'prompts', 'datasets']) {
-      await cp(join(REPO_ROOT, name), join(dir, name), { recursive: true });
-    }
-    await cp(CACHE, join(dir, '.agentmark', 'cache'), { recursive: true });
-    await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    await symlink(join(REPO_ROOT, 'dist'), join(dir, 'dist'), 'dir');
     for (const prompt of ['prompts/classify-intent.prompt.mdx', 'prompts/classify-intent-v2.prompt.mdx']) {
       const run = await runCli(['run-experiment', prompt, '--quiet', '--format', 'jsonl'], { cwd: dir, env: {} });
       expect(run.stderr).toBe('');
