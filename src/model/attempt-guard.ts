@@ -2,6 +2,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import { backoffDelay, sleep } from './backoff.js';
 import { findConnectionFailure, findUnreachableFailure, type ConnectionHealth } from './network-errors.js';
 import { formatSeconds } from '../format-seconds.js';
+import { onRequestStart } from './request-start.js';
 
 export interface AttemptPolicy {
   /** Each HTTP request is aborted after this long. */
@@ -41,10 +42,11 @@ export class RetryBudgetExhaustedError extends Error {
 }
 
 /**
- * Middleware that gives every request its own timeout and retries what the AI SDK's retry does
- * not: a timed-out attempt (the SDK treats any abort as final) and a dropped connection (so it
- * gets our backoff instead of the SDK's fixed 2 s start). HTTP errors are left to the SDK, which
- * honours Retry-After. The caller's own abort is never retried.
+ * Middleware that gives every request its own timeout and owns every retry of a model call: a
+ * timed-out attempt, a dropped connection and an HTTP error the provider marks retryable (429,
+ * 5xx, 408, 409), waiting what the server's `Retry-After` asks or else our backoff. The AI SDK's
+ * own retry is switched off (`maxRetries: 0`) so that the calls that skip `generateText` retry
+ * exactly like those that go through it. The caller's own abort is never retried.
  */
 export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageModelMiddleware {
   return {
@@ -56,7 +58,13 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         // listener removed in `finally`. (AbortSignal.any would leave an entry on the run-long
         // caller signal for every call on Node 20: a leak over a 100,000-row run.)
         const timer = new AbortController();
-        const timeout = setTimeout(() => timer.abort(new AttemptTimeoutError(policy.timeoutMs)), policy.timeoutMs);
+        const expire = (): void => timer.abort(new AttemptTimeoutError(policy.timeoutMs));
+        let timeout = setTimeout(expire, policy.timeoutMs);
+        // Counted again from when the request goes out, if our fetch sends it (see request-start.ts).
+        onRequestStart(timer.signal, () => {
+          clearTimeout(timeout);
+          timeout = setTimeout(expire, policy.timeoutMs);
+        });
         const forward = (): void => timer.abort(callerSignal?.reason);
         if (callerSignal?.aborted) forward();
         else callerSignal?.addEventListener('abort', forward, { once: true });
@@ -71,8 +79,10 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
           const failure = timedOut ? new AttemptTimeoutError(policy.timeoutMs) : error;
           log.failures += 1;
           if (log.failures > policy.maxRetries) throw new RetryBudgetExhaustedError(failure, log.failures);
-          if (!timedOut && findConnectionFailure(error) === undefined) throw error;
-          await sleep(backoffDelay(log.failures, policy.retryDelayMs, policy.random), callerSignal);
+          const backoff = backoffDelay(log.failures, policy.retryDelayMs, policy.random);
+          if (timedOut || findConnectionFailure(error) !== undefined) await sleep(backoff, callerSignal);
+          else if (isRetryableHttpError(error)) await sleep(retryAfterMs(error.responseHeaders, backoff) ?? backoff, callerSignal);
+          else throw error;
         } finally {
           clearTimeout(timeout);
           callerSignal?.removeEventListener('abort', forward);
@@ -80,6 +90,31 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
       }
     },
   };
+}
+
+/** An AI SDK APICallError (checked by shape: the guard does not load the SDK) the provider says may be retried. */
+function isRetryableHttpError(error: unknown): error is { isRetryable: true; statusCode: number; responseHeaders?: Record<string, string> } {
+  const candidate = error as { isRetryable?: unknown; statusCode?: unknown } | null;
+  return typeof candidate === 'object' && candidate !== null && candidate.isRetryable === true && typeof candidate.statusCode === 'number';
+}
+
+/**
+ * The wait a server asks for, from `retry-after-ms` (milliseconds) or `retry-after` (seconds, or
+ * an HTTP date), when it is a sane one: not negative, and under a minute unless our own backoff
+ * would wait longer anyway (the AI SDK's rule, kept so its users see the same waits).
+ */
+export function retryAfterMs(headers: Record<string, string> | undefined, backoffMs: number, now: number = Date.now()): number | undefined {
+  if (headers === undefined) return undefined;
+  let ms: number | undefined;
+  const inMs = headers['retry-after-ms'];
+  if (inMs !== undefined && Number.isFinite(Number.parseFloat(inMs))) ms = Number.parseFloat(inMs);
+  const after = headers['retry-after'];
+  if (ms === undefined && after !== undefined) {
+    const seconds = Number.parseFloat(after);
+    ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - now;
+  }
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0) return undefined;
+  return ms < 60_000 || ms < backoffMs ? ms : undefined;
 }
 
 /** An HTTP status proves the server is there; a refused, unresolvable or TLS-failed connection proves it is not. */

@@ -5,6 +5,7 @@ import { attemptGuard, type AttemptLog } from './attempt-guard.js';
 import { checkTools, pickTools } from './check-tools.js';
 import { toModelCallError } from './model-call-error.js';
 import type { ConnectionHealth } from './network-errors.js';
+import { directGenerate, plainPrompt } from './direct-generate.js';
 import { toModelMessages } from './model-messages.js';
 import { costOf } from './prices.js';
 import type { ProviderRegistry } from './provider-registry.js';
@@ -65,20 +66,29 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
       log,
     ),
   });
-  const common = {
+  const tools: ToolSet = pickTools(request, options.tools);
+  const hasTools = Object.keys(tools).length > 0;
+  // Most calls are one request and one answer: those skip generateText (see directGenerate).
+  const direct = hasTools ? undefined : plainPrompt(request.messages);
+  const common = () => ({
     model: guarded,
     messages: toModelMessages(request.messages),
     // The prompt author writes the system message; it is not untrusted input.
     allowSystemInMessages: true,
-    maxRetries,
+    // The guard owns every retry (attemptGuard), for direct calls and these alike.
+    maxRetries: 0,
     ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
     ...request.settings,
-  };
+  });
 
   try {
+    if (direct !== undefined) {
+      const result = await directGenerate(guarded, direct, request, options.signal, ai);
+      return finish(result.output, [], result.usage, result.finishReason);
+    }
     if (request.kind === 'object') {
       const result = await ai.generateText({
-        ...common,
+        ...common(),
         output: ai.Output.object({
           schema: ai.jsonSchema(request.schema as Parameters<typeof ai.jsonSchema>[0]),
           ...(request.schemaName === undefined ? {} : { name: request.schemaName }),
@@ -87,10 +97,8 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
       });
       return finish(result.output as ModelResponse['output'], [], result.totalUsage, result.finishReason);
     }
-    const tools: ToolSet = pickTools(request, options.tools);
-    const hasTools = Object.keys(tools).length > 0;
     const result = await ai.generateText({
-      ...common,
+      ...common(),
       ...(hasTools ? { tools, stopWhen: ai.stepCountIs(request.maxCalls ?? 1) } : {}),
       ...(hasTools && request.toolChoice !== undefined ? { toolChoice: sdkToolChoice(request.toolChoice) } : {}),
     });

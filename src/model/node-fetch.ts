@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { LightResponse } from './light-response.js';
+import { requestStarting } from './request-start.js';
 
 // Keep-alive pools shared by every call of the process, like fetch's own.
 const httpAgent = new HttpAgent({ keepAlive: true });
@@ -27,6 +28,7 @@ export const nodeFetch: typeof fetch = (input, init) => {
       reject(abortReason(signal));
       return;
     }
+    requestStarting(signal);
     const https = url.startsWith('https:') || url.startsWith('HTTPS:');
     const headers = plainHeaders(init?.headers);
     const request = (https ? httpsRequest : httpRequest)(url, {

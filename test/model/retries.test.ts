@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ModelCallError } from '../../src/errors/index.js';
 import { createProviderRegistry, executeModelRequest, type ExecuteOptions, type ModelRequest } from '../../src/model/index.js';
+import { retryAfterMs } from '../../src/model/attempt-guard.js';
 import { startOpenAIServer, useOpenAIServer, type OpenAIReply } from '../helpers/openai-server.js';
 
 const server = useOpenAIServer();
@@ -138,5 +139,24 @@ describe('retries and timeouts against the loopback server', () => {
     const error = await failure(executeModelRequest(request, options({ timeoutMs: 150, maxRetries: 2 })));
     expect(error.code).toBe('MODEL_TIMEOUT');
     expect(server.requests).toHaveLength(3);
+  });
+});
+
+describe('retryAfterMs: the wait a server asks for, under the AI SDK rule', () => {
+  // Values worked by hand from the header definitions (RFC 9110 §10.2.3; OpenAI's retry-after-ms).
+  const now = Date.parse('2026-12-01T00:00:00Z');
+  it.each([
+    [{ 'retry-after-ms': '1500' }, 1000, 1500],
+    [{ 'retry-after': '2' }, 1000, 2000],
+    [{ 'retry-after': '0.25' }, 1000, 250],
+    [{ 'retry-after': 'Tue, 01 Dec 2026 00:00:03 GMT' }, 1000, 3000],
+    [{ 'retry-after-ms': '100', 'retry-after': '9' }, 1000, 100],
+    [{ 'retry-after': '120' }, 1000, undefined],
+    [{ 'retry-after': '120' }, 200_000, 120_000],
+    [{ 'retry-after': '-1' }, 1000, undefined],
+    [{ 'retry-after': 'soon' }, 1000, undefined],
+    [{}, 1000, undefined],
+  ])('%j with a backoff of %i ms waits %s', (headers, backoff, expected) => {
+    expect(retryAfterMs(headers, backoff, now)).toBe(expected);
   });
 });
