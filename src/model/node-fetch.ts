@@ -31,6 +31,11 @@ export const nodeFetch: typeof fetch = (input, init) => {
     requestStarting(signal);
     const https = url.startsWith('https:') || url.startsWith('HTTPS:');
     const headers = plainHeaders(init?.headers);
+    // A known length lets node send the head and the body in one write instead of chunked
+    // encoding's five-part writev (measured: the largest single cost of a fast run's requests).
+    if (body !== undefined && body !== null && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+      headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    }
     const request = (https ? httpsRequest : httpRequest)(url, {
       method: init?.method ?? 'GET',
       headers,
