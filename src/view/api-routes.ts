@@ -1,4 +1,5 @@
-import { MAX_ROWS_PER_REQUEST, type RowDetailResponse, type RowsResponse, type RunsResponse, type SearchResponse } from './api-types.js';
+import { MAX_COMPARE_SHOW, MAX_ROWS_PER_REQUEST, type CompareResponse, type RowDetailResponse, type RowsResponse, type RunsResponse, type SearchResponse } from './api-types.js';
+import { compareInCatalog, parseShow } from './compare-route.js';
 import type { RunCatalog } from './run-catalog.js';
 import { reproduceCommand, renderRowMessages } from './row-messages.js';
 import { searchableText } from './run-index.js';
@@ -20,6 +21,13 @@ function parseCount(text: string): number | undefined {
  */
 export async function apiRoute(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
   const [first, id, part, arg, ...rest] = segments;
+  if (first === 'compare') {
+    if (id === undefined || part === undefined || arg !== undefined) return notFound;
+    const show = parseShow(query.get('show'));
+    if (show === undefined) return { status: 400, body: { error: `"show" takes a whole number of changed rows up to ${MAX_COMPARE_SHOW}` } };
+    const outcome = await compareInCatalog(catalog, id, part, show);
+    return outcome.ok ? ok(outcome.result satisfies CompareResponse) : { status: outcome.status, body: { error: outcome.error } };
+  }
   if (first !== 'runs' || rest.length > 0) return notFound;
   if (id === undefined) return ok({ runs: await catalog.list() } satisfies RunsResponse);
   const manifest = await catalog.manifest(id);

@@ -11,13 +11,27 @@
  *   /api/runs/<id>/rows/<index>        RowDetailResponse  one dataset row: its repeats and messages
  *   /api/runs/<id>/search?q=<text>     SearchResponse  positions of rows whose text contains q
  *   /api/runs/<id>/events              server-sent events, each `data:` a RunEvent
+ *   /api/compare/<base>/<head>?show=<n>  CompareResponse  the two runs compared (as `agentmark compare`)
  *   /api/events                        server-sent events, each `data:` a RunsEvent
  */
 import type { EvalSummary, RowResult, RunSummary } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
 import type { ChatMessage } from '../prompt/types.js';
+import type { CompareResult } from '../compare/types.js';
 
-export type { EvalSummary, RowResult, RunSummary, RunManifest, ChatMessage };
+export type { EvalSummary, RowResult, RunSummary, RunManifest, ChatMessage, CompareResult };
+export type { ChangedRow, EvalComparison, EvalSide, Interval, RunDescription, RunPerformance } from '../compare/types.js';
+
+/**
+ * Two runs compared by src/compare, exactly what `agentmark compare --format json` prints for
+ * them with the same options: the page shows these numbers and computes none of its own.
+ */
+export type CompareResponse = CompareResult;
+
+/** Changed rows a compare page lists when the URL does not say (`--show`'s default). */
+export const DEFAULT_COMPARE_SHOW = 20;
+/** The most a compare request lists. */
+export const MAX_COMPARE_SHOW = 1000;
 
 /** A page asks for at most this many rows at once. */
 export const MAX_ROWS_PER_REQUEST = 500;
@@ -124,12 +138,8 @@ export type RunEvent =
 /** The runs folder changed: a run started, ended or was removed. */
 export type RunsEvent = { type: 'runs' };
 
-/** What a single-file report inlines instead of an API. */
-export interface ReportData {
-  /** Format of this object, for readers of saved reports. */
-  version: 1;
-  /** The runs page's list: this run only. */
-  runs: RunListItem[];
+/** One run as a single-file report inlines it. */
+export interface ReportRun {
   run: RunResponse;
   index: RowIndex;
   /** Rows in index order. */
@@ -137,5 +147,20 @@ export interface ReportData {
   /** Rendered messages per dataset index (as RowDetailResponse.messages). */
   messages: Record<string, ChatMessage[] | null>;
   messagesNote?: string;
+  /** The reproduce command with `{index}` where the row's index goes. */
   reproduce: string;
+}
+
+/**
+ * What a single-file report inlines instead of an API: one run (`run-experiment`, `runs show`),
+ * or two runs and their comparison (`compare`), whose page is then the report's first page.
+ */
+export interface ReportData {
+  /** Format of this object, for readers of saved reports. */
+  version: 2;
+  /** The runs page's list: the report's runs only. */
+  runs: RunListItem[];
+  /** Each run's data, by run id order of `runs`. */
+  reports: ReportRun[];
+  compare?: CompareResponse;
 }

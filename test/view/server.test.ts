@@ -2,7 +2,9 @@ import { request } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexEntry, RowDetailResponse, RowIndex, RowsResponse, RunEvent, RunResponse, RunsResponse, SearchResponse } from '../../src/view/api-types.js';
+import { compareRuns } from '../../src/compare/index.js';
+import { RunStore, openRunFolder } from '../../src/store/index.js';
+import type { CompareResponse, IndexEntry, RowDetailResponse, RowIndex, RowsResponse, RunEvent, RunResponse, RunsResponse, SearchResponse } from '../../src/view/api-types.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { allowedHostNames, hostAllowed } from '../../src/view/security.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -243,6 +245,44 @@ describe('the API', () => {
     await got;
     expect(Date.now() - started).toBeLessThan(1000);
     expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
+  });
+});
+
+describe('/api/compare', () => {
+  const HEAD = '20261130-100500.000-cccccc';
+  beforeAll(async () => {
+    // RUN's rows again, with row 1 now right: one improved row.
+    await writeRun(project.dir, {
+      id: HEAD,
+      evalNames: ['correct'],
+      rows: [
+        row(0, { evals: { correct: { passed: true, score: 1, normalized: 1, reason: 'same' } } }),
+        row(1, { output: 'answer 1', evals: { correct: { passed: true, score: 1, normalized: 1, reason: 'now the same' } } }),
+        row(2, { error: 'model call failed', errorCode: 'MODEL_TIMEOUT', output: undefined, evals: {} }),
+      ],
+    });
+  });
+
+  it('answers what compareRuns gives for the two run folders, with the CLI\'s defaults', async () => {
+    const body = await json<CompareResponse>(server, `/api/compare/${RUN}/${HEAD}`);
+    const store = new RunStore(project.dir);
+    const expected = await compareRuns(await openRunFolder(store.runDir(RUN)), await openRunFolder(store.runDir(HEAD)), { projectRoot: project.dir });
+    expect(body).toEqual(expected);
+    expect(body.changedRows).toMatchObject({ regressed: 0, improved: 1, omitted: 0 });
+    expect(body.changedRows.rows.map((r) => [r.change, r.headIndex, r.baseOutput, r.headOutput])).toEqual([['improved', 1, 'wrong', 'answer 1']]);
+    expect((await json<CompareResponse>(server, `/api/compare/${RUN}/${HEAD}?show=0`)).changedRows).toMatchObject({ rows: [], omitted: 1 });
+  });
+
+  it('is a 404 for ids that are not run folders, a 400 for a bad show or a run without a summary', async () => {
+    for (const path of [`/api/compare/${RUN}`, `/api/compare/${RUN}/nope`, `/api/compare/..%2F..%2Fetc/${HEAD}`, `/api/compare/${RUN}/${HEAD}/x`]) {
+      expect((await get(server, path)).status, path).toBe(404);
+    }
+    expect(await get(server, `/api/compare/${RUN}/${HEAD}?show=1e3`)).toMatchObject({ status: 400, body: '{"error":"\\"show\\" takes a whole number of changed rows up to 1000"}' });
+    const running = await get(server, `/api/compare/${RUN}/${LIVE}`);
+    expect(running.status).toBe(400);
+    expect(JSON.parse(running.body)).toEqual({
+      error: `run ${LIVE} has no summary (status: running) (a run killed before its end has none; continue it with \`run-experiment --resume <id>\` first)`,
+    });
   });
 });
 

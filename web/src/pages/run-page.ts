@@ -18,6 +18,9 @@ interface Loaded {
   indexed: boolean;
 }
 
+/** A report shows its first page at `#/`: there is nothing to go back to from there. */
+const atHome = (): boolean => location.hash === '' || location.hash === '#/' || location.hash === '#';
+
 /** Header, one card per eval, latency, then every row (virtualised, filtered, sorted). */
 export function RunPage({ source, id }: { source: DataSource; id: string }): VNode {
   const [loaded, setLoaded] = useState<Loaded | undefined>();
@@ -101,7 +104,7 @@ export function RunPage({ source, id }: { source: DataSource; id: string }): VNo
     previous: () => setSelected((s) => Math.max(s - 1, 0)),
     open: openSelected,
     search: () => search.current?.focus(),
-    back: () => (source.kind === 'server' ? navigate(href.runs()) : undefined),
+    back: () => (atHome() ? undefined : navigate(href.runs())),
   });
 
   if (error) return html`<p role="alert" class="error-text">${error}</p>`;
@@ -114,7 +117,7 @@ export function RunPage({ source, id }: { source: DataSource; id: string }): VNo
   };
   const evalFilter = query.evalIndex === undefined ? '' : `${query.evalIndex}:${query.verdict ?? ''}`;
   return html`<main class="run-page" data-flipped=${flipped}>
-    ${source.kind === 'server' ? html`<nav><a href=${href.runs()}>← all runs</a></nav>` : null}
+    ${atHome() ? null : html`<nav><a href=${href.runs()}>${source.kind === 'server' ? '← all runs' : '← back to the report'}</a></nav>`}
     <${RunHeader} run=${run} />
     <div class="cards">
       ${evals.map((summary) => html`<${EvalCard} summary=${summary} entries=${entries} position=${run.evalNames.indexOf(summary.name)} />`)}
