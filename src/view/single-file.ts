@@ -5,8 +5,9 @@ import { gzipSync } from 'node:zlib';
 import type { RowResult } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
 import type { StoredRun } from '../store/index.js';
-import type { CompareResponse, IndexEntry, ReportData, ReportRun } from './api-types.js';
-import { indexEntry } from './index-entry.js';
+import type { CompareResponse, ReportData, ReportRun } from './api-types.js';
+import { appendRow } from './index-entry.js';
+import { emptyColumns } from './row-columns.js';
 import { listItem } from './run-catalog.js';
 import { loadRunPrompt, renderRowMessages, reproduceCommand } from './row-messages.js';
 import { webDir } from './static-assets.js';
@@ -21,17 +22,17 @@ export const COMPRESS_ABOVE = 512 * 1024;
 export async function buildReportRun(projectRoot: string, manifest: RunManifest, rows: AsyncIterable<RowResult>): Promise<ReportRun> {
   const evalNames = manifest.summary?.evals.map((e) => e.name) ?? [];
   const prompt = await loadRunPrompt(projectRoot, manifest);
-  const entries: IndexEntry[] = [];
+  const index = emptyColumns(evalNames);
   const all: RowResult[] = [];
   const messages: ReportRun['messages'] = {};
   for await (const row of rows) {
-    entries.push(indexEntry(row, evalNames));
+    appendRow(index, row);
     all.push(row);
     if (!(row.index in messages)) messages[row.index] = renderRowMessages(prompt, row.input);
   }
   return {
     run: { manifest, evalNames, rowCount: all.length },
-    index: { evalNames, entries },
+    index,
     rows: all,
     messages,
     ...('note' in prompt ? { messagesNote: prompt.note } : {}),

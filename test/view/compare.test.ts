@@ -10,9 +10,10 @@ import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { SCREENSHOTS, launchBrowser } from './browser.js';
 import { exampleProject } from './example-project.js';
+import { row, writeRun } from './synthetic-run.js';
 
 /** The browser globals that callbacks given to page.waitForFunction use (they run in the page). */
-declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+declare const document: { querySelector(selector: string): { textContent: string | null } | null; querySelectorAll(selector: string): { length: number } };
 
 let project: { dir: string; cleanup: () => Promise<void> };
 let server: ViewServer;
@@ -166,6 +167,40 @@ describe('the compare page in a real browser', () => {
       expect(await page.locator(`.eval-card[data-eval="${e.name}"] .pass-rate`).textContent()).toBe(`${((e.passRate ?? NaN) * 100).toFixed(1)}%`);
     }
     await page.waitForFunction(() => document.querySelector('.row[data-index="0"]')?.textContent?.includes('message') ?? false);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('after a rerun, the run page marks the rows that flipped against the previous run of the prompt, live', async () => {
+    const verdict = (passed: boolean) => ({ evals: { correct: { passed, score: passed ? 1 : 0, normalized: passed ? 1 : 0 } } });
+    const first = '20261130-200000.000-f11111';
+    const rerun = '20261130-200100.000-f22222';
+    await writeRun(project.dir, { id: first, evalNames: ['correct'], rows: [row(0, verdict(true)), row(1, verdict(true)), row(2, verdict(false)), row(3, verdict(false))] });
+    await page.goto(`${server.url}#/runs/${first}`);
+    await page.waitForSelector('.row[data-index]');
+    expect(await page.locator('.newer').count()).toBe(0);
+    // The rerun starts while the first run's page is open (as `watch --view` does): the page points at it.
+    const handle = await writeRun(project.dir, { id: rerun, evalNames: ['correct'], rows: [row(0, verdict(true)), row(1, verdict(false)), row(2, verdict(true))], keepOpen: true });
+    try {
+      await page.waitForSelector('.newer a', { timeout: 5000 });
+      await page.click('.newer a');
+      await page.waitForSelector('[data-testid=flips]');
+      expect(page.url()).toBe(`${server.url}#/runs/${rerun}`);
+      const counts = async (): Promise<string[]> => Promise.all(['flip-count', 'to-fail', 'to-pass'].map(async (t) => (await page.textContent(`[data-testid=${t}]`)) ?? ''));
+      expect(await counts()).toEqual(['2', '1', '1']);
+      expect(await page.locator('.row[data-index="1"] .flip-fail').getAttribute('aria-label')).toBe('flipped from pass to fail');
+      expect(await page.locator('.row[data-index="2"] .flip-pass').getAttribute('aria-label')).toBe('flipped from fail to pass');
+      expect(await page.locator('.row[data-index="0"] .flip').count()).toBe(0);
+      // A row of the rerun arrives: it is compared as it lands.
+      handle.append(row(3, verdict(true)));
+      await page.waitForFunction(() => document.querySelector('[data-testid=flip-count]')?.textContent === '3', undefined, { timeout: 5000 });
+      expect(await counts()).toEqual(['3', '1', '2']);
+      await page.selectOption('select[aria-label=show]', 'flipped');
+      await page.waitForFunction(() => document.querySelector('[data-testid=shown-count]')?.textContent === '3');
+      expect(await page.locator('.row[data-index]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-index')))).toEqual(['1', '2', '3']);
+      expect(await page.getAttribute('[data-testid=flips] a[href^="#/compare/"]', 'href')).toBe(`#/compare/${first}/${rerun}`);
+    } finally {
+      await handle.close();
+    }
     expect(problems).toEqual([]);
   }, 60_000);
 });

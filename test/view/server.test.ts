@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/index.js';
 import { RunStore, openRunFolder } from '../../src/store/index.js';
-import type { CompareResponse, IndexEntry, RowDetailResponse, RowIndex, RowsResponse, RunEvent, RunResponse, RunsResponse, SearchResponse } from '../../src/view/api-types.js';
+import type { CompareResponse, FlipsResponse, RowDetailResponse, RowIndex, RowsResponse, RunEvent, RunResponse, RunsResponse, SearchResponse } from '../../src/view/api-types.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { allowedHostNames, hostAllowed } from '../../src/view/security.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -161,18 +161,25 @@ describe('the API', () => {
     expect(runs[1]).toMatchObject({ rows: 3, errored: 1, passed: false });
   });
 
-  it('gives a run, and every row as index entries in file order', async () => {
+  it('gives a run, and every row as index columns in file order', async () => {
     const run = await json<RunResponse>(server, `/api/runs/${RUN}`);
     expect(run.evalNames).toEqual(['correct']);
     expect(run.rowCount).toBe(3);
     expect(run.live).toBeUndefined();
     const index = await json<RowIndex>(server, `/api/runs/${RUN}/index`);
-    const expected: IndexEntry[] = [
-      [0, 0, 0, 10, null, 'P', [1], []],
-      [1, 0, 2, 11, null, 'F', [0], []],
-      [2, 0, 3, 12, null, '-', [null], []],
-    ];
-    expect(index).toEqual({ evalNames: ['correct'], entries: expected });
+    const expected: RowIndex = {
+      evalNames: ['correct'],
+      index: [0, 1, 2],
+      repeat: [0, 0, 0],
+      // row 1 failed (2); row 2 errored and so failed (1 | 2)
+      flags: [0, 2, 3],
+      latencyMs: [10, 11, 12],
+      costUsd: [null, null, null],
+      verdicts: 'PF-',
+      scores: [[1, 0, null]],
+      labels: [[]],
+    };
+    expect(index).toEqual(expected);
   });
 
   it('gives full rows by position, and one dataset row with its rendered messages and a reproduce line', async () => {
@@ -244,7 +251,7 @@ describe('the API', () => {
     live.append(row(1, { evals: { correct: { passed: false } } }));
     await got;
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
+    expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, evalNames: ['correct'], entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
   });
 });
 
@@ -271,6 +278,11 @@ describe('/api/compare', () => {
     expect(body.changedRows).toMatchObject({ regressed: 0, improved: 1, omitted: 0 });
     expect(body.changedRows.rows.map((r) => [r.change, r.headIndex, r.baseOutput, r.headOutput])).toEqual([['improved', 1, 'wrong', 'answer 1']]);
     expect((await json<CompareResponse>(server, `/api/compare/${RUN}/${HEAD}?show=0`)).changedRows).toMatchObject({ rows: [], omitted: 1 });
+  });
+
+  it('lists the rows of a run that flipped since the previous run of its prompt and model', async () => {
+    // HEAD is RUN rerun: row 1 went from fail to pass; row 2 errored both times (no flip)
+    expect(await json<FlipsResponse>(server, `/api/runs/${HEAD}/flips`)).toEqual({ previous: RUN, flips: [[1, 'pass']] });
   });
 
   it('is a 404 for ids that are not run folders, a 400 for a bad show or a run without a summary', async () => {

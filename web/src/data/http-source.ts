@@ -1,4 +1,4 @@
-import { MAX_ROWS_PER_REQUEST, type CompareResponse, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
+import { MAX_ROWS_PER_REQUEST, type CompareResponse, type FlipsResponse, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
 import type { DataSource } from './source.js';
 
 async function get<T>(path: string): Promise<T> {
@@ -30,6 +30,7 @@ export function httpSource(): DataSource {
     },
     row: (id, index) => get<RowDetailResponse>(`/api/runs/${enc(id)}/rows/${index}`),
     compare: (base, head) => get<CompareResponse>(`/api/compare/${enc(base)}/${enc(head)}`),
+    flips: (id) => get<FlipsResponse>(`/api/runs/${enc(id)}/flips`),
     search: async (id, query) => (await get<SearchResponse>(`/api/runs/${enc(id)}/search?q=${enc(query)}`)).positions,
     followRun(id, since, onEvent) {
       const events = new EventSource(`/api/runs/${enc(id)}/events?since=${since}`);
