@@ -65,8 +65,8 @@ async function expectNumbersOf(result: CompareResult): Promise<void> {
 describe('the compare page in a real browser', () => {
   beforeAll(async () => {
     project = await exampleProject();
-    // Two prompts over the same dataset: v2 first (the base), then v1 (the head).
-    for (const prompt of ['prompts/classify-intent-v2.prompt.mdx', 'prompts/classify-intent.prompt.mdx']) {
+    // Two prompts over the same dataset, as the README's walkthrough: v1 first (the base), then v2 (the head).
+    for (const prompt of ['prompts/classify-intent.prompt.mdx', 'prompts/classify-intent-v2.prompt.mdx']) {
       const run = await cli(['run-experiment', prompt, '--format', 'json', '-q']);
       expect(run.stderr).not.toMatch(/^error:/m);
     }
@@ -90,8 +90,8 @@ describe('the compare page in a real browser', () => {
   });
 
   it('opens from two runs ticked on the runs page and shows exactly the numbers of compare --format json', async () => {
-    // The example's two classify prompts differ on three rows: one regressed, two improved.
-    expect(expected.changedRows).toMatchObject({ regressed: 1, improved: 2, omitted: 0 });
+    // The example's two classify prompts differ on three rows: two regressed, one improved.
+    expect(expected.changedRows).toMatchObject({ regressed: 2, improved: 1, omitted: 0 });
     await page.goto(server.url);
     await page.waitForSelector('table.runs tbody tr');
     expect(await page.isDisabled('[data-testid=open-compare]')).toBe(true);
@@ -102,10 +102,10 @@ describe('the compare page in a real browser', () => {
     await page.waitForSelector('.changed-row');
     expect(page.url()).toBe(`${server.url}#/compare/${base}/${head}`);
     await expectNumbersOf(expected);
-    // Independent reference for one cell: 10 of 12 rows pass exact_intent in v2 and 11 of 12 in
-    // v1, so the difference is +1/12 = +8.3 points; known_intent 12 → 11 of 12 is −8.3.
-    expect(await page.textContent('tr[data-eval="exact_intent"] td.difference .num')).toMatch(/^\+8\.3 pts /);
-    expect(await page.textContent('tr[data-eval="known_intent"] td.difference .num')).toMatch(/^−8\.3 pts /);
+    // Independent reference for one cell: 11 of 12 rows pass exact_intent in v1 and 10 of 12 in
+    // v2, so the difference is −1/12 = −8.3 points; known_intent 11 → 12 of 12 is +8.3.
+    expect(await page.textContent('tr[data-eval="exact_intent"] td.difference .num')).toMatch(/^−8\.3 pts /);
+    expect(await page.textContent('tr[data-eval="known_intent"] td.difference .num')).toMatch(/^\+8\.3 pts /);
     await page.screenshot({ path: join(SCREENSHOTS, 'compare.png'), fullPage: true });
   }, 60_000);
 
@@ -113,13 +113,14 @@ describe('the compare page in a real browser', () => {
     const regressed = expected.changedRows.rows.find((r) => r.change === 'regressed');
     expect(regressed).toBeDefined();
     const article = page.locator(`.changed-row[data-change=regressed][data-head-index="${regressed?.headIndex}"]`);
+    expect(regressed?.baseOutput).not.toBe(regressed?.headOutput);
     expect(await article.locator('.diff del').allTextContents()).toEqual([regressed?.baseOutput]);
     expect(await article.locator('.diff ins').allTextContents()).toEqual([regressed?.headOutput]);
     for (const [name, e] of Object.entries(regressed?.evals ?? {})) {
       expect(await article.locator(`tr[data-eval="${name}"] .reason`).allTextContents()).toEqual([e.base?.reason ?? '', e.head?.reason ?? '']);
     }
     await page.selectOption('select[aria-label="changed rows"]', 'regressed');
-    expect(await page.locator('.changed-row').evaluateAll((els) => els.map((el) => el.getAttribute('data-change')))).toEqual(['regressed']);
+    expect(await page.locator('.changed-row').evaluateAll((els) => els.map((el) => el.getAttribute('data-change')))).toEqual(['regressed', 'regressed']);
     await article.locator('section[aria-label="head output"] a').click();
     await page.waitForSelector('.row-page .message');
     expect(page.url()).toBe(`${server.url}#/runs/${head}/rows/${regressed?.headIndex}`);
@@ -150,7 +151,7 @@ describe('the compare page in a real browser', () => {
     expect(await page.textContent('[data-testid=row-index]')).toBe(String(first?.baseIndex));
     await page.click('nav a');
     await page.waitForSelector('.row[data-index]');
-    expect(await page.textContent('.prompt-name')).toBe('classify-intent-v2');
+    expect(await page.textContent('.prompt-name')).toBe('classify-intent');
     expect(offline).toEqual([]);
     expect(problems).toEqual([]);
   }, 60_000);
