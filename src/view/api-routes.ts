@@ -1,4 +1,5 @@
-import { MAX_ROWS_PER_REQUEST, type RowDetailResponse, type RowsResponse, type RunsResponse, type SearchResponse } from './api-types.js';
+import { MAX_COMPARE_SHOW, MAX_ROWS_PER_REQUEST, type CompareResponse, type RowDetailResponse, type RowIndex, type RowsResponse, type RunsResponse, type SearchResponse } from './api-types.js';
+import { compareInCatalog, parseShow } from './compare-route.js';
 import type { RunCatalog } from './run-catalog.js';
 import { reproduceCommand, renderRowMessages } from './row-messages.js';
 import { searchableText } from './run-index.js';
@@ -20,19 +21,26 @@ function parseCount(text: string): number | undefined {
  */
 export async function apiRoute(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
   const [first, id, part, arg, ...rest] = segments;
+  if (first === 'compare') {
+    if (id === undefined || part === undefined || arg !== undefined) return notFound;
+    const show = parseShow(query.get('show'));
+    if (show === undefined) return { status: 400, body: { error: `"show" takes a whole number of changed rows up to ${MAX_COMPARE_SHOW}` } };
+    const outcome = await compareInCatalog(catalog, id, part, show);
+    return outcome.ok ? ok(outcome.result satisfies CompareResponse) : { status: outcome.status, body: { error: outcome.error } };
+  }
   if (first !== 'runs' || rest.length > 0) return notFound;
   if (id === undefined) return ok({ runs: await catalog.list() } satisfies RunsResponse);
   const manifest = await catalog.manifest(id);
   if (!manifest) return notFound;
   if (part === undefined) return ok(await catalog.run(id));
   const index = await catalog.index(id, manifest);
-  if (part === 'index' && arg === undefined) return ok({ evalNames: index.evalNames, entries: index.entries });
+  if (part === 'index' && arg === undefined) return ok(index.columns satisfies RowIndex);
   if (part === 'rows' && arg === undefined) {
     const positions = (query.get('at') ?? '').split(',').filter((p) => p !== '').map(parseCount);
     if (positions.length > MAX_ROWS_PER_REQUEST || positions.some((p) => p === undefined)) {
       return { status: 400, body: { error: `"at" takes up to ${MAX_ROWS_PER_REQUEST} row positions, e.g. at=0,1,2` } };
     }
-    const wanted = (positions as number[]).filter((p) => p < index.entries.length);
+    const wanted = (positions as number[]).filter((p) => p < index.count);
     const rows = await index.rowsAt(wanted);
     return ok({ rows: rows.map((row, i) => ({ position: wanted[i] as number, row })) } satisfies RowsResponse);
   }
@@ -51,14 +59,15 @@ export async function apiRoute(catalog: RunCatalog, segments: string[], query: U
     };
     return ok(body);
   }
+  if (part === 'flips' && arg === undefined) return ok(await catalog.flips(id, manifest));
   if (part === 'search' && arg === undefined) {
     const needle = (query.get('q') ?? '').toLowerCase();
-    if (needle === '') return ok({ positions: index.entries.map((_, i) => i) } satisfies SearchResponse);
+    if (needle === '') return ok({ positions: Array.from({ length: index.count }, (_, i) => i) } satisfies SearchResponse);
     const positions: number[] = [];
     // Read in pages so a 100,000-row run never sits in memory whole.
     const PAGE = 2000;
-    for (let start = 0; start < index.entries.length; start += PAGE) {
-      const rows = await index.rowsInRange(start, Math.min(start + PAGE, index.entries.length));
+    for (let start = 0; start < index.count; start += PAGE) {
+      const rows = await index.rowsInRange(start, Math.min(start + PAGE, index.count));
       rows.forEach((row, i) => {
         if (searchableText(row).includes(needle)) positions.push(start + i);
       });

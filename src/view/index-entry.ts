@@ -1,6 +1,6 @@
 import type { RowResult } from '../experiment/types.js';
 import type { ScoredEval } from '../scoring/types.js';
-import { ROW_CACHED, ROW_ERRORED, ROW_FAILED, type IndexEntry, type VerdictChar } from './api-types.js';
+import { ROW_CACHED, ROW_ERRORED, ROW_FAILED, type IndexEntry, type RowIndex, type VerdictChar } from './api-types.js';
 
 function verdictOf(result: ScoredEval | undefined): VerdictChar {
   if (result === undefined) return '-';
@@ -12,24 +12,48 @@ function verdictOf(result: ScoredEval | undefined): VerdictChar {
 }
 
 /**
- * A row as the numbers the rows table filters and sorts on. "Failed" means what the runner's
- * gate means by it: the row errored, or an eval errored or did not pass.
+ * Appends a row to an index as the numbers the rows table filters and sorts on, straight into
+ * the columns: no array per row is made, which on 100,000 rows is most of the garbage an index
+ * build leaves. "Failed" means what the runner's gate means by it: the row errored, or an eval
+ * errored or did not pass.
  */
-export function indexEntry(row: RowResult, evalNames: readonly string[]): IndexEntry {
+export function appendRow(columns: RowIndex, row: RowResult): void {
+  const position = columns.index.length;
   let verdicts = '';
-  const scores: Array<number | null> = [];
-  const labels: Array<string | null> = [];
-  for (const name of evalNames) {
+  columns.evalNames.forEach((name, k) => {
     const result = row.evals[name];
     verdicts += verdictOf(result);
-    scores.push(result?.score ?? null);
-    labels.push(result?.label ?? null);
-  }
+    (columns.scores[k] as Array<number | null>).push(result?.score ?? null);
+    const label = result?.label ?? null;
+    const labels = columns.labels[k] as Array<string | null>;
+    // Most evals never label: their column stays empty until a row has a label.
+    if (label !== null) while (labels.length < position) labels.push(null);
+    if (label !== null || labels.length > 0) labels.push(label);
+  });
   let flags = 0;
   if (row.error !== undefined) flags |= ROW_ERRORED | ROW_FAILED;
   if (verdicts.includes('F') || verdicts.includes('E')) flags |= ROW_FAILED;
   if (row.cached) flags |= ROW_CACHED;
-  // Most evals carry no label: an empty list instead of one null per eval keeps a 100,000-row
-  // index a megabyte smaller.
-  return [row.index, row.repeat, flags, row.latencyMs ?? null, row.costUsd ?? null, verdicts, scores, labels.some((l) => l !== null) ? labels : []];
+  columns.index.push(row.index);
+  columns.repeat.push(row.repeat);
+  columns.flags.push(flags);
+  columns.latencyMs.push(row.latencyMs ?? null);
+  columns.costUsd.push(row.costUsd ?? null);
+  columns.verdicts += verdicts;
+}
+
+/** Row p of the columns as one entry (what a live event sends for a new row). */
+export function entryAt(columns: RowIndex, p: number): IndexEntry {
+  const n = columns.evalNames.length;
+  const labels = columns.labels.map((column) => column[p] ?? null);
+  return [
+    columns.index[p] as number,
+    columns.repeat[p] as number,
+    columns.flags[p] as number,
+    columns.latencyMs[p] ?? null,
+    columns.costUsd[p] ?? null,
+    columns.verdicts.slice(p * n, p * n + n),
+    columns.scores.map((column) => column[p] ?? null),
+    labels.some((l) => l !== null) ? labels : [],
+  ];
 }

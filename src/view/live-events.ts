@@ -57,11 +57,11 @@ class RunFollower {
     const manifest = await this.catalog.manifest(this.id);
     if (!manifest) return;
     const index = await this.catalog.index(this.id, manifest);
-    const total = index.entries.length;
+    const total = index.count;
     let grew = false;
     for (const [client, has] of this.clients) {
       if (total <= has) continue;
-      send(client, { type: 'rows', from: has, entries: index.entries.slice(has) });
+      send(client, { type: 'rows', from: has, evalNames: index.evalNames, entries: index.entriesFrom(has) });
       this.clients.set(client, total);
       grew = true;
     }

@@ -1,13 +1,16 @@
 import { join } from 'node:path';
 import { RESULTS_FILE, RunStore, isValidRunId } from '../store/index.js';
 import type { RunManifest } from '../store/types.js';
-import type { RunListItem, RunResponse } from './api-types.js';
+import type { FlipsResponse, RunListItem, RunResponse } from './api-types.js';
+import { flippedRows, verdictsByRow } from './flips.js';
 import { RunIndex } from './run-index.js';
 import { loadRunPrompt, type RunPrompt } from './row-messages.js';
 
 /** A run the viewer has opened: its index (kept up to date) and its prompt for rendering rows. */
 interface OpenRun {
   index: RunIndex;
+  /** Row verdicts of this finished run, for flips of the runs after it. */
+  verdicts?: ReturnType<typeof verdictsByRow>;
   prompt?: Promise<RunPrompt>;
 }
 
@@ -95,13 +98,39 @@ export class RunCatalog {
     const index = await this.index(id, manifest);
     return runResponse(manifest, index);
   }
+
+  /** Rows of `id` that flipped since the previous run of its prompt (computed here, not in the page). */
+  async flips(id: string, manifest: RunManifest): Promise<FlipsResponse> {
+    const previous = await this.previous(manifest);
+    const current = await this.index(id, manifest);
+    const before = previous === undefined ? undefined : await this.manifest(previous);
+    if (previous === undefined || !before) return { previous: null, flips: [] };
+    const index = await this.index(previous, before);
+    const open = this.#open.get(previous) as OpenRun;
+    // A finished run's verdicts never change: made once, however often a live page asks.
+    const verdicts = before.summary ? (open.verdicts ??= verdictsByRow(index.columns)) : verdictsByRow(index.columns);
+    return flippedRows(previous, verdicts, current.columns);
+  }
+
+  /**
+   * The run of the same prompt and model just before this one (what a watch rerun follows), whose
+   * rows the run page marks as flipped against. Ids sort by start time.
+   */
+  async previous(manifest: RunManifest): Promise<string | undefined> {
+    for (const id of await this.store.ids()) {
+      if (id >= manifest.id) continue;
+      const other = await this.manifest(id);
+      if (other?.prompt.path === manifest.prompt.path && other.model === manifest.model) return id;
+    }
+    return undefined;
+  }
 }
 
 export function runResponse(manifest: RunManifest, index: RunIndex): RunResponse {
   return {
     manifest,
     evalNames: manifest.summary?.evals.map((e) => e.name) ?? index.evalNames,
-    rowCount: index.entries.length,
+    rowCount: index.count,
     ...(manifest.summary ? {} : { live: index.liveSummary() }),
   };
 }

@@ -1,8 +1,9 @@
 import { open } from 'node:fs/promises';
 import type { RowResult } from '../experiment/types.js';
 import { EvalTallies } from '../scoring/index.js';
-import type { IndexEntry, LiveSummary } from './api-types.js';
-import { indexEntry } from './index-entry.js';
+import type { IndexEntry, LiveSummary, RowIndex } from './api-types.js';
+import { appendRow, entryAt } from './index-entry.js';
+import { emptyColumns } from './row-columns.js';
 
 const CHUNK = 1 << 20;
 const NEWLINE = 0x0a;
@@ -12,14 +13,15 @@ function isErrno(error: unknown, code: string): boolean {
 }
 
 /**
- * Every complete row of one results file as an IndexEntry, plus where its line sits so a page
+ * Every complete row of one results file as index columns, plus where its line sits so a page
  * of rows can be read back without reading the file. It only ever reads what was appended
  * since the last `refresh`, so following a live run costs the new bytes only. A torn last line
  * (no newline yet) waits for the next refresh.
  */
 export class RunIndex {
-  readonly entries: IndexEntry[] = [];
-  /** Byte offset and length of each entry's line. */
+  /** What the API sends; grows as rows are read. */
+  columns: RowIndex;
+  /** Byte offset and length of each row's line. */
   readonly starts: number[] = [];
   readonly lengths: number[] = [];
   #evalNames: string[] | undefined;
@@ -27,6 +29,7 @@ export class RunIndex {
   #errored = 0;
   #size = 0;
   #refreshing: Promise<number> | undefined;
+  readonly #live: boolean;
 
   /**
    * @param evalNames when known (a finished run's summary); else taken from the first row.
@@ -36,14 +39,26 @@ export class RunIndex {
   constructor(readonly path: string, evalNames?: string[]) {
     this.#evalNames = evalNames;
     this.#live = evalNames === undefined;
+    this.columns = emptyColumns(evalNames ?? []);
   }
 
-  readonly #live: boolean;
+  /** Rows read so far. */
+  get count(): number {
+    return this.starts.length;
+  }
+
+  /** Rows from position `from` on, one entry each (a live event's new rows). */
+  entriesFrom(from: number): IndexEntry[] {
+    const entries: IndexEntry[] = [];
+    for (let p = from; p < this.count; p++) entries.push(entryAt(this.columns, p));
+    return entries;
+  }
 
   /** Positions of one dataset index's rows (its repeats), in file order. */
   positionsOf(index: number): number[] {
     const positions: number[] = [];
-    for (let p = 0; p < this.entries.length; p++) if ((this.entries[p] as IndexEntry)[0] === index) positions.push(p);
+    const column = this.columns.index;
+    for (let p = 0; p < column.length; p++) if (column[p] === index) positions.push(p);
     return positions;
   }
 
@@ -51,7 +66,7 @@ export class RunIndex {
     return this.#evalNames ?? [];
   }
 
-  /** Reads rows appended since the last call; resolves to the position of the first new entry. */
+  /** Reads rows appended since the last call; resolves to the position of the first new row. */
   refresh(): Promise<number> {
     // One reader at a time: two would read the same bytes twice.
     const previous = this.#refreshing ?? Promise.resolve(0);
@@ -62,11 +77,11 @@ export class RunIndex {
 
   /** Per-eval statistics of the rows so far, by the same code the run's summary uses. */
   liveSummary(): LiveSummary {
-    return { rows: this.entries.length, errored: this.#errored, evals: this.#tallies?.finish() ?? [] };
+    return { rows: this.count, errored: this.#errored, evals: this.#tallies?.finish() ?? [] };
   }
 
   async #readNew(): Promise<number> {
-    let from = this.entries.length;
+    let from = this.count;
     let file;
     try {
       file = await open(this.path, 'r');
@@ -81,21 +96,30 @@ export class RunIndex {
         this.#reset();
         from = 0;
       }
-      const buffer = Buffer.alloc(CHUNK);
-      let carry = Buffer.alloc(0);
+      let buffer = Buffer.alloc(CHUNK);
+      // Bytes of a line that began in the previous read sit at the buffer's start: the next read
+      // goes after them, so no chunk is copied to join the two.
+      let carry = 0;
       let position = this.#size;
       for (;;) {
-        const { bytesRead } = await file.read(buffer, 0, CHUNK, position);
+        if (carry === buffer.length) {
+          // One line longer than the buffer: grow it.
+          const bigger = Buffer.alloc(buffer.length * 2);
+          buffer.copy(bigger, 0, 0, carry);
+          buffer = bigger;
+        }
+        const { bytesRead } = await file.read(buffer, carry, buffer.length - carry, position);
         if (bytesRead === 0) break;
         position += bytesRead;
-        const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+        const end = carry + bytesRead;
         let start = 0;
-        for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
-          this.#add(data.toString('utf8', start, nl), this.#size, nl + 1 - start);
+        for (let nl = buffer.indexOf(NEWLINE, start); nl !== -1 && nl < end; nl = buffer.indexOf(NEWLINE, start)) {
+          this.#add(buffer, start, nl, this.#size);
           this.#size += nl + 1 - start;
           start = nl + 1;
         }
-        carry = Buffer.from(data.subarray(start));
+        carry = end - start;
+        buffer.copy(buffer, 0, start, end);
       }
     } finally {
       await file.close();
@@ -104,7 +128,7 @@ export class RunIndex {
   }
 
   #reset(): void {
-    this.entries.length = 0;
+    this.columns = emptyColumns(this.#evalNames ?? []);
     this.starts.length = 0;
     this.lengths.length = 0;
     this.#tallies = undefined;
@@ -112,7 +136,11 @@ export class RunIndex {
     this.#size = 0;
   }
 
-  #add(text: string, start: number, length: number): void {
+  /** One line, bytes [from, to) of `data`, stored at `offset` in the file. */
+  #add(data: Buffer, from: number, to: number, offset: number): void {
+    // A full parse of every line: measured faster than reading only the index's fields from the
+    // bytes with a scanner in JavaScript (2× slower on short rows, 1.3× faster on 8 KB ones).
+    const text = data.toString('utf8', from, to);
     if (text.trim() === '') return;
     let row: RowResult;
     try {
@@ -122,15 +150,19 @@ export class RunIndex {
       return;
     }
     if (typeof row !== 'object' || row === null || typeof row.index !== 'number') return;
-    if (this.#evalNames === undefined) this.#evalNames = Object.keys(row.evals ?? {});
+    if (this.#evalNames === undefined) {
+      this.#evalNames = Object.keys(row.evals ?? {});
+      this.columns = emptyColumns(this.#evalNames);
+    }
     if (this.#live) {
       this.#tallies ??= new EvalTallies(this.#evalNames);
       this.#tallies.add(row);
     }
     if (row.error !== undefined) this.#errored++;
-    this.entries.push(indexEntry(row, this.#evalNames));
-    this.starts.push(start);
-    this.lengths.push(length);
+    row.evals ??= {};
+    appendRow(this.columns, row);
+    this.starts.push(offset);
+    this.lengths.push(to + 1 - from);
   }
 
   /** The rows at positions [from, to), read with one read: their lines are contiguous. */

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { RowResult } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
-import type { IndexEntry, ReportData } from './api-types.js';
-import { indexEntry } from './index-entry.js';
+import type { StoredRun } from '../store/index.js';
+import type { CompareResponse, ReportData, ReportRun } from './api-types.js';
+import { appendRow } from './index-entry.js';
+import { emptyColumns } from './row-columns.js';
 import { listItem } from './run-catalog.js';
 import { loadRunPrompt, renderRowMessages, reproduceCommand } from './row-messages.js';
 import { webDir } from './static-assets.js';
@@ -14,30 +16,47 @@ import { webDir } from './static-assets.js';
 export const COMPRESS_ABOVE = 512 * 1024;
 
 /**
- * Everything the report's pages show, gathered from the finished run: the manifest, every row
- * (dataset order) with its index entry, and each row's messages when the prompt is unchanged.
+ * One run as the report's pages show it, gathered from the finished run: the manifest, every
+ * row (dataset order) with its index entry, and each row's messages when the prompt is unchanged.
  */
-export async function buildReportData(projectRoot: string, manifest: RunManifest, rows: AsyncIterable<RowResult>): Promise<ReportData> {
+export async function buildReportRun(projectRoot: string, manifest: RunManifest, rows: AsyncIterable<RowResult>): Promise<ReportRun> {
   const evalNames = manifest.summary?.evals.map((e) => e.name) ?? [];
   const prompt = await loadRunPrompt(projectRoot, manifest);
-  const entries: IndexEntry[] = [];
+  const index = emptyColumns(evalNames);
   const all: RowResult[] = [];
-  const messages: ReportData['messages'] = {};
+  const messages: ReportRun['messages'] = {};
   for await (const row of rows) {
-    entries.push(indexEntry(row, evalNames));
+    appendRow(index, row);
     all.push(row);
     if (!(row.index in messages)) messages[row.index] = renderRowMessages(prompt, row.input);
   }
   return {
-    version: 1,
-    runs: [listItem(manifest)],
     run: { manifest, evalNames, rowCount: all.length },
-    index: { evalNames, entries },
+    index,
     rows: all,
     messages,
     ...('note' in prompt ? { messagesNote: prompt.note } : {}),
     reproduce: reproduceCommand(manifest, 0).replace(/--row 0\b/, '--row {index}'),
   };
+}
+
+/** The report of one run (`run-experiment --format html`, `runs show --format html`). */
+export async function buildReportData(projectRoot: string, manifest: RunManifest, rows: AsyncIterable<RowResult>): Promise<ReportData> {
+  return { version: 2, runs: [listItem(manifest)], reports: [await buildReportRun(projectRoot, manifest, rows)] };
+}
+
+/**
+ * The report of a comparison (`compare --format html`): the result as `compareRuns` gave it,
+ * plus both runs, so its changed rows link to their run and row pages inside the file.
+ */
+export async function buildCompareReportData(projectRoot: string, compare: CompareResponse, runs: readonly StoredRun[]): Promise<ReportData> {
+  const reports: ReportRun[] = [];
+  for (const run of runs) {
+    // The same run on both sides (a comparison with itself) is inlined once.
+    if (reports.some((r) => r.run.manifest.id === run.manifest.id)) continue;
+    reports.push(await buildReportRun(projectRoot, run.manifest, run.rowsInOrder()));
+  }
+  return { version: 2, runs: reports.map((r) => listItem(r.run.manifest)), reports, compare };
 }
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -77,7 +96,10 @@ export async function renderReportHtml(data: ReportData, dir = webDir()): Promis
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  const title = `${data.run.manifest.prompt.name} · ${data.run.manifest.id} · agentmark`;
+  const first = data.reports[0]?.run.manifest;
+  const title = data.compare
+    ? `compare ${data.compare.base.id} → ${data.compare.head.id} · agentmark`
+    : `${first?.prompt.name ?? 'report'} · ${first?.id ?? ''} · agentmark`;
   return [
     '<!doctype html>',
     '<html lang="en">',

@@ -143,6 +143,6 @@ describe('agentmark compare', () => {
   it('usage errors are exit 2', async () => {
     expect((await project.run(['compare', 'latest'])).stderr).toBe('error: compare needs two runs, base then head; got 1\n  hint: e.g. `agentmark compare latest~1 latest`\n');
     expect((await project.run(['compare', 'latest', 'latest~9'])).code).toBe(2);
-    expect((await project.run(['compare', 'latest~1', 'latest', '--format', 'html'])).code).toBe(2);
+    expect((await project.run(['compare', 'latest~1', 'latest', '--format', 'xml'])).stderr).toBe('error: --format xml: compare prints table, json, markdown or html\n');
   });
 });

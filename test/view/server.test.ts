@@ -2,7 +2,9 @@ import { request } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexEntry, RowDetailResponse, RowIndex, RowsResponse, RunEvent, RunResponse, RunsResponse, SearchResponse } from '../../src/view/api-types.js';
+import { compareRuns } from '../../src/compare/index.js';
+import { RunStore, openRunFolder } from '../../src/store/index.js';
+import type { CompareResponse, FlipsResponse, RowDetailResponse, RowIndex, RowsResponse, RunEvent, RunResponse, RunsResponse, SearchResponse } from '../../src/view/api-types.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { allowedHostNames, hostAllowed } from '../../src/view/security.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -159,18 +161,25 @@ describe('the API', () => {
     expect(runs[1]).toMatchObject({ rows: 3, errored: 1, passed: false });
   });
 
-  it('gives a run, and every row as index entries in file order', async () => {
+  it('gives a run, and every row as index columns in file order', async () => {
     const run = await json<RunResponse>(server, `/api/runs/${RUN}`);
     expect(run.evalNames).toEqual(['correct']);
     expect(run.rowCount).toBe(3);
     expect(run.live).toBeUndefined();
     const index = await json<RowIndex>(server, `/api/runs/${RUN}/index`);
-    const expected: IndexEntry[] = [
-      [0, 0, 0, 10, null, 'P', [1], []],
-      [1, 0, 2, 11, null, 'F', [0], []],
-      [2, 0, 3, 12, null, '-', [null], []],
-    ];
-    expect(index).toEqual({ evalNames: ['correct'], entries: expected });
+    const expected: RowIndex = {
+      evalNames: ['correct'],
+      index: [0, 1, 2],
+      repeat: [0, 0, 0],
+      // row 1 failed (2); row 2 errored and so failed (1 | 2)
+      flags: [0, 2, 3],
+      latencyMs: [10, 11, 12],
+      costUsd: [null, null, null],
+      verdicts: 'PF-',
+      scores: [[1, 0, null]],
+      labels: [[]],
+    };
+    expect(index).toEqual(expected);
   });
 
   it('gives full rows by position, and one dataset row with its rendered messages and a reproduce line', async () => {
@@ -242,7 +251,50 @@ describe('the API', () => {
     live.append(row(1, { evals: { correct: { passed: false } } }));
     await got;
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
+    expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, evalNames: ['correct'], entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
+  });
+});
+
+describe('/api/compare', () => {
+  const HEAD = '20261130-100500.000-cccccc';
+  beforeAll(async () => {
+    // RUN's rows again, with row 1 now right: one improved row.
+    await writeRun(project.dir, {
+      id: HEAD,
+      evalNames: ['correct'],
+      rows: [
+        row(0, { evals: { correct: { passed: true, score: 1, normalized: 1, reason: 'same' } } }),
+        row(1, { output: 'answer 1', evals: { correct: { passed: true, score: 1, normalized: 1, reason: 'now the same' } } }),
+        row(2, { error: 'model call failed', errorCode: 'MODEL_TIMEOUT', output: undefined, evals: {} }),
+      ],
+    });
+  });
+
+  it('answers what compareRuns gives for the two run folders, with the CLI\'s defaults', async () => {
+    const body = await json<CompareResponse>(server, `/api/compare/${RUN}/${HEAD}`);
+    const store = new RunStore(project.dir);
+    const expected = await compareRuns(await openRunFolder(store.runDir(RUN)), await openRunFolder(store.runDir(HEAD)), { projectRoot: project.dir });
+    expect(body).toEqual(expected);
+    expect(body.changedRows).toMatchObject({ regressed: 0, improved: 1, omitted: 0 });
+    expect(body.changedRows.rows.map((r) => [r.change, r.headIndex, r.baseOutput, r.headOutput])).toEqual([['improved', 1, 'wrong', 'answer 1']]);
+    expect((await json<CompareResponse>(server, `/api/compare/${RUN}/${HEAD}?show=0`)).changedRows).toMatchObject({ rows: [], omitted: 1 });
+  });
+
+  it('lists the rows of a run that flipped since the previous run of its prompt and model', async () => {
+    // HEAD is RUN rerun: row 1 went from fail to pass; row 2 errored both times (no flip)
+    expect(await json<FlipsResponse>(server, `/api/runs/${HEAD}/flips`)).toEqual({ previous: RUN, flips: [[1, 'pass']] });
+  });
+
+  it('is a 404 for ids that are not run folders, a 400 for a bad show or a run without a summary', async () => {
+    for (const path of [`/api/compare/${RUN}`, `/api/compare/${RUN}/nope`, `/api/compare/..%2F..%2Fetc/${HEAD}`, `/api/compare/${RUN}/${HEAD}/x`]) {
+      expect((await get(server, path)).status, path).toBe(404);
+    }
+    expect(await get(server, `/api/compare/${RUN}/${HEAD}?show=1e3`)).toMatchObject({ status: 400, body: '{"error":"\\"show\\" takes a whole number of changed rows up to 1000"}' });
+    const running = await get(server, `/api/compare/${RUN}/${LIVE}`);
+    expect(running.status).toBe(400);
+    expect(JSON.parse(running.body)).toEqual({
+      error: `run ${LIVE} has no summary (status: running) (a run killed before its end has none; continue it with \`run-experiment --resume <id>\` first)`,
+    });
   });
 });
 

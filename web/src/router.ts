@@ -2,12 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 
 /**
  * Pages live in the URL's hash, so the same routes work on the server and in a report opened
- * from file://. A compare page is one more variant here and one more case in app.ts.
+ * from file://.
  */
 export type Route =
   | { page: 'runs' }
   | { page: 'run'; id: string }
   | { page: 'row'; id: string; index: number }
+  | { page: 'compare'; base: string; head: string }
   | { page: 'missing'; hash: string };
 
 export function parseRoute(hash: string): Route {
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'runs')) return { page: 'runs' };
   const [first, id, rows, index] = parts;
   if (first === 'runs' && id !== undefined && parts.length === 2) return { page: 'run', id };
+  if (first === 'compare' && id !== undefined && rows !== undefined && parts.length === 3) return { page: 'compare', base: id, head: rows };
   if (first === 'runs' && id !== undefined && rows === 'rows' && index !== undefined && /^\d+$/.test(index) && parts.length === 4) {
     return { page: 'row', id, index: Number(index) };
   }
@@ -31,6 +33,7 @@ export const href = {
   runs: (): string => '#/',
   run: (id: string): string => `#/runs/${encodeURIComponent(id)}`,
   row: (id: string, index: number): string => `#/runs/${encodeURIComponent(id)}/rows/${index}`,
+  compare: (base: string, head: string): string => `#/compare/${encodeURIComponent(base)}/${encodeURIComponent(head)}`,
 };
 
 export function useRoute(): Route {

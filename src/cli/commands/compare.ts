@@ -1,6 +1,7 @@
-import { compareRuns } from '../../compare/index.js';
+import { compareRuns, type CompareResult } from '../../compare/index.js';
 import { UsageError } from '../../errors/index.js';
-import { RUN_REF_FORMS } from '../../history/index.js';
+import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
+import type { StoredRun } from '../../store/index.js';
 import { formatCompareMarkdown, formatCompareTable } from '../../report/compare/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -12,7 +13,7 @@ import { projectPath } from '../project-path.js';
 
 export const compareOptions = {
   ...commonOptions,
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json or markdown' },
+  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, markdown or html (one self-contained page, e.g. -o compare.html)' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the comparison to a file instead of stdout' },
   'fail-on-regression': { type: 'boolean', description: 'Exit 1 when an eval is significantly worse in head (one-sided, after Holm)' },
   alpha: { type: 'number', value: '<a>', min: 0.000001, max: 0.5, default: 0.05, description: 'Significance level of the gate' },
@@ -34,6 +35,11 @@ const help = {
   details: 'Exit codes: 0 no regression (or no gate asked for), 1 the gate fired, 2 usage or input error.',
 };
 
+async function compareHtml(projectRoot: string, result: CompareResult, runs: StoredRun[]): Promise<string> {
+  const { buildCompareReportData, renderReportHtml } = await import('../../view/index.js');
+  return renderReportHtml(await buildCompareReportData(projectRoot, result, runs));
+}
+
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { options, positionals } = parseOptions(argv, compareOptions, 'compare');
   if (options.help) {
@@ -46,14 +52,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
   }
   const format = options.format ?? 'table';
-  if (!['table', 'json', 'markdown'].includes(format)) {
-    throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: compare prints table, json or markdown`);
+  if (!['table', 'json', 'markdown', 'html'].includes(format)) {
+    throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: compare prints table, json, markdown or html`);
   }
   const project = await openProject(options.project, io.cwd);
-  const result = await compareRuns(positionals[0] as string, positionals[1] as string, {
+  const context = { projectRoot: project.root, cwd: io.cwd, ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }) };
+  // Opened here so the html report can inline both runs' rows next to the comparison.
+  const base = await resolveRunRef(positionals[0] as string, context);
+  const head = await resolveRunRef(positionals[1] as string, context);
+  const result = await compareRuns(base, head, {
     projectRoot: project.root,
-    cwd: io.cwd,
-    ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }),
     alpha: options.alpha ?? 0.05,
     seed: options.seed ?? 0,
     resamples: options.resamples ?? 10_000,
@@ -61,9 +69,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
     failOnRegression: (options['fail-on-regression'] ?? false) || options['max-drop'] !== undefined,
   });
+  // The viewer's code loads only for this format; the page is built before -o's file is opened.
+  const page = format === 'html' ? await compareHtml(project.root, result, [base, head]) : undefined;
   const output = openReportOutput(options.output, io.cwd, io.stdout);
   try {
     if (format === 'json') output.stream.write(`${JSON.stringify(result, null, 2)}\n`);
+    else if (page !== undefined) output.stream.write(page);
     else if (format === 'markdown') output.stream.write(formatCompareMarkdown(result));
     else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200 }));
   } finally {

@@ -12,7 +12,7 @@ import { storedRunInfo } from '../run-info.js';
 
 const options = {
   ...commonOptions,
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit or markdown' },
+  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit, markdown or html' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
   prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
@@ -23,7 +23,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (flags.help) {
     io.stdout.write(
       renderHelp({
-        usage: 'agentmark runs show <run> [--format table|json|jsonl|csv|junit|markdown]',
+        usage: 'agentmark runs show <run> [--format table|json|jsonl|csv|junit|markdown|html]',
         summary: "Prints a past run's report again, from disk, without running anything (the same reports as\nrun-experiment). Exit 1 when the run's gates failed, as the run itself did.",
         options,
       }),
@@ -53,7 +53,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
     const width = output.stream === io.stdout && io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : undefined;
-    const reporter = reporters[format as ReporterName](output.stream, { truncate: flags.truncate ?? 200, ...(width === undefined ? {} : { width }) });
+    const reporter = reporters[format as ReporterName](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(width === undefined ? {} : { width }) });
     await reporter.onRunStart?.(info);
     for await (const row of stored.rowsInOrder()) await reporter.onRowEnd?.(row);
     await reporter.onRunEnd?.(summary, info, () => stored.rowsInOrder());

@@ -1,24 +1,37 @@
 import { html } from 'htm/preact';
 import type { VNode } from 'preact';
-import type { EvalSummary, IndexEntry } from '../api.js';
+import { useMemo } from 'preact/hooks';
+import type { EvalSummary } from '../api.js';
 import { number, percent } from '../format.js';
 import { Histogram, binValues } from './histogram.js';
 import { IntervalBar } from './interval-bar.js';
+
+function distribution(column: ReadonlyArray<number | null>, labelColumn: ReadonlyArray<string | null>, count: number) {
+  const scores: number[] = [];
+  const labels = new Map<string, number>();
+  const distinct = new Set<number>();
+  for (let p = 0; p < count; p++) {
+    const score = column[p];
+    if (score !== null && score !== undefined) {
+      scores.push(score);
+      if (distinct.size < 3) distinct.add(score);
+    }
+  }
+  for (let p = 0; p < Math.min(count, labelColumn.length); p++) {
+    const label = labelColumn[p];
+    if (label !== null && label !== undefined) labels.set(label, (labels.get(label) ?? 0) + 1);
+  }
+  return { scores, labels, isNumeric: labels.size === 0 && distinct.size > 2 };
+}
 
 /**
  * One eval: its pass rate and interval, mean ± standard error (all as the summary holds them),
  * then the distribution of its scores or labels over the rows.
  */
-export function EvalCard({ summary, entries, position }: { summary: EvalSummary; entries: readonly IndexEntry[]; position: number }): VNode {
-  const scores: number[] = [];
-  const labels = new Map<string, number>();
-  for (const entry of entries) {
-    const score = entry[6][position];
-    if (score !== null && score !== undefined) scores.push(score);
-    const label = entry[7][position];
-    if (label !== null && label !== undefined) labels.set(label, (labels.get(label) ?? 0) + 1);
-  }
-  const isNumeric = labels.size === 0 && new Set(scores).size > 2;
+export function EvalCard(props: { summary: EvalSummary; scores: ReadonlyArray<number | null>; labels: ReadonlyArray<string | null>; count: number; position: number }): VNode {
+  const { summary, position } = props;
+  // Once per change of the rows, not per render: 100,000 rows take a while to walk.
+  const { scores, labels, isNumeric } = useMemo(() => distribution(props.scores, props.labels, props.count), [props.scores, props.labels, props.count]);
   return html`<section class="card eval-card" aria-labelledby=${`eval-${position}`} data-eval=${summary.name}>
     <h3 id=${`eval-${position}`}>${summary.name}</h3>
     ${summary.passRate !== undefined

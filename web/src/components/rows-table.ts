@@ -2,7 +2,8 @@ import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } 
 import { html } from 'htm/preact';
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
-import type { IndexEntry, RowResult } from '../api.js';
+import type { RowIndex, RowResult } from '../api.js';
+import { verdictAt } from '../data/row-columns.js';
 import { cellText, ms, number } from '../format.js';
 import { href } from '../router.js';
 import { Chip } from './chip.js';
@@ -12,13 +13,15 @@ export const ROW_HEIGHT = 40;
 export interface RowsTableProps {
   runId: string;
   evalNames: string[];
-  entries: readonly IndexEntry[];
+  columns: RowIndex;
   /** Positions to show, in order. */
   view: readonly number[];
   /** Rows fetched so far, by position. */
   rows: ReadonlyMap<number, RowResult>;
   /** Asks for the rows now on screen; the parent fetches and re-renders. */
   want: (positions: number[]) => void;
+  /** Rows that flipped since the previous run, with the verdict they flipped to. */
+  flips?: ReadonlyMap<number, 'pass' | 'fail'>;
   selected: number;
   onSelect: (viewIndex: number) => void;
 }
@@ -29,6 +32,12 @@ function evalDetail(row: RowResult | undefined, name: string): string | undefine
   if (result.label !== undefined) return result.label;
   if (result.score !== undefined && result.passed === undefined) return number(result.score, 2);
   return undefined;
+}
+
+function flipMark(to: 'pass' | 'fail' | undefined): VNode | null {
+  if (to === undefined) return null;
+  const text = to === 'fail' ? 'flipped from pass to fail' : 'flipped from fail to pass';
+  return html`<span class=${`flip flip-${to}`} title=${text} aria-label=${text}>${to === 'fail' ? '▼' : '▲'}</span>`;
 }
 
 /**
@@ -81,7 +90,9 @@ export function RowsTable(props: RowsTableProps): VNode {
       <div class="rows-sizer" style=${{ height: `${virtualizer.getTotalSize()}px` }}>
         ${items.map((item) => {
           const position = props.view[item.index] as number;
-          const entry = props.entries[position] as IndexEntry;
+          const { columns } = props;
+          const index = columns.index[position] as number;
+          const repeat = columns.repeat[position] as number;
           const row = props.rows.get(position);
           const selected = item.index === props.selected;
           return html`<div
@@ -89,17 +100,17 @@ export function RowsTable(props: RowsTableProps): VNode {
             role="row"
             aria-rowindex=${item.index + 2}
             aria-selected=${selected}
-            class=${`row${selected ? ' selected' : ''}${entry[2] & 1 ? ' errored' : ''}`}
-            data-index=${entry[0]}
+            class=${`row${selected ? ' selected' : ''}${(columns.flags[position] as number) & 1 ? ' errored' : ''}`}
+            data-index=${index}
             style=${{ transform: `translateY(${item.start}px)`, gridTemplateColumns: columns }}
             onClick=${() => props.onSelect(item.index)}
           >
-            <span role="cell"><a href=${href.row(props.runId, entry[0])}>${entry[0]}${entry[1] > 0 ? `·${entry[1]}` : ''}</a></span>
+            <span role="cell"><a href=${href.row(props.runId, index)}>${index}${repeat > 0 ? `·${repeat}` : ''}</a>${flipMark(props.flips?.get(position))}</span>
             <span role="cell" class="text">${row ? cellText(row.input) : '…'}</span>
             <span role="cell" class="text">${row ? (row.error !== undefined ? html`<span class="error-text">${cellText(row.error)}</span>` : cellText(row.output)) : '…'}</span>
             <span role="cell" class="text">${row ? cellText(row.expectedOutput) : '…'}</span>
-            ${props.evalNames.map((name, k) => html`<span role="cell"><${Chip} verdict=${entry[5][k] ?? '-'} detail=${evalDetail(row, name)} /></span>`)}
-            <span role="cell" class="num">${ms(entry[3])}</span>
+            ${props.evalNames.map((name, k) => html`<span role="cell"><${Chip} verdict=${verdictAt(columns, position, k)} detail=${evalDetail(row, name)} /></span>`)}
+            <span role="cell" class="num">${ms(columns.latencyMs[position])}</span>
           </div>`;
         })}
       </div>

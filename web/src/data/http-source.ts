@@ -1,9 +1,13 @@
-import { MAX_ROWS_PER_REQUEST, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
+import { MAX_ROWS_PER_REQUEST, type CompareResponse, type FlipsResponse, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
 import type { DataSource } from './source.js';
 
 async function get<T>(path: string): Promise<T> {
   const response = await fetch(path, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    // The API explains a 400 (e.g. a run with no summary to compare) in its body.
+    const body = (await response.json().catch(() => undefined)) as { error?: string } | undefined;
+    throw new Error(body?.error ?? `${path}: ${response.status} ${response.statusText}`);
+  }
   return (await response.json()) as T;
 }
 
@@ -25,6 +29,8 @@ export function httpSource(): DataSource {
       return found;
     },
     row: (id, index) => get<RowDetailResponse>(`/api/runs/${enc(id)}/rows/${index}`),
+    compare: (base, head) => get<CompareResponse>(`/api/compare/${enc(base)}/${enc(head)}`),
+    flips: (id) => get<FlipsResponse>(`/api/runs/${enc(id)}/flips`),
     search: async (id, query) => (await get<SearchResponse>(`/api/runs/${enc(id)}/search?q=${enc(query)}`)).positions,
     followRun(id, since, onEvent) {
       const events = new EventSource(`/api/runs/${enc(id)}/events?since=${since}`);

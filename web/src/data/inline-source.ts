@@ -1,4 +1,4 @@
-import type { ReportData, RowResult } from '../api.js';
+import type { ReportData, ReportRun, RowResult } from '../api.js';
 import { searchableText } from '../search-text.js';
 import type { DataSource } from './source.js';
 
@@ -12,45 +12,52 @@ export async function readInlineData(element: HTMLElement): Promise<ReportData> 
   return JSON.parse(await new Response(stream).text()) as ReportData;
 }
 
-/** The report's one run, served from memory. */
+/** The report's runs (and comparison), served from memory. */
 export function inlineSource(data: ReportData): DataSource {
-  const id = data.run.manifest.id;
-  const check = (asked: string): void => {
-    if (asked !== id) throw new Error(`this report holds run ${id} only`);
+  const byId = new Map(data.reports.map((r) => [r.run.manifest.id, r]));
+  const report = async (id: string): Promise<ReportRun> => {
+    const found = byId.get(id);
+    if (!found) throw new Error(`run ${id} is not in this report (it holds ${[...byId.keys()].join(', ')})`);
+    return found;
   };
   return {
     kind: 'report',
     listRuns: () => Promise.resolve(data.runs),
-    run: async (asked) => (check(asked), data.run),
-    index: async (asked) => (check(asked), data.index),
-    async rows(asked, positions) {
-      check(asked);
+    run: async (id) => (await report(id)).run,
+    index: async (id) => (await report(id)).index,
+    async rows(id, positions) {
+      const { rows } = await report(id);
       const found = new Map<number, RowResult>();
       for (const p of positions) {
-        const row = data.rows[p];
+        const row = rows[p];
         if (row) found.set(p, row);
       }
       return found;
     },
-    async row(asked, index) {
-      check(asked);
-      const rows = data.rows.filter((row) => row.index === index).sort((a, b) => a.repeat - b.repeat);
+    async row(id, index) {
+      const r = await report(id);
+      const rows = r.rows.filter((row) => row.index === index).sort((a, b) => a.repeat - b.repeat);
       if (rows.length === 0) throw new Error(`row ${index} is not in this report`);
       return {
         rows,
-        messages: data.messages[String(index)] ?? null,
-        ...(data.messagesNote === undefined ? {} : { messagesNote: data.messagesNote }),
-        reproduce: data.reproduce.replace('{index}', String(index)),
+        messages: r.messages[String(index)] ?? null,
+        ...(r.messagesNote === undefined ? {} : { messagesNote: r.messagesNote }),
+        reproduce: r.reproduce.replace('{index}', String(index)),
       };
     },
-    async search(asked, query) {
-      check(asked);
+    async search(id, query) {
+      const { rows } = await report(id);
       const needle = query.toLowerCase();
       const positions: number[] = [];
-      data.rows.forEach((row, p) => {
+      rows.forEach((row, p) => {
         if (searchableText(row).includes(needle)) positions.push(p);
       });
       return positions;
+    },
+    async compare(base, head) {
+      const result = data.compare;
+      if (!result || result.base.id !== base || result.head.id !== head) throw new Error(`this report holds no comparison of ${base} and ${head}`);
+      return result;
     },
   };
 }

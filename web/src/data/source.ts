@@ -1,4 +1,4 @@
-import type { RowDetailResponse, RowIndex, RowResult, RunEvent, RunListItem, RunResponse } from '../api.js';
+import type { CompareResponse, FlipsResponse, RowDetailResponse, RowIndex, RowResult, RunEvent, RunListItem, RunResponse } from '../api.js';
 
 /**
  * Where the pages get their data: the viewer's HTTP API, or the data inlined in a single-file
@@ -14,6 +14,10 @@ export interface DataSource {
   row(id: string, datasetIndex: number): Promise<RowDetailResponse>;
   /** Positions of rows whose text contains `query` (case-insensitive). */
   search(id: string, query: string): Promise<number[]>;
+  /** The two runs compared by the server's comparison engine (never computed here). */
+  compare(base: string, head: string): Promise<CompareResponse>;
+  /** Rows flipped since the previous run of the prompt (the server's; a report has none). */
+  flips?(id: string): Promise<FlipsResponse>;
   /** Live events of a running run; returns a function that stops following. */
   followRun?(id: string, since: number, onEvent: (event: RunEvent) => void): () => void;
   followRuns?(onChange: () => void): () => void;

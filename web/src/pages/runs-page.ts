@@ -5,7 +5,7 @@ import type { RunListItem } from '../api.js';
 import { PassRateChart } from '../components/pass-rate-chart.js';
 import type { DataSource } from '../data/source.js';
 import { dateTime, percent, usd } from '../format.js';
-import { href } from '../router.js';
+import { href, navigate } from '../router.js';
 
 interface Filters {
   prompt: string;
@@ -27,6 +27,8 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
   const [runs, setRuns] = useState<RunListItem[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [filters, setFilters] = useState<Filters>({ prompt: '', model: '', status: '', text: '' });
+  // Runs ticked for comparing, oldest tick first; a third tick drops the oldest.
+  const [picked, setPicked] = useState<string[]>([]);
   useEffect(() => {
     const load = (): void => void source.listRuns().then(setRuns, (e: unknown) => setError(String(e)));
     load();
@@ -38,6 +40,12 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
   const prompts = [...new Set(runs.map((r) => r.promptPath))].sort();
   const models = [...new Set(runs.map((r) => r.model))].sort();
   const set = (patch: Partial<Filters>): void => setFilters((f) => ({ ...f, ...patch }));
+  const pick = (id: string, on: boolean): void => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
+  const openCompare = (): void => {
+    // The older run is the base: the comparison reads "what changed since".
+    const [base, head] = picked.map((id) => runs.find((r) => r.id === id) as RunListItem).sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+    if (base && head) navigate(href.compare(base.id, head.id));
+  };
   const select = (label: string, key: 'prompt' | 'model' | 'status', values: string[]): VNode =>
     html`<label>${label} <select aria-label=${label} value=${filters[key]} onChange=${(e: Event) => set({ [key]: (e.target as HTMLSelectElement).value })}>
       <option value="">all</option>${values.map((v) => html`<option value=${v}>${v}</option>`)}</select></label>`;
@@ -51,11 +59,17 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
       <label class="search">search <input type="search" aria-label="search runs" value=${filters.text} onInput=${(e: Event) => set({ text: (e.target as HTMLInputElement).value })} /></label>
       <span class="count" aria-live="polite">${shown.length} shown</span>
     </form>
+    <div class="compare-pick">
+      <button type="button" data-testid="open-compare" disabled=${picked.length !== 2} onClick=${openCompare}>compare the two ticked runs</button>
+      <span class="muted" aria-live="polite">${picked.length === 2 ? 'the older one is the base' : `tick two runs to compare them (${picked.length} ticked)`}</span>
+    </div>
     <table class="runs">
-      <thead><tr><th scope="col">started (UTC)</th><th scope="col">prompt</th><th scope="col">model</th><th scope="col">status</th>
+      <thead><tr><th scope="col"><span class="visually-hidden">compare</span></th><th scope="col">started (UTC)</th><th scope="col">prompt</th><th scope="col">model</th><th scope="col">status</th>
         <th scope="col">rows</th><th scope="col">pass rate per eval</th><th scope="col">cost</th><th scope="col">commit</th></tr></thead>
       <tbody>${shown.map(
         (run) => html`<tr data-run=${run.id}>
+          <td><input type="checkbox" class="pick" aria-label=${`compare ${run.id}`} checked=${picked.includes(run.id)}
+            onChange=${(e: Event) => pick(run.id, (e.target as HTMLInputElement).checked)} /></td>
           <td><a href=${href.run(run.id)}>${dateTime(run.startedAt)}</a><div class="muted mono small">${run.id}</div></td>
           <td>${run.promptName}<div class="muted mono small">${run.promptPath}</div></td>
           <td class="mono">${run.model}</td>
