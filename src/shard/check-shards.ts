@@ -68,7 +68,7 @@ export function checkShards(runs: StoredRun[], options: { allowPartial: boolean 
     if (other) {
       throw new UsageError(
         'USAGE_SHARD_MISMATCH',
-        `these runs are not shards of one run: their ${field.what} differ: run ${name(first)} has ${field.show(first.run.manifest, first.shard)}, ` +
+        `these runs are not shards of one run: different ${field.what}: run ${name(first)} has ${field.show(first.run.manifest, first.shard)}, ` +
           `run ${name(other)} has ${field.show(other.run.manifest, other.shard)}`,
         { hint: 'merge only the shards of one command run on every machine of the matrix' },
       );
