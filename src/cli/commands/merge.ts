@@ -51,7 +51,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (!record || !summary) throw new Error(`merge wrote run ${manifest.id} without its summary`);
   const runDir = relative(io.cwd, merged.dir) || '.';
   const lines = [`Merged ${record.shards.length} of ${record.count} shards of ${manifest.prompt.path} · ${manifest.model} into run ${manifest.id}`];
-  for (const shard of record.shards) lines.push(`  shard ${shard.index}/${record.count}  ${shard.id}  ${shard.rows.toLocaleString('en-US')} rows`);
+  for (const shard of record.shards) lines.push(`  shard ${shard.index}/${record.count}  ${shard.id}  ${shard.rows.toLocaleString('en-US')} row${shard.rows === 1 ? '' : 's'}`);
   if (record.missing.length > 0) {
     const warning = `incomplete: ${describeMissing(record.missing, record.count)}; this run and its summary cover the other shards' rows only`;
     lines.push(`  ${warning}`);
