@@ -5,6 +5,7 @@ import { RunAccumulator } from '../experiment/run-summary.js';
 import { resolveRunRef } from '../history/index.js';
 import { createRunId, RunHandle, RunStore, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
 import { checkShards, type ShardRun } from './check-shards.js';
+import { ChunkedWriter } from './chunked-writer.js';
 import { mergeRowsInOrder } from './merge-rows.js';
 
 export interface MergeShardsOptions {
@@ -58,9 +59,14 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
   try {
     const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1));
     const counts = new Map<number, number>();
-    for await (const row of mergeRowsInOrder(checked.shards, counts)) {
-      handle.append(row);
-      accumulator.add(row);
+    const results = new ChunkedWriter(handle.resultsPath);
+    try {
+      for await (const row of mergeRowsInOrder(checked.shards, counts)) {
+        results.write(`${JSON.stringify(row)}\n`);
+        accumulator.add(row);
+      }
+    } finally {
+      results.close();
     }
     const summary = accumulator.finish({
       evalNames: first.shard.evals,
