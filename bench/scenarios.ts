@@ -8,6 +8,7 @@ import { median, metric, type Metric, type ScenarioResult } from './report.js';
 import { cliEnv, type BenchContext } from './context.js';
 import { watchScenario } from './watch.js';
 import { compareScenario } from './compare.js';
+import { mergeScenario } from './merge.js';
 
 export interface Scenario {
   id: string;
@@ -298,7 +299,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario];
+export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

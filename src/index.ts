@@ -28,5 +28,7 @@ export type { RunRefContext, ListRunsOptions, PruneOptions } from './history/ind
 export { compareRuns } from './compare/index.js';
 export type * from './compare/types.js';
 export type { CompareOptions, RunSource } from './compare/index.js';
+export { mergeShards, parseShardSpec, shardOf } from './shard/index.js';
+export type { MergeShardsOptions, MergedRun, ShardSpec } from './shard/index.js';
 export { reporters } from './report/index.js';
 export * from './errors/index.js';

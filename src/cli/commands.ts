@@ -37,6 +37,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Compare two runs row by row, with paired statistics and an optional regression gate',
     load: () => import('./commands/compare.js'),
   },
+  merge: {
+    summary: 'Build one run from the shards of a sharded run (run-experiment --shard i/n)',
+    load: () => import('./commands/merge.js'),
+  },
   render: {
     summary: 'Render a prompt with props and print the messages as JSON',
     load: () => import('./commands/render.js'),

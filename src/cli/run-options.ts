@@ -13,6 +13,7 @@ export const runOptions = {
   sample: { type: 'integer', value: '<n>', min: 1, description: 'A reproducible random sample of n rows' },
   seed: { type: 'integer', value: '<s>', default: 0, description: 'Seed for --sample and --split' },
   split: { type: 'string', value: '<name:percent>', description: 'A seeded split of the rows, e.g. train:80 or test:20' },
+  shard: { type: 'string', value: '<i>/<n>', description: 'Run only shard i of n (rows split by a hash of their content; combine the runs with `agentmark merge`)' },
   'skip-eval': { type: 'boolean', description: 'Run the model only; no evals' },
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache ignores it)' },
   'cache-only': { type: 'boolean', description: 'Never call a model; a missing cache entry is an errored row' },

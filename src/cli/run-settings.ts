@@ -3,6 +3,7 @@ import type { RowSelection } from '../dataset/types.js';
 import { UsageError } from '../errors/index.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
 import { reporterNames, type ReporterName } from '../report/index.js';
+import { parseShardSpec } from '../shard/index.js';
 import type { ParsedOptions } from './options.js';
 import type { runOptions } from './run-options.js';
 
@@ -59,6 +60,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     ...(modelsFromFlags(options.model).length === 1 ? { model: modelsFromFlags(options.model)[0] as string } : {}),
     ...(options['max-retries'] === undefined ? {} : { maxRetries: options['max-retries'] }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
+    ...(options.shard === undefined ? {} : { shard: parseShardSpec(options.shard) }),
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(options['judge-model'] === undefined ? {} : { judgeModel: options['judge-model'] }),
   };

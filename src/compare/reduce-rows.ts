@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
+import { rowIdentity } from '../dataset/row-identity.js';
 import type { RowResult } from '../experiment/types.js';
-import { canonicalJson } from '../model/canonical-json.js';
 
 /** One eval on one dataset row, its repeats reduced to means. */
 export interface ReducedEval {
@@ -20,14 +19,6 @@ export interface ReducedRow {
   evals: Map<string, ReducedEval>;
   /** The first repeat, for showing the row when its verdict changed. */
   first: RowResult;
-}
-
-/** The identity of a row: the same content in another run (or another dataset order) pairs with it. */
-export function rowIdentity(row: Pick<RowResult, 'input' | 'expectedOutput' | 'metadata'>): string {
-  return createHash('sha256')
-    .update(canonicalJson({ input: row.input, expectedOutput: row.expectedOutput ?? null, metadata: row.metadata ?? {} }))
-    .digest('base64url')
-    .slice(0, 22);
 }
 
 interface Tally {

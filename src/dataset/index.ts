@@ -14,3 +14,4 @@ export { selectRows, checkRowsInRange, type SelectRowsOptions } from './select-r
 export { readSelectedRows } from './read-selected-rows.js';
 export { splitBucket } from './random.js';
 export { MAX_ROW_DEPTH } from './json-depth.js';
+export { rowIdentity, type RowContent } from './row-identity.js';

@@ -9,6 +9,8 @@ export interface ResumeTarget {
   datasetHash: string;
   model: string;
   options: { repeat: number; selection: unknown; skipEval: boolean };
+  /** `--shard i/n`, when given. */
+  shard?: { index: number; count: number };
 }
 
 /**
@@ -31,6 +33,8 @@ export function checkResume(manifest: RunManifest, target: ResumeTarget): void {
     differences.push('it selected other rows (--rows, --sample or --split differ)');
   }
   if ((started.skipEval ?? false) !== target.options.skipEval) differences.push('--skip-eval differs');
+  const shardOf = (shard: { index: number; count: number } | undefined): string => (shard ? `--shard ${shard.index}/${shard.count}` : 'no --shard');
+  if (shardOf(manifest.shard) !== shardOf(target.shard)) differences.push(`it ran ${shardOf(manifest.shard)}, not ${shardOf(target.shard)}`);
   if (differences.length === 0) return;
   throw new UsageError('USAGE_RESUME_MISMATCH', `cannot resume run ${manifest.id}: ${differences.join('; ')}`, {
     hint: 'resume with the same prompt, dataset and options, or start a new run without --resume',

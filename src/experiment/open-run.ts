@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { LoadedPrompt } from '../prompt/types.js';
-import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunStore } from '../store/index.js';
+import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunStore, type ShardRecord } from '../store/index.js';
 import { checkResume } from './check-resume.js';
 import type { ModelCaller } from './model-caller.js';
 import type { RunExperimentOptions } from './options.js';
@@ -40,6 +40,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
       datasetHash: dataset.hash,
       model: caller.modelName,
       options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
+      ...(options.shard ? { shard: options.shard } : {}),
     });
     const opened = await store.open(options.resume);
     return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom };
@@ -55,8 +56,19 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     git: await facts.git,
     startedAt: new Date(now()).toISOString(),
     status: 'running',
+    ...(options.shard ? { shard: shardRecord(options, prompt) } : {}),
   });
   return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined };
+}
+
+function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): ShardRecord {
+  const thresholds = prompt.testSettings.score_thresholds;
+  return {
+    index: options.shard?.index ?? 1,
+    count: options.shard?.count ?? 1,
+    evals: options.skipEval ? [] : [...(prompt.testSettings.evals ?? [])],
+    ...(thresholds ? { scoreThresholds: thresholds } : {}),
+  };
 }
 
 function manifestOptions(options: RunExperimentOptions): Record<string, unknown> {

@@ -2,6 +2,7 @@ import type { RowSelection } from '../dataset/types.js';
 import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
+import type { ShardSpec } from '../shard/index.js';
 import type { RunListener } from './events.js';
 
 export type CacheMode = 'use' | 'off' | 'only';
@@ -26,6 +27,8 @@ export interface RunExperimentOptions {
   repeat?: number;
   /** @default all rows */
   selection?: RowSelection;
+  /** Only the rows of this shard (by each row's identity hash), after `selection`; recorded in the manifest for `agentmark merge`. */
+  shard?: ShardSpec;
   /** Only these row indexes (watch mode's "rerun failed rows"). */
   onlyIndexes?: ReadonlySet<number>;
   skipEval?: boolean;

@@ -7,6 +7,7 @@ import { findUnreachableFailure } from '../model/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { bindEvals, type BoundEval } from '../scoring/index.js';
+import { selectShard } from '../shard/index.js';
 import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker, type Unreachable } from './circuit-breaker.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
@@ -150,7 +151,8 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     promptName: prompt.name,
     model: caller.modelName,
     evalNames,
-    ...totalOf(expectedTotal(options.selection, datasetRows, options.onlyIndexes) * repeat - done.size),
+    // A shard's share of the rows is only known once each row is hashed, as the rows stream.
+    ...totalOf(options.shard ? NaN : expectedTotal(options.selection, datasetRows, options.onlyIndexes) * repeat - done.size),
     ...(done.size > 0 ? { resumed: done.size } : {}),
   };
   await emit({ type: 'run-start', info });
@@ -194,9 +196,10 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     scoreOnly: options.scoreOnly ?? false,
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
-  const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
+  const selected = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
     total: datasetRows,
   });
+  const rows = options.shard ? selectShard(selected, options.shard) : selected;
   // Rows whose call could not reach the server wait here: recorded as errored once the server
   // answers again (or the run ends without the breaker opening), dropped as not run if it opens.
   const held: RowResult[] = [];

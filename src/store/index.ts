@@ -10,10 +10,12 @@ export type {
   FileFingerprint,
   GitInfo,
   ManifestPatch,
+  MergeRecord,
   OpenedRun,
   RunHandleLike,
   RunManifest,
   RunOptions,
   RunStatus,
+  ShardRecord,
 } from './types.js';
 export { openRunFolder, type StoredRun } from './stored-run.js';

@@ -48,6 +48,35 @@ export interface RunManifest {
   summary?: RunSummary;
   /** Why an interrupted run stopped, when it was not a signal (the model server became unreachable). */
   stopped?: { reason: 'server-unreachable'; message: string };
+  /** Set on a run made with `--shard i/n`: one part of a run that `agentmark merge` puts together. */
+  shard?: ShardRecord;
+  /** Set on a run built by `agentmark merge` from shards. */
+  merged?: MergeRecord;
+}
+
+/**
+ * What a shard's manifest records beyond a normal run's, so a merge can recompute the gates
+ * exactly and refuse shards that do not belong together (the prompt, dataset, model and
+ * settings are the manifest's own fields).
+ */
+export interface ShardRecord {
+  /** 1-based. */
+  index: number;
+  count: number;
+  /** The evals run, in order (none with --skip-eval). */
+  evals: string[];
+  /** The prompt's `test_settings.score_thresholds`, gated again on the merged rows. */
+  scoreThresholds?: Record<string, number>;
+}
+
+/** Where a merged run came from. */
+export interface MergeRecord {
+  /** How many shards the run was split into. */
+  count: number;
+  /** The shards merged, by shard index. */
+  shards: Array<{ index: number; id: string; rows: number }>;
+  /** Shard indexes that were not given (`--allow-partial`); empty when the run is whole. */
+  missing: number[];
 }
 
 /** Fields a running run may change; the id and what was run stay fixed. */

@@ -1,0 +1,63 @@
+import { relative } from 'node:path';
+import { UsageError } from '../../errors/index.js';
+import { RUN_REF_FORMS } from '../../history/index.js';
+import { formatSummary } from '../../report/format-summary.js';
+import { describeMissing, mergeShards } from '../../shard/index.js';
+import { openProject } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { renderHelp } from '../help.js';
+import type { CliIO } from '../io.js';
+import { commonOptions, parseOptions, type OptionTable } from '../options.js';
+
+const options = {
+  ...commonOptions,
+  output: { type: 'string', short: 'o', value: '<dir>', description: 'Write the merged run to this folder (new or empty) instead of .agentmark/runs/<id>/' },
+  'allow-partial': { type: 'boolean', description: 'Merge even when shards are missing; the output and the manifest say which' },
+} satisfies OptionTable;
+
+const help = {
+  usage: 'agentmark merge <runs...> [-o <dir>] [--allow-partial]',
+  summary:
+    'Builds one run from the shards of a sharded run (`run-experiment --shard i/n` on each machine):\n' +
+    'the rows in dataset order, and the statistics, intervals, flaky rows and gates computed again\n' +
+    'as if the run had been one process. The merged run works wherever a run does (runs, runs show,\n' +
+    `compare, view). A run is ${RUN_REF_FORMS}.`,
+  options,
+  details:
+    'Refuses (exit 2) runs that are not shards of one run: different prompts, datasets, models or\n' +
+    'settings, the same shard twice, or a missing shard without --allow-partial.\n' +
+    "Exit codes: 0 the merged run's gates passed, 1 a gate failed, 2 usage or input error.",
+};
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { options: flags, positionals } = parseOptions(argv, options, 'merge');
+  if (flags.help) {
+    io.stdout.write(renderHelp(help));
+    return ExitCode.ok;
+  }
+  if (positionals.length === 0) {
+    throw new UsageError('USAGE_MISSING_RUN', 'merge needs the shard runs to merge', { hint: 'e.g. `agentmark merge shards/*` (run folders) or run ids' });
+  }
+  const project = await openProject(flags.project, io.cwd);
+  const merged = await mergeShards(positionals, {
+    projectRoot: project.root,
+    cwd: io.cwd,
+    ...(flags.output === undefined ? {} : { output: flags.output }),
+    allowPartial: flags['allow-partial'] ?? false,
+  });
+  const { manifest } = merged;
+  const record = manifest.merged;
+  const summary = manifest.summary;
+  if (!record || !summary) throw new Error(`merge wrote run ${manifest.id} without its summary`);
+  const runDir = relative(io.cwd, merged.dir) || '.';
+  const lines = [`Merged ${record.shards.length} of ${record.count} shards of ${manifest.prompt.path} · ${manifest.model} into run ${manifest.id}`];
+  for (const shard of record.shards) lines.push(`  shard ${shard.index}/${record.count}  ${shard.id}  ${shard.rows.toLocaleString('en-US')} row${shard.rows === 1 ? '' : 's'}`);
+  if (record.missing.length > 0) {
+    const warning = `incomplete: ${describeMissing(record.missing, record.count)}; this run and its summary cover the other shards' rows only`;
+    lines.push(`  ${warning}`);
+    io.stderr.write(`warning: ${warning}\n`);
+  }
+  lines.push('', ...formatSummary(summary, { runId: manifest.id, runDir, promptPath: manifest.prompt.path, promptName: manifest.prompt.name, model: manifest.model, evalNames: summary.evals.map((e) => e.name) }));
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return summary.passed ? ExitCode.ok : ExitCode.gateFailed;
+}

@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../model/canonical-json.js';
+
+/** The parts of a row that make its identity: a dataset row and a stored result both have them. */
+export interface RowContent {
+  input: Record<string, unknown>;
+  expectedOutput?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * The identity of a row: a hash of its content (input, expected output, metadata), so the same
+ * row in another run, another dataset order or another copy of the file has the same identity.
+ * `compare` pairs rows by it and `--shard` assigns rows by it. An absent expected output counts
+ * as null, absent metadata as `{}` (a stored result drops undefined fields).
+ */
+export function rowIdentity(row: RowContent): string {
+  return createHash('sha256')
+    .update(canonicalJson({ input: row.input, expectedOutput: row.expectedOutput ?? null, metadata: row.metadata ?? {} }))
+    .digest('base64url')
+    .slice(0, 22);
+}

@@ -1,0 +1,124 @@
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors/index.js';
+import { RunAccumulator } from '../experiment/run-summary.js';
+import { resolveRunRef } from '../history/index.js';
+import { createRunId, RunHandle, RunStore, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
+import { checkShards, type ShardRun } from './check-shards.js';
+import { ChunkedWriter } from './chunked-writer.js';
+import { mergeRowsInOrder } from './merge-rows.js';
+
+export interface MergeShardsOptions {
+  /** The project whose `.agentmark/runs/` gets the merged run and where references resolve. */
+  projectRoot: string;
+  /** Folder that path references and `output` are relative to. @default projectRoot */
+  cwd?: string;
+  /** Write the merged run to this folder (created; must be empty) instead of a new folder in the run store. */
+  output?: string;
+  /** Merge even when shards are missing; the manifest's `merged.missing` lists them. @default false */
+  allowPartial?: boolean;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface MergedRun {
+  dir: string;
+  manifest: RunManifest;
+}
+
+/**
+ * Builds one run from the shards of a sharded run: the rows in dataset order in a new results
+ * file, and the summary (statistics, intervals, flaky rows, gates) computed by the same
+ * accumulator a run uses, fed in dataset order, so it equals the summary of the run made in
+ * one process (whose rows finished in dataset order). Reads each shard as a stream; nothing is
+ * written until the shards are known to belong together, and a merge that fails half-way
+ * removes what it wrote. The shards themselves are only read.
+ */
+export async function mergeShards(refs: string[], options: MergeShardsOptions): Promise<MergedRun> {
+  const context = { projectRoot: options.projectRoot, cwd: options.cwd ?? options.projectRoot };
+  const runs: StoredRun[] = [];
+  for (const ref of refs) runs.push(await resolveRunRef(ref, context));
+  const checked = checkShards(runs, { allowPartial: options.allowPartial ?? false });
+  const first = checked.shards[0] as ShardRun;
+  const now = options.now ?? Date.now;
+  const base = first.run.manifest;
+  const git = sameGit(checked.shards);
+  const manifest: RunManifest = {
+    id: createRunId({ now, random: options.random ?? Math.random }),
+    prompt: base.prompt,
+    ...(base.dataset ? { dataset: base.dataset } : {}),
+    model: base.model,
+    settings: base.settings,
+    options: base.options,
+    ...(git ? { git } : {}),
+    // The sharded run's span: from the first shard's start to the last one's end.
+    startedAt: earliest(checked.shards.map((entry) => entry.run.manifest.startedAt)),
+    status: 'running',
+  };
+  const handle = await createOutput(manifest, options, context.cwd);
+  try {
+    const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1));
+    const counts = new Map<number, number>();
+    const results = new ChunkedWriter(handle.resultsPath);
+    try {
+      for await (const row of mergeRowsInOrder(checked.shards, counts)) {
+        results.write(`${JSON.stringify(row)}\n`);
+        accumulator.add(row);
+      }
+    } finally {
+      results.close();
+    }
+    const summary = accumulator.finish({
+      evalNames: first.shard.evals,
+      ...(typeof base.options.threshold === 'number' ? { threshold: base.options.threshold } : {}),
+      ...(first.shard.scoreThresholds ? { scoreThresholds: first.shard.scoreThresholds } : {}),
+    });
+    const done = await handle.updateManifest({
+      status: 'completed',
+      endedAt: latest(checked.shards.map((entry) => entry.run.manifest.endedAt ?? entry.run.manifest.startedAt)),
+      summary,
+      merged: {
+        count: checked.count,
+        shards: checked.shards.map((entry) => ({ index: entry.shard.index, id: entry.run.manifest.id, rows: counts.get(entry.shard.index) ?? 0 })),
+        missing: checked.missing,
+      },
+    });
+    await handle.close();
+    return { dir: handle.dir, manifest: done };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(handle.dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function createOutput(manifest: RunManifest, options: MergeShardsOptions, cwd: string): Promise<RunHandle> {
+  if (options.output === undefined) return new RunStore(options.projectRoot).create(manifest);
+  const dir = resolve(cwd, options.output);
+  await mkdir(dir, { recursive: true });
+  const inside = await readdir(dir);
+  if (inside.length > 0) {
+    throw new UsageError('USAGE_OUTPUT_NOT_EMPTY', `-o ${options.output}: the folder is not empty (${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', …' : ''})`, {
+      hint: 'give a new or empty folder for the merged run',
+    });
+  }
+  const handle = new RunHandle(dir, manifest);
+  await handle.updateManifest({});
+  return handle;
+}
+
+/** The commit, when every shard ran at the same one (a CI matrix does); else none is claimed. */
+function sameGit(shards: ShardRun[]): GitInfo | undefined {
+  const gits = shards.map((entry) => entry.run.manifest.git);
+  const first = gits[0];
+  if (!first || gits.some((git) => git?.commit !== first.commit)) return undefined;
+  return { commit: first.commit, dirty: gits.some((git) => git?.dirty === true) };
+}
+
+function earliest(times: string[]): string {
+  return times.reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a));
+}
+
+function latest(times: string[]): string {
+  return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+}
