@@ -17,6 +17,8 @@ export interface LoadedClient {
   scorers: Record<string, Scorer>;
   /** Why loading it failed (a package it imports is missing, its code threw...). */
   error?: string;
+  /** Which export is the client: `client`, else the default export; undefined when neither has getEvalRegistry(). */
+  exportName?: 'client' | 'default';
 }
 
 /** The project's AgentMark client file, or undefined when it has none. */
@@ -48,7 +50,8 @@ export async function loadClient(root: string, options: { fsCache?: boolean } = 
   } catch (error) {
     return failed(reasonOf(error));
   }
-  const client = pickClient(mod);
+  const picked = pickClient(mod);
+  const client = picked?.client;
   const accessor = client?.['getEvalRegistry'];
   if (typeof accessor !== 'function') return { path: file, files, scorers: {} };
   let registry: unknown;
@@ -59,14 +62,15 @@ export async function loadClient(root: string, options: { fsCache?: boolean } = 
   }
   const scorers = scorersFromRegistry(registry, await knownEvalNames(root));
   if (scorers === undefined) return failed(`getEvalRegistry() returned ${typeof registry}, not an object of eval functions`);
-  return { path: file, files, scorers };
+  return { path: file, files, scorers, exportName: picked?.exportName ?? 'client' };
 }
 
-function pickClient(mod: unknown): Record<string, unknown> | undefined {
+function pickClient(mod: unknown): { client: Record<string, unknown>; exportName: 'client' | 'default' } | undefined {
   if (typeof mod !== 'object' || mod === null) return undefined;
   const record = mod as Record<string, unknown>;
-  const client = record['client'] ?? record['default'];
-  return typeof client === 'object' && client !== null ? (client as Record<string, unknown>) : undefined;
+  const exportName = record['client'] !== undefined ? 'client' : 'default';
+  const client = record[exportName];
+  return typeof client === 'object' && client !== null ? { client: client as Record<string, unknown>, exportName } : undefined;
 }
 
 /**
