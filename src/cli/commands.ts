@@ -54,4 +54,8 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Check agentmark.json, every prompt and every dataset; list every problem',
     load: () => import('./commands/validate.js'),
   },
+  migrate: {
+    summary: "Write agentmark.config.ts from an AgentMark project's client (its eval functions) and list what differs",
+    load: () => import('./commands/migrate.js'),
+  },
 };

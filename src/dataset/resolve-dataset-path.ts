@@ -6,8 +6,10 @@ import type { Project } from '../project/types.js';
 
 /**
  * Finds `test_settings.dataset` on disk: relative to the prompt file's folder first, then to
- * the project's prompt root (agentmarkPath), then to the project root. AgentMark resolves
- * against the prompt root; looking next to the prompt first lets a prompt carry its data.
+ * the project's prompt root (`<agentmarkPath>/agentmark`, or agentmarkPath without that
+ * folder), then to the project root. AgentMark resolves against its `agentmark/` folder, so
+ * `./datasets/x.jsonl` finds `agentmark/datasets/x.jsonl` from a prompt in any subfolder;
+ * looking next to the prompt first lets a prompt carry its data.
  * The file found must lie inside the project (or an `allowedPaths` folder) once symlinks are
  * followed. `location` is where the prompt names the dataset (`prompt.locate(['test_settings', 'dataset'])`).
  */

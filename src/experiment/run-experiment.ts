@@ -21,6 +21,7 @@ import { RunAccumulator } from './run-summary.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
+import { clientFailureOf } from './client-failure.js';
 
 export interface ExperimentOutcome {
   runId: string;
@@ -73,7 +74,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
     projectFile: project.configPath,
     // User scorers then run in worker threads, where one that never returns can be stopped.
-    configFile: config.path,
+    // A project with only an AgentMark client has no config file: the worker loads the client.
+    configFile: config.path ?? config.client?.path,
+    clientFailure: clientFailureOf(config),
     concurrency: options.concurrency ?? 10,
   });
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {

@@ -6,6 +6,7 @@ import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js
 import type { Project } from '../project/types.js';
 import { loadPrompt } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
+import { clientFailureOf } from './client-failure.js';
 
 export interface ValidationReport {
   errors: AgentmarkError[];
@@ -28,7 +29,8 @@ export async function validateProject(project: Project, promptPaths: string[]): 
   };
   let config: LoadedConfig | undefined;
   try {
-    config = await loadConfig(project);
+    config = await loadConfig(project, { client: true });
+    report.warnings.push(...(config.warnings ?? []));
   } catch (error) {
     collect(error);
   }
@@ -65,6 +67,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           pathScope: projectScope(project),
           evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
           projectFile: project.configPath,
+          clientFailure: clientFailureOf(config),
         });
         report.warnings.push(...bound.warnings);
       } catch (error) {

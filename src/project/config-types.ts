@@ -35,6 +35,13 @@ export interface LoadedConfig extends AgentmarkConfig {
   path: string | undefined;
   /** The config file and every project-local module it imports, transitively (absolute paths). */
   files: string[];
+  /**
+   * The project's AgentMark client (`agentmark.client.*`) when its scorers were looked for
+   * (`loadConfig(…, { client: true })`); `error` says why it could not be loaded.
+   */
+  client?: { path: string; error?: string | undefined };
+  /** Things to tell the user about the config and the client (a scorer defined in both, a client that failed). */
+  warnings?: string[];
 }
 
 /** Keys `defineConfig` knows; anything else is reported, since it is most likely a typo. */

@@ -5,6 +5,7 @@ import { collectLocalImports } from './config-imports.js';
 import type { LoadedConfig } from './config-types.js';
 import type { Project } from './types.js';
 import { validateConfig } from './validate-config.js';
+import { withClientScorers } from './client-scorers.js';
 
 /** Looked for in this order; the first present wins. */
 export const CONFIG_FILES = ['agentmark.config.ts', 'agentmark.config.mts', 'agentmark.config.js', 'agentmark.config.mjs'];
@@ -29,6 +30,13 @@ export interface LoadConfigOptions {
    * @default false
    */
   fsCache?: boolean;
+  /**
+   * Also register the eval functions of the project's AgentMark client (`agentmark.client.*`),
+   * as if they were in `scorers`; the config's own scorer wins on a name in both. Commands
+   * that bind evals set it; the others (render, run-prompt) need no scorers and skip the load.
+   * @default false
+   */
+  client?: boolean;
 }
 
 /**
@@ -37,10 +45,15 @@ export interface LoadConfigOptions {
  * config and to the modules it imports.
  */
 export async function loadConfig(project: Pick<Project, 'root'>, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  const file = await findConfigFile(project.root);
+  const config = await loadConfigFile(project.root, options);
+  return options.client ? withClientScorers(config, project.root, options) : config;
+}
+
+async function loadConfigFile(root: string, options: LoadConfigOptions): Promise<LoadedConfig> {
+  const file = await findConfigFile(root);
   if (!file) return { path: undefined, files: [] };
 
-  const files = await collectLocalImports(file, project.root);
+  const files = await collectLocalImports(file, root);
   const { createJiti } = await import('jiti');
   const jiti = createJiti(file, { fsCache: options.fsCache ?? false, moduleCache: false, interopDefault: false });
   let mod: unknown;

@@ -45,15 +45,19 @@ export async function loadProject(dir: string): Promise<Project> {
   if (errors.length > 1) throw new ErrorList(errors, { location: { file: configPath } });
 
   // Only now is agentmarkPath known to be a string.
-  const promptRoot = path.resolve(root, file.agentmarkPath ?? '.');
-  if (!(await isDirectory(promptRoot))) {
+  const base = agentmarkBase(root, file.agentmarkPath);
+  if (!(await isDirectory(base))) {
     throw toConfigError(
-      { pointer: '/agentmarkPath', message: `/agentmarkPath "${file.agentmarkPath ?? '.'}" is not a folder (${promptRoot})`, problem: 'is not a folder' },
+      { pointer: '/agentmarkPath', message: `/agentmarkPath "${file.agentmarkPath ?? '.'}" is not a folder (${base})`, problem: 'is not a folder' },
       configPath,
       pointers,
       'CONFIG_PROMPT_ROOT_NOT_FOUND',
     );
   }
+
+  // AgentMark keeps prompts, components and datasets in an `agentmark/` folder under agentmarkPath.
+  const agentmarkDir = path.join(base, 'agentmark');
+  const promptRoot = (await isDirectory(agentmarkDir)) ? agentmarkDir : base;
 
   const replay = await resolveReplayDir(root, file.replayDir);
   if (replay.problem) {
@@ -107,6 +111,15 @@ function positionOf(pointer: string, pointers: Map<string, PointerPosition>) {
     if (current === '') return undefined;
     current = current.slice(0, current.lastIndexOf('/'));
   }
+}
+
+/**
+ * The folder agentmarkPath names. AgentMark's older docs and scaffolds wrote `"/"` (and
+ * `"/packages/ai"`) for the project root (and a folder in it): a leading slash is read as
+ * relative to the project, never as the filesystem root.
+ */
+function agentmarkBase(root: string, agentmarkPath: string | undefined): string {
+  return path.resolve(root, (agentmarkPath ?? '.').replace(/^[/\\]+/, '') || '.');
 }
 
 function stripBom(text: string): string {

@@ -36,7 +36,10 @@ export interface Project {
   /** Absolute path of agentmark.json. */
   configPath: string;
   file: ProjectFile;
-  /** Absolute folder under which prompts live (root + agentmarkPath). */
+  /**
+   * Absolute folder under which prompts live: `<agentmarkPath>/agentmark` when that folder
+   * exists (AgentMark's layout), else root + agentmarkPath.
+   */
   promptRoot: string;
   scores: Record<string, ScoreSchema>;
   /** Empty when any model is allowed. */

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { closestMatch, EvalBindingError } from '../errors/index.js';
 import type { SourceLocation } from '../errors/index.js';
 import type { PathScope } from '../project/path-scope.js';
@@ -31,6 +32,11 @@ export interface BindContext {
    * themselves, so a scorer that never returns can be stopped; without it they run in this thread.
    */
   configFile?: string | undefined;
+  /**
+   * The project's AgentMark client could not be loaded: an eval no other scorer binds may be one
+   * it registers, so it fails naming the client and the reason rather than as an unknown name.
+   */
+  clientFailure?: { file: string; reason: string } | undefined;
   /** Rows scored at once; bounds the worker pool (with the core count). @default 10 */
   concurrency?: number;
 }
@@ -126,6 +132,13 @@ export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<
       throw new EvalBindingError('EVAL_UNKNOWN_SCORER', `eval "${name}": scores.${name}.scorer "${schema.scorer}" is not a built-in scorer`, {
         location,
         hint: `${close === undefined ? '' : `did you mean "${close}"? `}built-ins: ${Object.keys(builtinScorers).join(', ')}`,
+      });
+    }
+    if (builtin === undefined && ctx.clientFailure !== undefined) {
+      const { file, reason } = ctx.clientFailure;
+      throw new EvalBindingError('EVAL_CLIENT_NOT_LOADED', `eval "${name}" has no scorer here, and ${basename(file)}, which may register it, could not be loaded: ${reason}`, {
+        location,
+        hint: `install what ${basename(file)} imports (npm install), or register a scorer named ${name} in agentmark.config.ts`,
       });
     }
     if (builtin === undefined) {

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import { CONFIG_FILES, loadConfig, loadProject, type LoadedConfig } from '../project/index.js';
+import { CLIENT_FILES, CONFIG_FILES, loadConfig, loadProject, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { describeError, errorFiles } from './experiment-files.js';
 
@@ -24,11 +24,11 @@ export class ProjectState {
   }
 
   /**
-   * `files` plus every name the config may have, present or not: a config created, restored
+   * `files` plus every name the config (or AgentMark client) may have, present or not: a config created, restored
    * or renamed back under any of them changes what loads, so its arrival reloads everything.
    */
   get paths(): ReadonlySet<string> {
-    return new Set([...this.watched, ...CONFIG_FILES.map((name) => join(this.project.root, name))]);
+    return new Set([...this.watched, ...[...CONFIG_FILES, ...CLIENT_FILES].map((name) => join(this.project.root, name))]);
   }
 
   /** Loads the config (and agentmark.json again when `withProject`); false when either fails. */
@@ -36,7 +36,7 @@ export class ProjectState {
     const before = [this.project.configPath, ...(this.config?.files ?? []), ...this.watched];
     try {
       if (withProject) this.project = await loadProject(this.project.root);
-      this.config = await loadConfig(this.project);
+      this.config = await loadConfig(this.project, { client: true });
       this.error = undefined;
       this.watched = new Set([this.project.configPath, ...this.config.files]);
       return true;

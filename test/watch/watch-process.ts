@@ -25,9 +25,9 @@ export interface WatchProject {
   cleanup(): Promise<void>;
 }
 
-/** A temporary copy of test/fixtures/watch, a loopback OpenAI server, and the built CLI in watch mode. */
-export async function watchProject(options: OpenAIServerOptions = {}): Promise<WatchProject> {
-  const project = await copyFixture('watch');
+/** A temporary copy of test/fixtures/watch (or `fixture`), a loopback OpenAI server, and the built CLI in watch mode. */
+export async function watchProject(options: OpenAIServerOptions = {}, fixture = 'watch'): Promise<WatchProject> {
+  const project = await copyFixture(fixture);
   const server = await startOpenAIServer(options);
   const started: WatchProcess[] = [];
   return {

@@ -65,7 +65,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   if (sideBySide && (settings.run.resume !== undefined || options.watch)) throw new UsageError('USAGE_CONFLICT', 'several models or --side-by-side cannot be resumed or watched');
   const baselineFlags = baselineFlagsOf(options, sideBySide);
-  const config = await loadConfig(project);
+  const config = await loadConfig(project, { client: true });
+  for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   checkModels(models, config);
   const experiments = experimentsOf(promptPaths, models, project);
   if (format === 'html' && experiments.length > 1) {

@@ -39,7 +39,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const settings = runSettingsFromFlags(parsed.options);
   const project = await openProject(parsed.options.project, io.cwd, path);
-  const config = await loadConfig(project);
+  const config = await loadConfig(project, { client: true });
+  for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   const report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd });
   try {

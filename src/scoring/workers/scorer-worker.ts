@@ -54,7 +54,7 @@ port.on('message', (message: ToWorker) => {
 });
 
 try {
-  scorers = (await loadConfig({ root: setup.root }, { fsCache: true })).scorers ?? {};
+  scorers = (await loadConfig({ root: setup.root }, { fsCache: true, client: true })).scorers ?? {};
   post({ type: 'ready' });
 } catch (error) {
   post({ type: 'failed', message: messageOf(error) });
