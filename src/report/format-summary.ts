@@ -1,6 +1,7 @@
 import type { EvalSummary, RunSummary } from '../experiment/types.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
+import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
 import type { RunInfo } from './types.js';
 
@@ -15,10 +16,9 @@ function evalLine(summary: EvalSummary, nameWidth: number): string {
     if (ci) pass += `, 95% CI ${formatPercent(ci[0])}–${formatPercent(ci[1])}`;
     parts.push(`${pass})`);
   }
-  if (summary.meanScore !== undefined) {
-    const stdErr = summary.meanScoreStdErr;
-    parts.push(`mean ${summary.meanScore.toFixed(2)}${stdErr === undefined ? '' : ` ± ${stdErr.toFixed(2)}`}`);
-  }
+  // "raw": the score as the scorer gave it, on its own scale, not the normalised [0, 1] one.
+  const mean = formatMean(summary);
+  if (mean !== undefined) parts.push(`raw mean ${mean}`);
   if (summary.count === 0) parts.push('no results');
   if (summary.skipped) parts.push(`${count(summary.skipped)} skipped`);
   parts.push(plural(summary.errored, 'error'));

@@ -6,8 +6,8 @@ import { MemoryStream, info, play, rows } from './fixtures.js';
 const SUMMARY = `SUMMARY
   Rows:     4 run, 1 errored, 1 cached, 0 pre-generated
   Evals:
-    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%), mean 0.67 ± 0.33, 0 errors
-    tone   mean 0.70 ± 0.20, 1 error
+    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%), raw mean 0.67 (95% CI 0.01–1.00), 0 errors
+    tone   raw mean 0.70 (95% CI 0.31–1.00), 1 error
   Latency:  p50 120ms, p95 340ms (live calls only)
   Tokens:   20 in / 3 out
   Cost:     $0.0002
