@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { commands } from './commands.js';
+import { envColumns } from './env-columns.js';
 import { ExitCode } from './exit-codes.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
@@ -30,7 +31,7 @@ if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
 const stdout = guardedStream(process.stdout, (error) => {
   const why = (error as NodeJS.ErrnoException).code === 'EPIPE' ? 'stdout was closed' : `stdout failed (${error.message})`;
   if (!controller.signal.aborted) controller.abort(new StdoutClosed(why));
-});
+}, envColumns(process.env));
 const stderr = guardedStream(process.stderr);
 
 const code = await main(argv, {

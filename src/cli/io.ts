@@ -2,6 +2,7 @@
 export interface OutStream {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** Width to fit reports to: the terminal's, or `COLUMNS` where stdout is not a terminal. */
   columns?: number;
 }
 

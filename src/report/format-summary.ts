@@ -8,7 +8,7 @@ import type { RunInfo } from './types.js';
 const count = (n: number): string => n.toLocaleString('en-US');
 const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 
-function evalLine(summary: EvalSummary, nameWidth: number): string {
+function evalParts(summary: EvalSummary): string[] {
   const parts: string[] = [];
   if (summary.passCount > 0) {
     let pass = `pass ${formatPercent(summary.passRate)} (${count(summary.passed)}/${count(summary.passCount)}`;
@@ -22,11 +22,28 @@ function evalLine(summary: EvalSummary, nameWidth: number): string {
   if (summary.count === 0) parts.push('no results');
   if (summary.skipped) parts.push(`${count(summary.skipped)} skipped`);
   parts.push(plural(summary.errored, 'error'));
-  return `    ${summary.name.padEnd(nameWidth)}  ${parts.join(', ')}`;
+  return parts;
+}
+
+/** One eval's line; past `width`, the parts go on under the first, aligned after the name. */
+function evalLines(summary: EvalSummary, nameWidth: number, width: number | undefined): string[] {
+  const head = `    ${summary.name.padEnd(nameWidth)}  `;
+  const lines: string[] = [];
+  let line = head;
+  for (const [i, part] of evalParts(summary).entries()) {
+    const text = i === 0 ? part : `, ${part}`;
+    if (width !== undefined && line !== head && line.length + text.length > width) {
+      lines.push(`${line},`);
+      line = ' '.repeat(head.length) + part;
+    } else {
+      line += text;
+    }
+  }
+  return [...lines, line];
 }
 
 /** The SUMMARY block printed after the table, as lines. */
-export function formatSummary(summary: RunSummary, info: RunInfo): string[] {
+export function formatSummary(summary: RunSummary, info: RunInfo, width?: number): string[] {
   const lines = ['SUMMARY'];
   lines.push(
     `  Rows:     ${count(summary.rows)} run, ${count(summary.errored)} errored, ${count(summary.cached)} cached, ` +
@@ -35,7 +52,7 @@ export function formatSummary(summary: RunSummary, info: RunInfo): string[] {
   if (summary.evals.length > 0) {
     lines.push('  Evals:');
     const nameWidth = Math.max(...summary.evals.map((e) => e.name.length));
-    for (const evalSummary of summary.evals) lines.push(evalLine(evalSummary, nameWidth));
+    for (const evalSummary of summary.evals) lines.push(...evalLines(evalSummary, nameWidth, width));
   }
   const { p50, p95 } = summary.latencyMs;
   lines.push(
@@ -54,6 +71,8 @@ export function formatSummary(summary: RunSummary, info: RunInfo): string[] {
     for (const gate of summary.gates) lines.push(`    ${gate.passed ? '✔' : '✘'} ${gate.name}: ${gate.message}`);
   }
   lines.push(`  Result:   ${summary.passed ? 'PASSED' : 'FAILED'}`);
-  lines.push(`  Run:      ${info.runId} (${info.runDir})`);
+  const run = `  Run:      ${info.runId} (${info.runDir})`;
+  if (width !== undefined && run.length > width) lines.push(`  Run:      ${info.runId}`, `            (${info.runDir})`);
+  else lines.push(run);
   return lines;
 }

@@ -5,6 +5,7 @@ import { formatEvalCell } from './format-eval-cell.js';
 import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
 import { fitColumns } from './fit-columns.js';
+import { renderBlocks } from './render-blocks.js';
 import { renderTable } from './render-table.js';
 import { rowLabel } from './row-label.js';
 import { truncate } from './truncate.js';
@@ -57,11 +58,15 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
       } else {
         const headers = ['#', 'Input', 'AI Result', 'Expected Output', ...evalNames];
         const rows = kept.map((row) => rowCells(row, evalNames, withRepeat, max));
-        if (options.width !== undefined && options.width > 0) {
-          const [fittedHeaders = headers, ...fittedRows] = fitColumns(headers, rows, options.width);
+        const width = options.width !== undefined && options.width > 0 ? options.width : undefined;
+        const fitted = width === undefined ? [headers, ...rows] : fitColumns(headers, rows, width);
+        if (fitted) {
+          const [fittedHeaders = headers, ...fittedRows] = fitted;
           lines.push(renderTable(fittedHeaders, fittedRows));
         } else {
-          lines.push(renderTable(headers, rows));
+          // Too narrow for the columns even cut down: one block per row reads better than a
+          // table of `…` cells or one that wraps every line.
+          lines.push(renderBlocks(headers, rows, width ?? 0));
         }
         const omitted = seen - kept.length;
         if (omitted > 0) {
@@ -71,7 +76,7 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
           );
         }
       }
-      lines.push('', ...formatSummary(summary, info));
+      lines.push('', ...formatSummary(summary, info, options.width !== undefined && options.width > 0 ? options.width : undefined));
       if (info.comparison) lines.push('', formatCompareTable(info.comparison, { truncate: max }).trimEnd());
       out.write(`${lines.join('\n')}\n`);
     },

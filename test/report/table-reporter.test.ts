@@ -18,6 +18,11 @@ const SUMMARY = `SUMMARY
   Result:   FAILED
   Run:      20261130-031500-ab12cd (.agentmark/runs/20261130-031500-ab12cd)
 `;
+/** At 80 columns an eval line that would not fit goes on under itself, after the name. */
+const SUMMARY_80 = SUMMARY.replace(
+  '    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%), raw mean 0.67 (95% CI 0.01–1.00), 0 errors\n',
+  '    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%),\n           raw mean 0.67 (95% CI 0.01–1.00), 0 errors\n',
+);
 
 describe('table reporter', () => {
   test('prints rows in index.repeat order, eval cells, errors, then the summary', async () => {
@@ -49,10 +54,94 @@ ${SUMMARY}`,
       '│ 1.0 │ {"q":"say \\"hi\\",… │ hi, <wave> & "bye" │ N/A             │ PASS (1.00)        │ score: 0.9, label:… │',
       '│ 1.1 │ {"q":"say \\"hi\\",… │ ERROR: model call… │ N/A             │ -                  │ -                   │',
     ]);
-    // Too narrow to fit: columns stop at 12 characters rather than vanish.
+  });
+
+  test('at 200 columns the whole table fits as it is', async () => {
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 200 }));
+    expect(out.text).toBe(
+      `┌─────┬────────────────────────────────┬───────────────────────────────┬─────────────────┬────────────────────────┬───────────────────────────────────────────┐
+│ #   │ Input                          │ AI Result                     │ Expected Output │ exact                  │ tone                                      │
+├─────┼────────────────────────────────┼───────────────────────────────┼─────────────────┼────────────────────────┼───────────────────────────────────────────┤
+│ 0.0 │ {"q":"2+2"}                    │ 4                             │ 4               │ PASS (1.00 - match)    │ score: 0.5, label: neutral                │
+│ 0.1 │ {"q":"2+2"}                    │ four                          │ 4               │ FAIL (0.00 - mismatch) │ ERROR: judge timed out                    │
+│ 1.0 │ {"q":"say \\"hi\\", then\\nwave"} │ hi, <wave> & "bye"            │ N/A             │ PASS (1.00)            │ score: 0.9, label: friendly, reason: warm │
+│ 1.1 │ {"q":"say \\"hi\\", then\\nwave"} │ ERROR: model call failed: 500 │ N/A             │ -                      │ -                                         │
+└─────┴────────────────────────────────┴───────────────────────────────┴─────────────────┴────────────────────────┴───────────────────────────────────────────┘
+
+${SUMMARY}`,
+    );
+  });
+
+  test('at 80 columns a table that cannot fit readably becomes one block per row', async () => {
+    // Six columns need 19 characters of frame and 12 each but `#`: 82 > 80.
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 80 }));
+    expect(out.text).toBe(
+      `── #0.0 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"2+2"}
+  AI Result        4
+  Expected Output  4
+  exact            PASS (1.00 - match)
+  tone             score: 0.5, label: neutral
+── #0.1 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"2+2"}
+  AI Result        four
+  Expected Output  4
+  exact            FAIL (0.00 - mismatch)
+  tone             ERROR: judge timed out
+── #1.0 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"say \\"hi\\", then\\nwave"}
+  AI Result        hi, <wave> & "bye"
+  Expected Output  N/A
+  exact            PASS (1.00)
+  tone             score: 0.9, label: friendly, reason: warm
+── #1.1 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"say \\"hi\\", then\\nwave"}
+  AI Result        ERROR: model call failed: 500
+  Expected Output  N/A
+  exact            -
+  tone             -
+
+${SUMMARY_80}`,
+    );
+    expect(Math.max(...out.text.split('\n').map((line) => Array.from(line).length))).toBe(80);
+  });
+
+  test('blocks wrap long values to the width; narrower still, values go under their labels', async () => {
+    const row: RowResult = { ...rows[3]!, error: undefined, output: 'x'.repeat(70), evals: { exact: { passed: true } } };
+    const wide = new MemoryStream();
+    await play(createTableReporter(wide, { width: 40 }), [row], { ...info, evalNames: ['exact'] });
+    expect(wide.text.split('\n\nSUMMARY')[0]).toBe(
+      [
+        '── #0 ──────────────────────────────────',
+        '  Input            {"q":"2+2"}',
+        `  AI Result        ${'x'.repeat(21)}`,
+        `                   ${'x'.repeat(21)}`,
+        `                   ${'x'.repeat(21)}`,
+        `                   ${'x'.repeat(7)}`,
+        '  Expected Output  4',
+        '  exact            PASS',
+      ].join('\n'),
+    );
     const narrow = new MemoryStream();
-    await play(createTableReporter(narrow, { width: 20 }));
-    expect(narrow.text.split('\n')[1]).toBe('│ #   │ Input        │ AI Result    │ Expected Ou… │ exact        │ tone         │');
+    await play(createTableReporter(narrow, { width: 24 }), [row], { ...info, evalNames: ['exact'] });
+    expect(narrow.text.split('\n\nSUMMARY')[0]).toBe(
+      [
+        '── #0 ──────────────────',
+        '  Input',
+        '    {"q":"2+2"}',
+        '  AI Result',
+        `    ${'x'.repeat(20)}`,
+        `    ${'x'.repeat(20)}`,
+        `    ${'x'.repeat(20)}`,
+        `    ${'x'.repeat(10)}`,
+        '  Expected Output',
+        '    4',
+        '  exact',
+        '    PASS',
+      ].join('\n'),
+    );
   });
 
   test('truncates long cells with …, shows newlines as spaces, and plain indexes without repeats', async () => {
