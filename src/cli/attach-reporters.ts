@@ -26,7 +26,7 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   const width = out.columns !== undefined && out.columns > 0 ? out.columns : undefined;
   const report =
     extra.report ??
-    reporters[settings.format](out, { truncate: settings.truncate, ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(extra.withPrompt ? { withPrompt: true } : {}) });
+    reporters[settings.format](out, { truncate: settings.truncate, ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
   const all = progress ? [progress, report] : [report];
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {

@@ -13,8 +13,12 @@ export class StdoutClosed extends Error {
 export function guardedStream(
   stream: NodeJS.WriteStream,
   onClosed: (error: Error) => void = () => {},
-  /** The width to report when the stream is not a terminal (`COLUMNS`); a terminal's own wins. */
-  fallbackColumns?: number,
+  options: {
+    /** The width to report when the stream is not a terminal (`COLUMNS`); a terminal's own wins. */
+    fallbackColumns?: number;
+    /** Whether to colour output here (see `colorSupported`). */
+    color?: boolean;
+  } = {},
 ): OutStream {
   let closed = false;
   stream.on('error', (error: Error) => {
@@ -28,7 +32,8 @@ export function guardedStream(
       return stream.isTTY;
     },
     get columns() {
-      return stream.isTTY ? stream.columns : fallbackColumns;
+      return stream.isTTY ? stream.columns : options.fallbackColumns;
     },
+    color: options.color === true,
   };
 }

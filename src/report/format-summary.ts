@@ -3,6 +3,7 @@ import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
+import { plainPalette, type Palette } from './palette.js';
 import type { RunInfo } from './types.js';
 
 const count = (n: number): string => n.toLocaleString('en-US');
@@ -26,7 +27,7 @@ function evalParts(summary: EvalSummary): string[] {
 }
 
 /** One eval's line; past `width`, the parts go on under the first, aligned after the name. */
-function evalLines(summary: EvalSummary, nameWidth: number, width: number | undefined): string[] {
+function evalLines(summary: EvalSummary, nameWidth: number, width: number | undefined, palette: Palette): string[] {
   const head = `    ${summary.name.padEnd(nameWidth)}  `;
   const lines: string[] = [];
   let line = head;
@@ -39,11 +40,22 @@ function evalLines(summary: EvalSummary, nameWidth: number, width: number | unde
       line += text;
     }
   }
+  // The error count is always the last part: coloured after measuring, when there are any.
+  const errors = plural(summary.errored, 'error');
+  if (summary.errored > 0 && line.endsWith(errors)) line = line.slice(0, -errors.length) + palette.error(errors);
   return [...lines, line];
 }
 
+export interface SummaryOptions {
+  /** Lines longer than this go on under themselves (an eval's parts, the run folder). @default no limit */
+  width?: number;
+  /** @default no colour */
+  palette?: Palette;
+}
+
 /** The SUMMARY block printed after the table, as lines. */
-export function formatSummary(summary: RunSummary, info: RunInfo, width?: number): string[] {
+export function formatSummary(summary: RunSummary, info: RunInfo, options: SummaryOptions = {}): string[] {
+  const { width, palette = plainPalette } = options;
   const lines = ['SUMMARY'];
   lines.push(
     `  Rows:     ${count(summary.rows)} run, ${count(summary.errored)} errored, ${count(summary.cached)} cached, ` +
@@ -52,7 +64,7 @@ export function formatSummary(summary: RunSummary, info: RunInfo, width?: number
   if (summary.evals.length > 0) {
     lines.push('  Evals:');
     const nameWidth = Math.max(...summary.evals.map((e) => e.name.length));
-    for (const evalSummary of summary.evals) lines.push(...evalLines(evalSummary, nameWidth, width));
+    for (const evalSummary of summary.evals) lines.push(...evalLines(evalSummary, nameWidth, width, palette));
   }
   const { p50, p95 } = summary.latencyMs;
   lines.push(
@@ -68,9 +80,10 @@ export function formatSummary(summary: RunSummary, info: RunInfo, width?: number
   }
   if (summary.gates.length > 0) {
     lines.push('  Gates:');
-    for (const gate of summary.gates) lines.push(`    ${gate.passed ? '✔' : '✘'} ${gate.name}: ${gate.message}`);
+    for (const gate of summary.gates) lines.push(`    ${gate.passed ? palette.pass('✔') : palette.fail('✘')} ${gate.name}: ${gate.message}`);
   }
-  lines.push(`  Result:   ${summary.passed ? 'PASSED' : 'FAILED'}`);
+  // The verdict, what the exit code says: the one line to find at a glance.
+  lines.push(`  Result:   ${summary.passed ? palette.bold(palette.pass('PASSED')) : palette.bold(palette.fail('FAILED'))}`);
   const run = `  Run:      ${info.runId} (${info.runDir})`;
   if (width !== undefined && run.length > width) lines.push(`  Run:      ${info.runId}`, `            (${info.runDir})`);
   else lines.push(run);

@@ -65,3 +65,40 @@ describe('the table fits the width of stdout', () => {
     expect((await piped({ COLUMNS: 'wide' })).stdout).toBe(WHOLE);
   });
 });
+
+// picocolors' codes, written out: green/red end with 39 (default colour), bold with 22.
+const GREEN = (text: string): string => `\x1b[32m${text}\x1b[39m`;
+const RED = (text: string): string => `\x1b[31m${text}\x1b[39m`;
+const BOLD = (text: string): string => `\x1b[1m${text}\x1b[22m`;
+
+describe('colour', () => {
+  it('on a terminal: PASS green, FAIL red, headers and the verdict bold; the layout is the plain one', { timeout: 60_000 }, async () => {
+    // The terminal helper sets NO_COLOR=1 for every other test; unset here.
+    const { code, output } = await onTerminal(120, { NO_COLOR: undefined });
+    expect(code).toBe(1);
+    expect(output).toContain(`│ ${BOLD('#')} │ ${BOLD('Input')}            │ ${BOLD('AI Result')} │`);
+    expect(output).toContain(`│ 0 │ {"word":"alpha"} │ alpha     │ alpha           │ ${GREEN('PASS (1.00 - output equals expected)')}                         │\n`);
+    expect(output).toContain(`│ 2 │ {"word":"gamma"} │ gamma     │ GAMMA           │ ${RED('FAIL (0.00 - output "gamma" does not equal expected "GAMMA")')} │\n`);
+    expect(output).toContain(`    ${RED('✘')} evals: 1 of 3 eval results did not pass\n    ${GREEN('✔')} errors: no row errored\n  Result:   ${BOLD(RED('FAILED'))}\n`);
+    // Without the escape codes it is exactly the uncoloured report.
+    expect(output.replace(/\x1b\[\d+m/g, '')).toBe(WHOLE);
+  });
+
+  it('NO_COLOR on a terminal, or FORCE_COLOR=0: none; piped: none; FORCE_COLOR piped: colour', { timeout: 90_000 }, async () => {
+    expect((await onTerminal(120, { NO_COLOR: '1' })).output).toBe(WHOLE);
+    expect((await onTerminal(120, { NO_COLOR: undefined, FORCE_COLOR: '0' })).output).toBe(WHOLE);
+    expect((await piped({ NO_COLOR: undefined })).stdout).toBe(WHOLE);
+    const forced = await piped({ NO_COLOR: '1', FORCE_COLOR: '1' });
+    expect(forced.stdout).toContain(`  Result:   ${BOLD(RED('FAILED'))}\n`);
+    expect(forced.stdout.replace(/\x1b\[\d+m/g, '')).toBe(WHOLE);
+  });
+
+  it('errors stand out on a terminal: the `error:` label bold red, the message plain', { timeout: 60_000 }, async () => {
+    const terminal = runInTerminal(['run-experiment', 'prompts/missing.prompt.mdx'], { cwd: project.dir, env: { ...SERVER_ENV(), NO_COLOR: undefined } });
+    expect((await terminal.exited).code).toBe(2);
+    expect(terminal.output).toMatch(new RegExp(`^${BOLD(RED('error:')).replace(/[[\]]/g, '\\$&')} \\S`));
+    const plain = await project.run(['run-experiment', 'prompts/missing.prompt.mdx'], { env: { NO_COLOR: undefined } });
+    expect(plain.stderr).toMatch(/^error: \S/);
+    expect(plain.stderr).not.toContain('\x1b');
+  });
+});

@@ -108,6 +108,21 @@ ${SUMMARY_80}`,
     expect(Math.max(...out.text.split('\n').map((line) => Array.from(line).length))).toBe(80);
   });
 
+  test('with colour, blocks and the summary colour verdicts and errors; without escapes it is the plain report', async () => {
+    const plain = new MemoryStream();
+    await play(createTableReporter(plain, { width: 80 }));
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 80, color: true }));
+    // picocolors' codes: green 32, red 31 (both closed by 39), bold 1 (closed by 22).
+    expect(out.text).toContain('  exact            \x1b[32mPASS (1.00 - match)\x1b[39m\n');
+    expect(out.text).toContain('  exact            \x1b[31mFAIL (0.00 - mismatch)\x1b[39m\n');
+    expect(out.text).toContain('  tone             \x1b[1m\x1b[31mERROR: judge timed out\x1b[39m\x1b[22m\n');
+    expect(out.text).toContain('  AI Result        \x1b[1m\x1b[31mERROR: model call failed: 500\x1b[39m\x1b[22m\n');
+    expect(out.text).toContain('    tone   raw mean 0.70 (95% CI 0.31–1.00), \x1b[1m\x1b[31m1 error\x1b[39m\x1b[22m\n');
+    expect(out.text).toContain('  Result:   \x1b[1m\x1b[31mFAILED\x1b[39m\x1b[22m\n');
+    expect(out.text.replace(/\x1b\[\d+m/g, '')).toBe(plain.text);
+  });
+
   test('blocks wrap long values to the width; narrower still, values go under their labels', async () => {
     const row: RowResult = { ...rows[3]!, error: undefined, output: 'x'.repeat(70), evals: { exact: { passed: true } } };
     const wide = new MemoryStream();

@@ -53,7 +53,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
     const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
-    const reporter = reporters[format as ReporterName](output.stream, { truncate: flags.truncate ?? 200, ...(width === undefined ? {} : { width }) });
+    const reporter = reporters[format as ReporterName](output.stream, { truncate: flags.truncate ?? 200, ...(width === undefined ? {} : { width }), ...(output.stream.color ? { color: true } : {}) });
     await reporter.onRunStart?.(info);
     for await (const row of stored.rowsInOrder()) await reporter.onRowEnd?.(row);
     await reporter.onRunEnd?.(summary, info, () => stored.rowsInOrder());
