@@ -21,11 +21,12 @@ export interface AttachOptions {
 export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, extra: AttachOptions = {}): RunListener {
   const { cwd } = extra;
   const progress: Reporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
-  // On a terminal the table is fitted to its width; in a pipe or a file it keeps full cells.
-  const width = out.isTTY && out.columns ? out.columns : undefined;
+  // The table is fitted to stdout's width: the terminal's, else COLUMNS when set; in a pipe
+  // without COLUMNS, or in a file, it keeps whole cells (up to --truncate).
+  const width = out.columns !== undefined && out.columns > 0 ? out.columns : undefined;
   const report =
     extra.report ??
-    reporters[settings.format](out, { truncate: settings.truncate, ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(extra.withPrompt ? { withPrompt: true } : {}) });
+    reporters[settings.format](out, { truncate: settings.truncate, ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
   const all = progress ? [progress, report] : [report];
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {

@@ -10,7 +10,16 @@ export class StdoutClosed extends Error {
  * other write error) never surfaces as an unhandled 'error' event with a stack: later writes are
  * dropped and `onClosed` is called once, with the error.
  */
-export function guardedStream(stream: NodeJS.WriteStream, onClosed: (error: Error) => void = () => {}): OutStream {
+export function guardedStream(
+  stream: NodeJS.WriteStream,
+  onClosed: (error: Error) => void = () => {},
+  options: {
+    /** The width to report when the stream is not a terminal (`COLUMNS`); a terminal's own wins. */
+    fallbackColumns?: number;
+    /** Whether to colour output here (see `colorSupported`). */
+    color?: boolean;
+  } = {},
+): OutStream {
   let closed = false;
   stream.on('error', (error: Error) => {
     if (closed) return;
@@ -23,7 +32,8 @@ export function guardedStream(stream: NodeJS.WriteStream, onClosed: (error: Erro
       return stream.isTTY;
     },
     get columns() {
-      return stream.columns;
+      return stream.isTTY ? stream.columns : options.fallbackColumns;
     },
+    color: options.color === true,
   };
 }

@@ -2,7 +2,10 @@
 export interface OutStream {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** Width to fit reports to: the terminal's, or `COLUMNS` where stdout is not a terminal. */
   columns?: number;
+  /** Colour what is written here (a terminal, or FORCE_COLOR; never with NO_COLOR). */
+  color?: boolean;
 }
 
 /** What a command may touch of the outside world, injected so tests are exact. */

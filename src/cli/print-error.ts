@@ -1,4 +1,5 @@
 import { isAgentmarkError } from '../errors/index.js';
+import { createPalette } from '../report/palette.js';
 import { ExitCode } from './exit-codes.js';
 import type { OutStream } from './io.js';
 
@@ -8,7 +9,8 @@ import type { OutStream } from './io.js';
  */
 export function printError(error: unknown, stderr: OutStream, cwd?: string): number {
   if (isAgentmarkError(error)) {
-    stderr.write(`error: ${error.format(cwd)}\n`);
+    // Only the label is coloured: the message itself may be copied into an issue or a search.
+    stderr.write(`${stderr.color ? createPalette(true).error('error:') : 'error:'} ${error.format(cwd)}\n`);
     return error.exitCode;
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);

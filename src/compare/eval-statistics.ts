@@ -27,7 +27,9 @@ function sideStats(verdicts: Float64Array | undefined, scores: Float64Array): Si
     const ci = wilsonInterval(passed, verdicts.length);
     if (ci) side.passRateCi95 = ci;
   }
-  const stats = meanStats(Array.from(scores));
+  // Compare pairs normalised scores, always in [0, 1]: the interval is clipped to it as a
+  // run's own is to its score's range.
+  const stats = meanStats(Array.from(scores), [0, 1]);
   if (stats) {
     side.meanScore = stats.mean;
     if (stats.ci95) side.meanScoreCi95 = stats.ci95;

@@ -6,7 +6,7 @@ import { formatSeconds } from '../format-seconds.js';
 import { findUnreachableFailure } from '../model/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
-import { bindEvals, type BoundEval } from '../scoring/index.js';
+import { bindEvals, scoreRanges, type BoundEval } from '../scoring/index.js';
 import { selectShard } from '../shard/index.js';
 import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker, type Unreachable } from './circuit-breaker.js';
@@ -139,7 +139,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   const emit: RunListener = options.onEvent ?? (() => {});
   const now = options.now ?? Date.now;
   const repeat = options.repeat ?? 1;
-  const accumulator = new RunAccumulator(evalNames, repeat);
+  const accumulator = new RunAccumulator(evalNames, repeat, scoreRanges(context.evals));
   if (tookOverFrom) {
     await emit({
       type: 'warning',

@@ -1,4 +1,4 @@
-import { EvalTallies, FlakyTracker } from '../scoring/index.js';
+import { EvalTallies, FlakyTracker, type ScoreRange } from '../scoring/index.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
 import { percentile } from './percentile.js';
 import type { RowResult, RunSummary } from './types.js';
@@ -26,8 +26,9 @@ export class RunAccumulator {
   private cost = 0;
   private costKnown = false;
 
-  constructor(evalNames: readonly string[], repeat = 1) {
-    this.evals = new EvalTallies(evalNames);
+  /** @param ranges each eval's score range, which bounds its mean's interval */
+  constructor(evalNames: readonly string[], repeat = 1, ranges?: ReadonlyMap<string, ScoreRange>) {
+    this.evals = new EvalTallies(evalNames, ranges);
     this.flaky = repeat > 1 ? new FlakyTracker() : undefined;
   }
 

@@ -1,13 +1,15 @@
 import type { EvalSummary, RunSummary } from '../experiment/types.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
+import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
+import { plainPalette, type Palette } from './palette.js';
 import type { RunInfo } from './types.js';
 
 const count = (n: number): string => n.toLocaleString('en-US');
 const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 
-function evalLine(summary: EvalSummary, nameWidth: number): string {
+function evalParts(summary: EvalSummary): string[] {
   const parts: string[] = [];
   if (summary.passCount > 0) {
     let pass = `pass ${formatPercent(summary.passRate)} (${count(summary.passed)}/${count(summary.passCount)}`;
@@ -15,18 +17,45 @@ function evalLine(summary: EvalSummary, nameWidth: number): string {
     if (ci) pass += `, 95% CI ${formatPercent(ci[0])}–${formatPercent(ci[1])}`;
     parts.push(`${pass})`);
   }
-  if (summary.meanScore !== undefined) {
-    const stdErr = summary.meanScoreStdErr;
-    parts.push(`mean ${summary.meanScore.toFixed(2)}${stdErr === undefined ? '' : ` ± ${stdErr.toFixed(2)}`}`);
-  }
+  // "raw": the score as the scorer gave it, on its own scale, not the normalised [0, 1] one.
+  const mean = formatMean(summary);
+  if (mean !== undefined) parts.push(`raw mean ${mean}`);
   if (summary.count === 0) parts.push('no results');
   if (summary.skipped) parts.push(`${count(summary.skipped)} skipped`);
   parts.push(plural(summary.errored, 'error'));
-  return `    ${summary.name.padEnd(nameWidth)}  ${parts.join(', ')}`;
+  return parts;
+}
+
+/** One eval's line; past `width`, the parts go on under the first, aligned after the name. */
+function evalLines(summary: EvalSummary, nameWidth: number, width: number | undefined, palette: Palette): string[] {
+  const head = `    ${summary.name.padEnd(nameWidth)}  `;
+  const lines: string[] = [];
+  let line = head;
+  for (const [i, part] of evalParts(summary).entries()) {
+    const text = i === 0 ? part : `, ${part}`;
+    if (width !== undefined && line !== head && line.length + text.length > width) {
+      lines.push(`${line},`);
+      line = ' '.repeat(head.length) + part;
+    } else {
+      line += text;
+    }
+  }
+  // The error count is always the last part: coloured after measuring, when there are any.
+  const errors = plural(summary.errored, 'error');
+  if (summary.errored > 0 && line.endsWith(errors)) line = line.slice(0, -errors.length) + palette.error(errors);
+  return [...lines, line];
+}
+
+export interface SummaryOptions {
+  /** Lines longer than this go on under themselves (an eval's parts, the run folder). @default no limit */
+  width?: number;
+  /** @default no colour */
+  palette?: Palette;
 }
 
 /** The SUMMARY block printed after the table, as lines. */
-export function formatSummary(summary: RunSummary, info: RunInfo): string[] {
+export function formatSummary(summary: RunSummary, info: RunInfo, options: SummaryOptions = {}): string[] {
+  const { width, palette = plainPalette } = options;
   const lines = ['SUMMARY'];
   lines.push(
     `  Rows:     ${count(summary.rows)} run, ${count(summary.errored)} errored, ${count(summary.cached)} cached, ` +
@@ -35,7 +64,7 @@ export function formatSummary(summary: RunSummary, info: RunInfo): string[] {
   if (summary.evals.length > 0) {
     lines.push('  Evals:');
     const nameWidth = Math.max(...summary.evals.map((e) => e.name.length));
-    for (const evalSummary of summary.evals) lines.push(evalLine(evalSummary, nameWidth));
+    for (const evalSummary of summary.evals) lines.push(...evalLines(evalSummary, nameWidth, width, palette));
   }
   const { p50, p95 } = summary.latencyMs;
   lines.push(
@@ -51,9 +80,12 @@ export function formatSummary(summary: RunSummary, info: RunInfo): string[] {
   }
   if (summary.gates.length > 0) {
     lines.push('  Gates:');
-    for (const gate of summary.gates) lines.push(`    ${gate.passed ? '✔' : '✘'} ${gate.name}: ${gate.message}`);
+    for (const gate of summary.gates) lines.push(`    ${gate.passed ? palette.pass('✔') : palette.fail('✘')} ${gate.name}: ${gate.message}`);
   }
-  lines.push(`  Result:   ${summary.passed ? 'PASSED' : 'FAILED'}`);
-  lines.push(`  Run:      ${info.runId} (${info.runDir})`);
+  // The verdict, what the exit code says: the one line to find at a glance.
+  lines.push(`  Result:   ${summary.passed ? palette.bold(palette.pass('PASSED')) : palette.bold(palette.fail('FAILED'))}`);
+  const run = `  Run:      ${info.runId} (${info.runDir})`;
+  if (width !== undefined && run.length > width) lines.push(`  Run:      ${info.runId}`, `            (${info.runDir})`);
+  else lines.push(run);
   return lines;
 }

@@ -3,6 +3,7 @@ import { formatCompareMarkdown } from './compare/format-compare-markdown.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatEvalCell } from './format-eval-cell.js';
+import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
 import { formatValue } from './format-value.js';
 import { truncate } from './truncate.js';
@@ -27,10 +28,10 @@ export function createMarkdownReporter(out: OutputStream, options: ReporterOptio
       const lines = [`### ${summary.passed ? '✅' : '❌'} ${cell(info.promptPath)} · ${cell(info.model)}`, ''];
       lines.push(`${summary.rows} rows run, ${summary.errored} errored, ${summary.cached} cached. Run \`${info.runId}\`.`, '');
       if (summary.evals.length > 0) {
-        lines.push('| Eval | Pass rate | 95% CI | Mean ± SE | Errors |', '|---|---|---|---|---|');
+        lines.push('| Eval | Pass rate | 95% CI | Raw mean | Errors |', '|---|---|---|---|---|');
         for (const e of summary.evals) {
           const ci = e.passRateCi95 ? `${formatPercent(e.passRateCi95[0])}–${formatPercent(e.passRateCi95[1])}` : '';
-          const mean = e.meanScore === undefined ? '' : `${e.meanScore.toFixed(2)}${e.meanScoreStdErr === undefined ? '' : ` ± ${e.meanScoreStdErr.toFixed(2)}`}`;
+          const mean = formatMean(e) ?? '';
           lines.push(`| ${cell(e.name)} | ${e.passCount > 0 ? `${formatPercent(e.passRate)} (${e.passed}/${e.passCount})` : 'n/a'} | ${ci} | ${mean} | ${e.errored} |`);
         }
         lines.push('');

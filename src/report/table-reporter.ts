@@ -5,7 +5,9 @@ import { formatEvalCell } from './format-eval-cell.js';
 import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
 import { fitColumns } from './fit-columns.js';
-import { renderTable } from './render-table.js';
+import { renderBlocks } from './render-blocks.js';
+import { renderTable, type CellStyle } from './render-table.js';
+import { createPalette, type Palette } from './palette.js';
 import { rowLabel } from './row-label.js';
 import { truncate } from './truncate.js';
 import type { OutputStream, Reporter, ReporterOptions, RunInfo } from './types.js';
@@ -24,6 +26,19 @@ function rowCells(row: RowResult, evalNames: readonly string[], withRepeat: bool
   ];
 }
 
+/** Column 2 is the output (`ERROR: …` when the row failed); from column 4 on, one per eval. */
+function cellStyle(palette: Palette): CellStyle {
+  return (text, column, whole) => {
+    if (column === 2 && whole.startsWith('ERROR: ')) return palette.error(text);
+    if (column < 4) return text;
+    if (whole.startsWith('PASS')) return palette.pass(text);
+    if (whole.startsWith('FAIL')) return palette.fail(text);
+    if (whole.startsWith('ERROR')) return palette.error(text);
+    if (whole.startsWith('SKIP')) return palette.dim(text);
+    return text;
+  };
+}
+
 /**
  * The AgentMark-style results table, then the summary. Its rows are the first `maxTableRows`
  * in dataset order, read back from the run's results file at the end; the rest are counted,
@@ -32,6 +47,9 @@ function rowCells(row: RowResult, evalNames: readonly string[], withRepeat: bool
 export function createTableReporter(out: OutputStream, options: ReporterOptions = {}): Reporter {
   const max = options.truncate ?? 200;
   const cap = Math.max(0, options.maxTableRows ?? 1000);
+  const width = options.width !== undefined && options.width > 0 ? options.width : undefined;
+  const palette = createPalette(options.color === true);
+  const style = cellStyle(palette);
   let seen = 0;
   let withRepeat = false;
   const extraEvals = new Set<string>();
@@ -57,11 +75,14 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
       } else {
         const headers = ['#', 'Input', 'AI Result', 'Expected Output', ...evalNames];
         const rows = kept.map((row) => rowCells(row, evalNames, withRepeat, max));
-        if (options.width !== undefined && options.width > 0) {
-          const [fittedHeaders = headers, ...fittedRows] = fitColumns(headers, rows, options.width);
-          lines.push(renderTable(fittedHeaders, fittedRows));
+        const fitted = width === undefined ? [headers, ...rows] : fitColumns(headers, rows, width);
+        if (fitted) {
+          const [fittedHeaders = headers, ...fittedRows] = fitted;
+          lines.push(renderTable(fittedHeaders, fittedRows, style, palette.bold));
         } else {
-          lines.push(renderTable(headers, rows));
+          // Too narrow for the columns even cut down: one block per row reads better than a
+          // table of `…` cells or one that wraps every line.
+          lines.push(renderBlocks(headers, rows, width ?? 0, style));
         }
         const omitted = seen - kept.length;
         if (omitted > 0) {
@@ -71,7 +92,7 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
           );
         }
       }
-      lines.push('', ...formatSummary(summary, info));
+      lines.push('', ...formatSummary(summary, info, { ...(width === undefined ? {} : { width }), palette }));
       if (info.comparison) lines.push('', formatCompareTable(info.comparison, { truncate: max }).trimEnd());
       out.write(`${lines.join('\n')}\n`);
     },

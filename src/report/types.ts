@@ -27,6 +27,8 @@ export interface ReporterOptions {
   maxTableRows?: number;
   /** Terminal width to fit the table into (the CLI passes it when stdout is a terminal). @default no limit */
   width?: number;
+  /** Colour verdicts, errors and the result line (the CLI sets it per stream). @default false */
+  color?: boolean;
   /** Several prompts share one report: each jsonl line starts with `"prompt"`, the prompt's path. @default false */
   withPrompt?: boolean;
   /** Folder that a relative `RunInfo.runDir` is relative to (html reads the run folder). @default process.cwd() */

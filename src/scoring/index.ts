@@ -20,6 +20,7 @@ export type { LatencyOptions, TokensOptions, CostOptions } from './builtins/perf
 export type { LlmJudgeOptions, AccuracyOptions } from './builtins/llm-judge.js';
 export { validateResult } from './validate-result.js';
 export { runEval, type RunEvalOptions } from './run-eval.js';
-export { wilsonInterval, meanStats, sampleStdDev, spread, type MeanStats, type Spread } from './statistics.js';
+export { wilsonInterval, meanStats, sampleStdDev, spread, type MeanStats, type ScoreRange, type Spread } from './statistics.js';
+export { scoreRange, scoreRanges } from './score-range.js';
 export { EvalTallies, summarizeEvals, type ScoredEvalSummary } from './summarize-evals.js';
 export { FlakyTracker, findFlakyRows, type FlakyEval, type FlakyRow } from './flaky-rows.js';

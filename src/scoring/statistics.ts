@@ -36,21 +36,41 @@ export interface MeanStats {
   mean: number;
   /** sd / √n with the sample sd; only with n >= 2. */
   stdErr?: number;
-  /** mean ± 1.96·SE; only with n >= 2. */
+  /** mean ± 1.96·SE, clipped to the score's range when one is given; only with n >= 2. */
   ci95?: [number, number];
 }
+
+/** The lowest and highest score an eval can give (see `scoreRange`). */
+export type ScoreRange = readonly [low: number, high: number];
 
 /**
  * Mean with a normal-approximation 95% interval. 1.96 rather than a t quantile keeps the number
  * simple to explain; with fewer than ~30 values the interval is somewhat too narrow.
+ *
+ * Bounded by clipping: with `range`, the interval is cut to [low, high], widened to take in
+ * any value outside it (a boolean scorer may return its own score). Near a bound the normal
+ * interval reaches past it (9 passes of 10: 0.9 ± 0.196), and a mean can never be there; a
+ * transformed interval (logit, Wilson-style) would move the centre too, and the mean ± SE shown
+ * next to it would no longer agree with it.
  */
-export function meanStats(values: readonly number[]): MeanStats | undefined {
+export function meanStats(values: readonly number[], range?: ScoreRange): MeanStats | undefined {
   const m = mean(values);
   if (m === undefined) return undefined;
   const sd = sampleStdDev(values);
   if (sd === undefined) return { mean: m };
   const stdErr = sd / Math.sqrt(values.length);
-  return { mean: m, stdErr, ci95: [m - Z95 * stdErr, m + Z95 * stdErr] };
+  let low = m - Z95 * stdErr;
+  let high = m + Z95 * stdErr;
+  if (range) {
+    let [floor, ceiling] = range;
+    for (const value of values) {
+      if (value < floor) floor = value;
+      if (value > ceiling) ceiling = value;
+    }
+    low = Math.max(floor, low);
+    high = Math.min(ceiling, high);
+  }
+  return { mean: m, stdErr, ci95: [low, high] };
 }
 
 export interface Spread {

@@ -1,5 +1,5 @@
 import type { EvalSummary, RowResult } from '../experiment/types.js';
-import { meanStats, spread, wilsonInterval } from './statistics.js';
+import { meanStats, spread, wilsonInterval, type ScoreRange } from './statistics.js';
 
 /** EvalSummary plus what only scoring knows; assignable to EvalSummary. */
 export interface ScoredEvalSummary extends EvalSummary {
@@ -71,7 +71,7 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
   }
 }
 
-function finish(name: string, tally: Tally): ScoredEvalSummary {
+function finish(name: string, tally: Tally, range: ScoreRange | undefined): ScoredEvalSummary {
   const summary: ScoredEvalSummary = {
     name,
     count: tally.count,
@@ -90,14 +90,14 @@ function finish(name: string, tally: Tally): ScoredEvalSummary {
   // could move is the spread between rows, so the mean and its SE are taken over per-row means.
   const rowMeans: number[] = [];
   for (const [index, sum] of tally.rowSum) rowMeans.push(sum / (tally.rowCount.get(index) ?? 1));
-  const stats = meanStats(rowMeans);
+  const stats = meanStats(rowMeans, range);
   if (stats) {
     summary.meanScore = stats.mean;
     if (stats.stdErr !== undefined) summary.meanScoreStdErr = stats.stdErr;
     if (stats.ci95) summary.meanScoreCi95 = stats.ci95;
   }
-  const range = spread(tally.scores);
-  if (range) Object.assign(summary, range);
+  const observed = spread(tally.scores);
+  if (observed) Object.assign(summary, observed);
   if (tally.normalizedCount > 0) summary.meanNormalized = tally.normalizedSum / tally.normalizedCount;
   if (tally.untyped) summary.untyped = true;
   return summary;
@@ -106,13 +106,17 @@ function finish(name: string, tally: Tally): ScoredEvalSummary {
 /**
  * Per-eval statistics gathered one result at a time, so a run never keeps its rows for them:
  * counts, pass rate with a Wilson 95% interval (over results that carry `passed`; errors and
- * skips are counted apart), mean score with SE and 95% interval, and min/median/max of the
- * scores. Only numbers are kept: a few per row and eval.
+ * skips are counted apart), mean score with SE and 95% interval (clipped to the eval's score
+ * range when `ranges` has it), and min/median/max of the scores. Only numbers are kept: a few
+ * per row and eval.
  */
 export class EvalTallies {
   private readonly tallies: Map<string, Tally>;
 
-  constructor(private readonly evalNames: readonly string[]) {
+  constructor(
+    private readonly evalNames: readonly string[],
+    private readonly ranges: ReadonlyMap<string, ScoreRange> = new Map(),
+  ) {
     this.tallies = new Map(evalNames.map((name) => [name, emptyTally()]));
   }
 
@@ -126,13 +130,17 @@ export class EvalTallies {
 
   /** The summaries in `evalNames` order. */
   finish(): ScoredEvalSummary[] {
-    return this.evalNames.map((name) => finish(name, this.tallies.get(name) ?? emptyTally()));
+    return this.evalNames.map((name) => finish(name, this.tallies.get(name) ?? emptyTally(), this.ranges.get(name)));
   }
 }
 
 /** `EvalTallies` over results already at hand. */
-export function summarizeEvals(results: Iterable<Pick<RowResult, 'index' | 'evals'>>, evalNames: string[]): ScoredEvalSummary[] {
-  const tallies = new EvalTallies(evalNames);
+export function summarizeEvals(
+  results: Iterable<Pick<RowResult, 'index' | 'evals'>>,
+  evalNames: string[],
+  ranges?: ReadonlyMap<string, ScoreRange>,
+): ScoredEvalSummary[] {
+  const tallies = new EvalTallies(evalNames, ranges);
   for (const row of results) tallies.add(row);
   return tallies.finish();
 }

@@ -28,7 +28,8 @@ export function formatRunBlock(label: string, report: RunReport, options: BlockO
   const clean = (message: string): string => relativePaths(message, options.cwd);
   const lines = [blockMarker(label, `run ${report.runId}`)];
   const rows = `${report.rows} row${report.rows === 1 ? '' : 's'}`;
-  const scope = report.onlyFailed === undefined ? rows : `${rows} (failed rows only)`;
+  // ▲/▼ of a partial rerun compare these rows with their own previous results: say so.
+  const scope = report.onlyFailed === undefined ? rows : `${rows} (failed rows only; ▲/▼ vs the same rows before)`;
   const head = [report.model, scope, `${report.cached} cached`, `${report.errors.length} errored`, formatDuration(report.durationMs)];
   lines.push(`  ${head.filter((part) => part !== undefined).join(' · ')}`);
   const nameWidth = Math.max(0, ...report.evals.map((line) => line.name.length));

@@ -1,5 +1,6 @@
 import type { ExperimentOutcome } from '../experiment/run-experiment.js';
 import type { EvalSummary, RowResult } from '../experiment/types.js';
+import { summarizeEvals } from '../scoring/index.js';
 import type { EvalLine, FlippedRow, RowErrorLine, RunReport, Verdict } from './run-report.js';
 
 export interface RecordedRun {
@@ -11,21 +12,29 @@ export interface RecordedRun {
   durationMs: number;
 }
 
+type RowKey = `${number}:${number}`;
+const keyOf = (row: Pick<RowResult, 'index' | 'repeat'>): RowKey => `${row.index}:${row.repeat}`;
+
 /**
- * The session's memory of one experiment: the last full run's eval numbers (for ▲/▼) and the
- * latest verdict of every row (for flips). A partial rerun (`f`) updates the verdicts of the
- * rows it ran but not the baseline numbers, which a subset of rows would skew.
+ * The session's memory of one experiment: the last full run's eval numbers (for ▲/▼), and the
+ * latest verdict and eval results of every row (for flips, and for `f`). A partial rerun (`f`)
+ * is compared with the same rows' previous results, never with the whole run's numbers: a
+ * subset of failed rows against all rows would read as a collapse (`pass 0.0% ▼ -91.7%`).
+ * It updates those rows' results but not the baseline numbers of the next full run.
  */
 export class RunHistory {
   private baseline: EvalSummary[] | undefined;
-  private readonly verdicts = new Map<string, Verdict>();
+  private readonly verdicts = new Map<RowKey, Verdict>();
+  /** Eval results only (small objects the rows already hold), not inputs and outputs. */
+  private readonly results = new Map<RowKey, Pick<RowResult, 'index' | 'evals'>>();
 
   record(run: RecordedRun): RunReport {
     const { outcome } = run;
     const partial = run.onlyIndexes !== undefined;
-    const previous = this.baseline;
+    const previous = partial ? this.sameRowsBefore(run.rows, outcome.summary.evals) : this.baseline;
     const evals = outcome.summary.evals.map((summary) => evalLine(summary, previous?.find((e) => e.name === summary.name)));
     if (!partial) this.baseline = outcome.summary.evals;
+    for (const row of run.rows) this.results.set(keyOf(row), { index: row.index, evals: row.evals });
 
     const flips: FlippedRow[] = [];
     const errors: RowErrorLine[] = [];
@@ -34,7 +43,7 @@ export class RunHistory {
       if (row.error !== undefined) errors.push({ index: row.index, repeat: row.repeat, message: row.error });
       const verdict = verdictOf(row);
       if (verdict === undefined) continue;
-      const key = `${row.index}:${row.repeat}`;
+      const key = keyOf(row);
       const before = this.verdicts.get(key);
       this.verdicts.set(key, verdict);
       if (before === undefined || before === verdict) continue;
@@ -60,6 +69,16 @@ export class RunHistory {
       ...(partial ? { onlyFailed: run.onlyIndexes?.size ?? 0 } : {}),
       durationMs: run.durationMs,
     };
+  }
+
+  /**
+   * The statistics of the rows that ran now, from their results before this run, computed by
+   * the same summarizer as the run's own; undefined when none of them ran before.
+   */
+  private sameRowsBefore(rows: readonly RowResult[], current: readonly EvalSummary[]): EvalSummary[] | undefined {
+    const before = rows.flatMap((row) => this.results.get(keyOf(row)) ?? []);
+    if (before.length === 0) return undefined;
+    return summarizeEvals(before, current.map((e) => e.name));
   }
 }
 

@@ -70,6 +70,10 @@ class WatchSession {
   private readonly screen: Screen;
   private ready = false;
   private closing = false;
+  /** `q` came before the first runs finished: say so on the way out rather than vanish. */
+  private quitEarly = false;
+  /** Runs the session's end cancelled, as `label (run id)`. */
+  private readonly cancelled: string[] = [];
   private finish: (code: number) => void = () => {};
 
   constructor(private readonly options: WatchSessionOptions) {
@@ -96,7 +100,8 @@ class WatchSession {
     try {
       await this.reloadShared(false);
       await this.watcher.start(this.watchedPaths());
-      for (const path of this.options.prompts) this.add(path);
+      // A quit during start-up starts nothing.
+      if (!this.quitEarly) for (const path of this.options.prompts) this.add(path);
       const started = await Promise.race([this.scheduler.idle().then(() => true), done.then(() => false)]);
       if (started) {
         this.ready = true;
@@ -110,7 +115,13 @@ class WatchSession {
       this.batcher.dispose();
       await this.scheduler.close();
       await this.watcher.close();
+      if (this.quitEarly) this.screen.note(this.quitEarlyNote());
     }
+  }
+
+  private quitEarlyNote(): string {
+    const cancelled = this.cancelled.length > 0 ? `; cancelled: ${this.cancelled.join(', ')}, kept as interrupted in the run store` : '';
+    return `quit (q) before the first runs finished${cancelled}`;
   }
 
   private add(path: string): void {
@@ -189,7 +200,8 @@ class WatchSession {
       return;
     }
     if (outcome.status === 'interrupted') {
-      // Dropped (deleted) experiments and the session's own end need no notice.
+      if (this.closing) this.cancelled.push(`${experiment.label} (run ${outcome.runId})`);
+      // Dropped (deleted) experiments need no notice; the session's end says it once.
       if (!this.closing && this.experiments.has(path)) {
         this.screen.note(`${experiment.label}: run ${outcome.runId} cancelled, restarting with the new files`);
       }
@@ -256,7 +268,10 @@ class WatchSession {
   }
 
   private onKey(action: KeyAction): void {
-    if (action === 'quit') return this.finish(0);
+    if (action === 'quit') {
+      if (!this.ready) this.quitEarly = true;
+      return this.finish(0);
+    }
     if (action === 'interrupt') return this.finish(130);
     if (action === 'rerun-all') {
       this.screen.note('rerunning all');

@@ -50,7 +50,7 @@ describe('agentmark runs', () => {
     const markdown = await project.run(['runs', 'show', first, '--format', 'markdown']);
     expect(normalize(markdown.stdout)).toBe(
       '### ❌ prompts/echo.prompt.mdx · openai/gpt-4o-mini\n\n3 rows run, 0 errored, 0 cached. Run `<run-id>`.\n\n' +
-        '| Eval | Pass rate | 95% CI | Mean ± SE | Errors |\n|---|---|---|---|---|\n| exact | 66.7% (2/3) | 20.8%–93.9% | 0.67 ± 0.33 | 0 |\n\n' +
+        '| Eval | Pass rate | 95% CI | Raw mean | Errors |\n|---|---|---|---|---|\n| exact | 66.7% (2/3) | 20.8%–93.9% | 0.67 (95% CI 0.01–1.00) | 0 |\n\n' +
         'Latency p50 [...]ms, p95 [...]ms (live calls) · tokens 18 in / 3 out · cost <$0.0001\n\n' +
         '- ✘ evals: 1 of 3 eval results did not pass\n- ✔ errors: no row errored\n\n<details><summary>1 row did not pass</summary>\n\n' +
         '| # | Input | Output | Evals |\n|---|---|---|---|\n| 2 | {"word":"gamma"} | gamma | exact: FAIL (0.00 - output "gamma" does not equal expected "GAMMA") |\n\n</details>\n',

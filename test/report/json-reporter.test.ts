@@ -2,11 +2,36 @@ import { expect, test } from 'vitest';
 import { createJsonReporter, createJsonlReporter } from '../../src/report/index.js';
 import { MemoryStream, inOrder, info, play, rows, summary } from './fixtures.js';
 
+/**
+ * The summary as the report writes it: each eval's counts named as counts (`verdictCount`,
+ * `passedCount`, in the place of the store's `passCount` and `passed`), everything else as is.
+ */
+const reported = {
+  ...summary,
+  evals: [
+    {
+      name: 'exact',
+      count: 3,
+      errored: 0,
+      verdictCount: 3,
+      passedCount: 2,
+      passRate: 2 / 3,
+      passRateCi95: [0.208, 0.939],
+      meanScore: 0.6667,
+      meanScoreStdErr: 0.3333,
+      meanScoreCi95: [0.0133, 1],
+    },
+    { name: 'tone', count: 3, errored: 1, verdictCount: 0, passedCount: 0, meanScore: 0.7, meanScoreStdErr: 0.2, meanScoreCi95: [0.308, 1] },
+  ],
+};
+
 test('json: one document with run info, summary and every row field, rows sorted', async () => {
   const out = new MemoryStream();
   await play(createJsonReporter(out));
   const sorted = [rows[3], rows[1], rows[0], rows[2]];
-  expect(out.text).toBe(`${JSON.stringify({ run: info, summary, rows: sorted }, null, 2)}\n`);
+  expect(out.text).toBe(`${JSON.stringify({ run: info, summary: reported, rows: sorted }, null, 2)}\n`);
+  // The run's own verdict keeps its name: only the eval counts are renamed.
+  expect((JSON.parse(out.text) as { summary: { passed: unknown } }).summary.passed).toBe(false);
   const parsed = JSON.parse(out.text) as { rows: Array<{ index: number; repeat: number; cached: boolean }> };
   expect(parsed.rows.map((row) => `${row.index}.${row.repeat}`)).toEqual(['0.0', '0.1', '1.0', '1.1']);
   expect(parsed.rows[2]).toEqual(rows[0]);
@@ -15,7 +40,7 @@ test('json: one document with run info, summary and every row field, rows sorted
 test('json: a run without rows is the same document with an empty list', async () => {
   const out = new MemoryStream();
   await play(createJsonReporter(out), []);
-  expect(out.text).toBe(`${JSON.stringify({ run: info, summary, rows: [] }, null, 2)}\n`);
+  expect(out.text).toBe(`${JSON.stringify({ run: info, summary: reported, rows: [] }, null, 2)}\n`);
 });
 
 test('jsonl: one line per row, written as each row ends', async () => {

@@ -6,8 +6,8 @@ import { MemoryStream, info, play, rows } from './fixtures.js';
 const SUMMARY = `SUMMARY
   Rows:     4 run, 1 errored, 1 cached, 0 pre-generated
   Evals:
-    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%), mean 0.67 ± 0.33, 0 errors
-    tone   mean 0.70 ± 0.20, 1 error
+    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%), raw mean 0.67 (95% CI 0.01–1.00), 0 errors
+    tone   raw mean 0.70 (95% CI 0.31–1.00), 1 error
   Latency:  p50 120ms, p95 340ms (live calls only)
   Tokens:   20 in / 3 out
   Cost:     $0.0002
@@ -18,6 +18,11 @@ const SUMMARY = `SUMMARY
   Result:   FAILED
   Run:      20261130-031500-ab12cd (.agentmark/runs/20261130-031500-ab12cd)
 `;
+/** At 80 columns an eval line that would not fit goes on under itself, after the name. */
+const SUMMARY_80 = SUMMARY.replace(
+  '    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%), raw mean 0.67 (95% CI 0.01–1.00), 0 errors\n',
+  '    exact  pass 66.7% (2/3, 95% CI 20.8%–93.9%),\n           raw mean 0.67 (95% CI 0.01–1.00), 0 errors\n',
+);
 
 describe('table reporter', () => {
   test('prints rows in index.repeat order, eval cells, errors, then the summary', async () => {
@@ -49,10 +54,109 @@ ${SUMMARY}`,
       '│ 1.0 │ {"q":"say \\"hi\\",… │ hi, <wave> & "bye" │ N/A             │ PASS (1.00)        │ score: 0.9, label:… │',
       '│ 1.1 │ {"q":"say \\"hi\\",… │ ERROR: model call… │ N/A             │ -                  │ -                   │',
     ]);
-    // Too narrow to fit: columns stop at 12 characters rather than vanish.
+  });
+
+  test('at 200 columns the whole table fits as it is', async () => {
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 200 }));
+    expect(out.text).toBe(
+      `┌─────┬────────────────────────────────┬───────────────────────────────┬─────────────────┬────────────────────────┬───────────────────────────────────────────┐
+│ #   │ Input                          │ AI Result                     │ Expected Output │ exact                  │ tone                                      │
+├─────┼────────────────────────────────┼───────────────────────────────┼─────────────────┼────────────────────────┼───────────────────────────────────────────┤
+│ 0.0 │ {"q":"2+2"}                    │ 4                             │ 4               │ PASS (1.00 - match)    │ score: 0.5, label: neutral                │
+│ 0.1 │ {"q":"2+2"}                    │ four                          │ 4               │ FAIL (0.00 - mismatch) │ ERROR: judge timed out                    │
+│ 1.0 │ {"q":"say \\"hi\\", then\\nwave"} │ hi, <wave> & "bye"            │ N/A             │ PASS (1.00)            │ score: 0.9, label: friendly, reason: warm │
+│ 1.1 │ {"q":"say \\"hi\\", then\\nwave"} │ ERROR: model call failed: 500 │ N/A             │ -                      │ -                                         │
+└─────┴────────────────────────────────┴───────────────────────────────┴─────────────────┴────────────────────────┴───────────────────────────────────────────┘
+
+${SUMMARY}`,
+    );
+  });
+
+  test('at 80 columns a table that cannot fit readably becomes one block per row', async () => {
+    // Six columns need 19 characters of frame and 12 each but `#`: 82 > 80.
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 80 }));
+    expect(out.text).toBe(
+      `── #0.0 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"2+2"}
+  AI Result        4
+  Expected Output  4
+  exact            PASS (1.00 - match)
+  tone             score: 0.5, label: neutral
+── #0.1 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"2+2"}
+  AI Result        four
+  Expected Output  4
+  exact            FAIL (0.00 - mismatch)
+  tone             ERROR: judge timed out
+── #1.0 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"say \\"hi\\", then\\nwave"}
+  AI Result        hi, <wave> & "bye"
+  Expected Output  N/A
+  exact            PASS (1.00)
+  tone             score: 0.9, label: friendly, reason: warm
+── #1.1 ────────────────────────────────────────────────────────────────────────
+  Input            {"q":"say \\"hi\\", then\\nwave"}
+  AI Result        ERROR: model call failed: 500
+  Expected Output  N/A
+  exact            -
+  tone             -
+
+${SUMMARY_80}`,
+    );
+    expect(Math.max(...out.text.split('\n').map((line) => Array.from(line).length))).toBe(80);
+  });
+
+  test('with colour, blocks and the summary colour verdicts and errors; without escapes it is the plain report', async () => {
+    const plain = new MemoryStream();
+    await play(createTableReporter(plain, { width: 80 }));
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 80, color: true }));
+    // picocolors' codes: green 32, red 31 (both closed by 39), bold 1 (closed by 22).
+    expect(out.text).toContain('  exact            \x1b[32mPASS (1.00 - match)\x1b[39m\n');
+    expect(out.text).toContain('  exact            \x1b[31mFAIL (0.00 - mismatch)\x1b[39m\n');
+    expect(out.text).toContain('  tone             \x1b[1m\x1b[31mERROR: judge timed out\x1b[39m\x1b[22m\n');
+    expect(out.text).toContain('  AI Result        \x1b[1m\x1b[31mERROR: model call failed: 500\x1b[39m\x1b[22m\n');
+    expect(out.text).toContain('    tone   raw mean 0.70 (95% CI 0.31–1.00), \x1b[1m\x1b[31m1 error\x1b[39m\x1b[22m\n');
+    expect(out.text).toContain('  Result:   \x1b[1m\x1b[31mFAILED\x1b[39m\x1b[22m\n');
+    expect(out.text.replace(/\x1b\[\d+m/g, '')).toBe(plain.text);
+  });
+
+  test('blocks wrap long values to the width; narrower still, values go under their labels', async () => {
+    const row: RowResult = { ...rows[3]!, error: undefined, output: 'x'.repeat(70), evals: { exact: { passed: true } } };
+    const wide = new MemoryStream();
+    await play(createTableReporter(wide, { width: 40 }), [row], { ...info, evalNames: ['exact'] });
+    expect(wide.text.split('\n\nSUMMARY')[0]).toBe(
+      [
+        '── #0 ──────────────────────────────────',
+        '  Input            {"q":"2+2"}',
+        `  AI Result        ${'x'.repeat(21)}`,
+        `                   ${'x'.repeat(21)}`,
+        `                   ${'x'.repeat(21)}`,
+        `                   ${'x'.repeat(7)}`,
+        '  Expected Output  4',
+        '  exact            PASS',
+      ].join('\n'),
+    );
     const narrow = new MemoryStream();
-    await play(createTableReporter(narrow, { width: 20 }));
-    expect(narrow.text.split('\n')[1]).toBe('│ #   │ Input        │ AI Result    │ Expected Ou… │ exact        │ tone         │');
+    await play(createTableReporter(narrow, { width: 24 }), [row], { ...info, evalNames: ['exact'] });
+    expect(narrow.text.split('\n\nSUMMARY')[0]).toBe(
+      [
+        '── #0 ──────────────────',
+        '  Input',
+        '    {"q":"2+2"}',
+        '  AI Result',
+        `    ${'x'.repeat(20)}`,
+        `    ${'x'.repeat(20)}`,
+        `    ${'x'.repeat(20)}`,
+        `    ${'x'.repeat(10)}`,
+        '  Expected Output',
+        '    4',
+        '  exact',
+        '    PASS',
+      ].join('\n'),
+    );
   });
 
   test('truncates long cells with …, shows newlines as spaces, and plain indexes without repeats', async () => {

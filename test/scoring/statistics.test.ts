@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RowResult } from '../../src/experiment/types.js';
-import { findFlakyRows, meanStats, sampleStdDev, spread, summarizeEvals, wilsonInterval, type ScoredEval } from '../../src/scoring/index.js';
+import { findFlakyRows, meanStats, sampleStdDev, scoreRange, scoreRanges, spread, summarizeEvals, wilsonInterval, type ScoredEval } from '../../src/scoring/index.js';
 
 function close(actual: readonly number[] | undefined, expected: readonly number[], digits = 4): void {
   expect(actual).toBeDefined();
@@ -40,6 +40,39 @@ describe('mean, SE and spread', () => {
     close(stats?.ci95, [3.518379, 6.481621], 6);
     expect(spread(values)).toEqual({ min: 2, median: 4.5, max: 9 });
     expect(spread([3, 1, 2])).toEqual({ min: 1, median: 2, max: 3 });
+  });
+  it('a bounded score\'s interval is clipped to its range, never past it', () => {
+    // 9 passes of 10 as scores 1 and 0, by hand: mean 0.9; squared deviations 9·0.01 + 0.81 = 0.9;
+    // sample variance 0.9/9 = 0.1; sd 0.316228; SE = sd/√10 = 0.1; 1.96·SE = 0.196
+    // normal interval [0.704, 1.096]; the score is in [0, 1], so the top is clipped to 1.
+    const nine = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0];
+    close(meanStats(nine)?.ci95, [0.704, 1.096], 6);
+    close(meanStats(nine, [0, 1])?.ci95, [0.704, 1], 6);
+    expect(meanStats(nine, [0, 1])?.stdErr).toBeCloseTo(0.1, 9);
+    // A 1–5 rating, scores 5 5 5 4, by hand: mean 4.75; squared deviations 3·0.0625 + 0.5625 = 0.75;
+    // variance 0.25; sd 0.5; SE 0.25; 1.96·SE = 0.49 → [4.26, 5.24], clipped to 5.
+    close(meanStats([5, 5, 5, 4], [1, 5])?.ci95, [4.26, 5], 6);
+    // 1 and 0 on [0, 1]: mean 0.5, sd 0.707107, SE 0.5, 1.96·SE = 0.98 → [-0.48, 1.48] → [0, 1].
+    close(meanStats([1, 0], [0, 1])?.ci95, [0, 1], 6);
+    // Inside the range nothing changes: [2, 4] on [0, 10]: mean 3, sd √2, SE 1 → [1.04, 4.96].
+    close(meanStats([2, 4], [0, 10])?.ci95, [1.04, 4.96], 6);
+    // A value outside the declared range (a boolean scorer's own score) widens it to take it in:
+    // [3, 0] on [0, 1]: mean 1.5, sd 2.12132, SE 1.5, 1.96·SE = 2.94 → [-1.44, 4.44] → [0, 3].
+    close(meanStats([3, 0], [0, 1])?.ci95, [0, 3], 6);
+  });
+  it('scoreRange reads the range from the score schema', () => {
+    expect(scoreRange({ type: 'boolean' })).toEqual([0, 1]);
+    expect(scoreRange({ type: 'numeric', min: 1, max: 5 })).toEqual([1, 5]);
+    expect(scoreRange({ type: 'numeric', min: 0 })).toBeUndefined();
+    expect(scoreRange({ type: 'categorical', categories: [{ label: 'good', value: 2 }, { label: 'bad', value: -1 }, { label: 'ok', value: 0 }] })).toEqual([-1, 2]);
+    expect(scoreRange(undefined)).toBeUndefined();
+    expect([...scoreRanges([{ name: 'a', schema: { type: 'boolean' } }, { name: 'b', schema: undefined }])]).toEqual([['a', [0, 1]]]);
+  });
+  it('summarizeEvals bounds each eval\'s mean interval by its range', () => {
+    const rows = Array.from({ length: 10 }, (_, index) => result(index, 0, { b: { passed: index < 9, score: index < 9 ? 1 : 0, normalized: index < 9 ? 1 : 0 } }));
+    // Same 9-of-10 figures as above.
+    close(summarizeEvals(rows, ['b'])[0]?.meanScoreCi95, [0.704, 1.096], 6);
+    close(summarizeEvals(rows, ['b'], new Map([['b', [0, 1] as const]]))[0]?.meanScoreCi95, [0.704, 1], 6);
   });
   it('one value has a mean but no SE; none has nothing', () => {
     expect(meanStats([0.7])).toEqual({ mean: 0.7 });

@@ -92,7 +92,8 @@ test('r reruns all, f reruns only the failed rows', async () => {
   from = watch.stdout.length;
   watch.child.stdin.write('f\n');
   out = await watch.waitFor(blocksAfter(from, BETA), 'beta to rerun its failed row');
-  expect(out.slice(from)).toMatch(/1 row \(failed rows only\) · 1 cached/);
+  expect(out.slice(from)).toMatch(/1 row \(failed rows only; ▲\/▼ vs the same rows before\) · 1 cached/);
+  expect(out.slice(from)).toMatch(/\n {2}mentions {2}pass 0\.0% {3}mean 0\.000\n/);
   expect(count(out.slice(from), ALPHA)).toBe(0);
 
   from = watch.stdout.length;

@@ -65,10 +65,15 @@ test('the first run has no deltas; the next shows ▲/▼ and the rows whose ver
     ].join('\n'),
   );
 
-  // A rerun of failed rows only updates those rows' verdicts and keeps the baseline numbers.
+  // A rerun of failed rows only updates those rows' verdicts and keeps the baseline numbers;
+  // its ▲/▼ compare with the same rows before: row 0 failed (0/1), row 2 errored (no result).
   const partial = history.record({ outcome: outcome('run-3', [row(0, true)], [exact(1, 1)]), rows: [row(0, true)], onlyIndexes: new Set([0, 2]), durationMs: 5 });
   expect(partial.onlyFailed).toBe(2);
   expect(partial.flips.map((flip) => `${flip.index} ${flip.from}→${flip.to}`)).toEqual(['0 fail→pass']);
+  expect(formatRunBlock('prompts/a.prompt.mdx', partial, options).split('\n').slice(1, 3)).toEqual([
+    '  1 row (failed rows only; ▲/▼ vs the same rows before) · 1 cached · 0 errored · 5ms',
+    '  exact  pass 100.0% ▲ +100.0%   mean 1.000 ▲ +1.000',
+  ]);
   const next = history.record({ outcome: outcome('run-4', [], [exact(0.5, 0.5)]), rows: [], durationMs: 5 });
   expect(next.evals[0]?.passRateDelta).toBeCloseTo(0.5 - 1 / 3);
 
@@ -80,4 +85,24 @@ test('the first run has no deltas; the next shows ▲/▼ and the rows whose ver
       '',
     ].join('\n'),
   );
+});
+
+test('f compares the failed rows with the same rows of the previous run, not with the whole run', () => {
+  // The case from issue 13: 11 of 12 rows pass; `f` reruns the one that failed.
+  const history = new RunHistory();
+  const all = Array.from({ length: 12 }, (_, index) => row(index, index !== 7));
+  const full = history.record({ outcome: outcome('run-1', all, [exact(11 / 12, 11 / 12)]), rows: all, durationMs: 5 });
+  expect(full.evals[0]).toEqual({ name: 'exact', passRate: 11 / 12, meanScore: 11 / 12 });
+
+  const stillFailing = history.record({ outcome: outcome('run-2', [row(7, false)], [exact(0, 0)]), rows: [row(7, false)], onlyIndexes: new Set([7]), durationMs: 5 });
+  // Same rows, same numbers: no ▲/▼ at all (was `pass 0.0% ▼ -91.7%`).
+  expect(stillFailing.evals[0]).toEqual({ name: 'exact', passRate: 0, meanScore: 0, passRateDelta: 0, meanScoreDelta: 0 });
+  expect(formatRunBlock('prompts/a.prompt.mdx', stillFailing, options).split('\n')[2]).toBe('  exact  pass 0.0%   mean 0.000');
+
+  const fixed = history.record({ outcome: outcome('run-3', [row(7, true)], [exact(1, 1)]), rows: [row(7, true)], onlyIndexes: new Set([7]), durationMs: 5 });
+  expect(fixed.evals[0]).toEqual({ name: 'exact', passRate: 1, meanScore: 1, passRateDelta: 1, meanScoreDelta: 1 });
+
+  // The next full run is compared with the last full run, all 12 rows.
+  const again = history.record({ outcome: outcome('run-4', all, [exact(1, 1)]), rows: all, durationMs: 5 });
+  expect(again.evals[0]?.passRateDelta).toBeCloseTo(1 / 12);
 });

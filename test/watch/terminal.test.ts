@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import { runInTerminal, type TerminalProcess } from '../helpers/run-in-terminal.js';
-import { ALPHA, BETA, READY, blocksAfter, edit, watchProject, type WatchProject } from './watch-process.js';
+import { ALPHA, BETA, READY, blocksAfter, edit, until, watchProject, type WatchProject } from './watch-process.js';
 
 // Each test starts a CLI process and edits files; a loaded two-core machine needs room.
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 30_000 });
@@ -64,8 +64,11 @@ test('on a terminal the whole screen is redrawn in place; r reruns all, f the fa
   expect(lastScreen(out)).toMatch(/mentions {2}pass 50\.0% ▼ -50\.0%/);
 
   terminal.type('f');
-  out = await terminal.waitFor(settledWith('1 row (failed rows only) · 1 cached'), 'f to rerun the failed row');
+  out = await terminal.waitFor(settledWith('1 row (failed rows only; ▲/▼ vs the same rows before) · 1 cached'), 'f to rerun the failed row');
   expect(runIdOf(lastScreen(out), 'prompts/alpha.prompt.mdx')).toBe(alphaRun);
+  // Row 1 failed before and fails again: no change against the same row (was `pass 0.0% ▼ -50.0%`).
+  expect(lastScreen(out)).toContain('(failed rows only; ▲/▼ vs the same rows before) · 1 cached · 0 errored · ');
+  expect(lastScreen(out)).toMatch(/\r\n {2}mentions {2}pass 0\.0% {3}mean 0\.000\r\n/);
 
   terminal.type('q');
   expect(await terminal.exited).toEqual({ code: 0, signal: null });
@@ -88,4 +91,20 @@ test('when stdout is not a terminal it prints plain blocks and never clears the 
   expect(watch.stdout).not.toContain('\r');
   expect(watch.stdout).not.toContain('running…');
   expect(watch.stderr).toBe('');
+});
+
+test('q pressed before the first runs end quits at once, saying what it cancelled', async () => {
+  project = await watchProject({ handler: () => ({ text: 'late', latencyMs: 20_000 }) });
+  const { dir, server } = project;
+  terminal = runInTerminal(['watch', 'prompts'], { cwd: dir, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
+  await until(() => server.inFlight === 5, 'the first runs to be in flight');
+  const started = Date.now();
+  terminal.type('q');
+  expect(await terminal.exited).toEqual({ code: 0, signal: null });
+  expect(Date.now() - started).toBeLessThan(10_000);
+  const screen = stable(lastScreen(terminal.output));
+  expect(screen).toMatch(/\r\nquit \(q\) before the first runs finished; cancelled: prompts\/(alpha|beta)\.prompt\.mdx \(run <run-id>\), prompts\/(alpha|beta)\.prompt\.mdx \(run <run-id>\), kept as interrupted in the run store\r\n$/);
+  expect(screen).toContain('prompts/alpha.prompt.mdx');
+  expect(screen).toContain('prompts/beta.prompt.mdx');
+  await until(() => server.closedEarly === 5, 'the server to see every request aborted');
 });

@@ -52,8 +52,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const info = storedRunInfo(stored, io.cwd);
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
-    const width = output.stream === io.stdout && io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : undefined;
-    const reporter = reporters[format as ReporterName](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(width === undefined ? {} : { width }) });
+    const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
+    const reporter = reporters[format as ReporterName](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(width === undefined ? {} : { width }), ...(output.stream.color ? { color: true } : {}) });
     await reporter.onRunStart?.(info);
     for await (const row of stored.rowsInOrder()) await reporter.onRowEnd?.(row);
     await reporter.onRunEnd?.(summary, info, () => stored.rowsInOrder());
