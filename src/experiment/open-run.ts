@@ -15,6 +15,8 @@ export interface OpenedExperiment {
   replay: (() => AsyncIterable<RowResult>) | undefined;
   /** The killed process whose lock this one took over (resume). */
   tookOverFrom: LockOwner | undefined;
+  /** `rowKey`s of rows a batch job failed in an earlier attempt, sent again now (resume of a `--batch` run). */
+  retry: Set<string>;
 }
 
 export interface RunFacts {
@@ -42,7 +44,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
       options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
     });
     const opened = await store.open(options.resume);
-    return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom };
+    return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom, retry: new Set() };
   }
   const now = options.now ?? Date.now;
   const handle = await store.create({
@@ -56,7 +58,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     startedAt: new Date(now()).toISOString(),
     status: 'running',
   });
-  return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined };
+  return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined, retry: new Set() };
 }
 
 function manifestOptions(options: RunExperimentOptions): Record<string, unknown> {
@@ -71,5 +73,6 @@ function manifestOptions(options: RunExperimentOptions): Record<string, unknown>
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     judgeModel: options.judgeModel,
     threshold: options.threshold,
+    ...(options.batch ? { batch: { judgeLive: options.batch.judgeLive ?? false } } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { BatchManifest } from '../batch/types.js';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import type { RunHandle } from './run-handle.js';
 import type { LockOwner } from './run-lock.js';
@@ -48,6 +49,8 @@ export interface RunManifest {
   summary?: RunSummary;
   /** Why an interrupted run stopped, when it was not a signal (the model server became unreachable). */
   stopped?: { reason: 'server-unreachable'; message: string };
+  /** A `--batch` run's jobs (ids, states, files), so `--resume` and `agentmark batches` find them. */
+  batch?: BatchManifest;
 }
 
 /** Fields a running run may change; the id and what was run stay fixed. */
