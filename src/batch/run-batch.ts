@@ -86,8 +86,15 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
     signal: context.dispatch,
   });
 
+  const leftRunning = async (): Promise<false> => {
+    await context.emit({
+      type: 'warning',
+      message: `the batch jobs keep running on the server: continue with --resume ${handle.id} (it picks up the same jobs, never submits them again), or cancel them with \`agentmark batches cancel ${handle.id}\``,
+    });
+    return false;
+  };
   // Jobs an earlier attempt submitted are finished first: their answers are paid for.
-  if (!(await finishJobs(state.jobs, jobsContext(state.endpoint)))) return false;
+  if (!(await finishJobs(state.jobs, jobsContext(state.endpoint)))) return leftRunning();
 
   const recorded = new Set<string>();
   const parts = new RequestParts(dir, context.settings.limits, state.jobs.length);
@@ -109,7 +116,7 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   await jobs.save();
   await jobs.progress(state.jobs);
   await submitJobs(added, jobs);
-  if (!(await finishJobs(added, jobs))) return false;
+  if (!(await finishJobs(added, jobs))) return leftRunning();
   await processPass({ ...context, retry: new Set() }, bridge, recorded, await lookup(dir, state.jobs), undefined);
   return true;
 
@@ -118,12 +125,18 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   }
 }
 
+/** Submits, polls and downloads; false when Ctrl-C came first (whatever request it cut short). */
 async function finishJobs(jobs: BatchJobRecord[], context: JobsContext): Promise<boolean> {
   if (jobs.length === 0) return true;
-  await submitJobs(jobs, context);
-  if (!jobs.every(isFinal) && !(await pollJobs(jobs, context))) return false;
-  await downloadResults(jobs, context);
-  return true;
+  try {
+    await submitJobs(jobs, context);
+    if (!jobs.every(isFinal) && !(await pollJobs(jobs, context))) return false;
+    await downloadResults(jobs, context);
+    return true;
+  } catch (error) {
+    if (context.signal?.aborted) return false;
+    throw error;
+  }
 }
 
 interface Lookup {
