@@ -35,7 +35,8 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
   const { project } = options;
   const { prompt, caller, dataset } = facts;
   if (options.resume) {
-    checkResume(await store.manifest(options.resume), {
+    const manifest = await store.manifest(options.resume);
+    checkResume(manifest, {
       promptPath: relative(project.root, prompt.path),
       promptHash: caller.promptHash,
       datasetPath: dataset.path,
@@ -43,8 +44,9 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
       model: caller.modelName,
       options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
     });
-    const opened = await store.open(options.resume);
-    return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom, retry: new Set() };
+    // A batch run's rows whose job failed them (expired, cancelled, an error line) are sent again.
+    const opened = await store.open(options.resume, manifest.batch ? { drop: (row) => row.errorCode?.startsWith('MODEL_BATCH_') === true } : {});
+    return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom, retry: opened.dropped };
   }
   const now = options.now ?? Date.now;
   const handle = await store.create({

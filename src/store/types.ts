@@ -67,6 +67,8 @@ export interface OpenedRun {
   rowCount: number;
   /** Whether a torn last line was found and cut off. */
   droppedTornLine: boolean;
+  /** `rowKey`s of the rows `open`'s `drop` took out of the results file, to be run again. */
+  dropped: Set<string>;
   /** Set when the run's lock was left by a killed process and this one took it over. */
   tookOverFrom?: LockOwner;
   /** Streams the rows already stored, in file order. */

@@ -120,6 +120,47 @@ describe('run-experiment --batch against the loopback Batch API', () => {
     expect(outcome.summary).toMatchObject({ rows: 5, errored: 3, passed: false });
   });
 
+  it('--resume sends again only the rows a job failed, in a new job, and keeps one result per row', async () => {
+    fx = await project();
+    server.setHandler((request) => (request.lastUserText === 'beta' ? { status: 400, message: 'bad beta' } : echoResponder(request)));
+    server.batches.plan = (n) => (n === 1 ? { outcome: 'expired', answered: 1 } : n === 2 ? { missing: [0] } : {});
+    const first = await fx.run({ env: env(), concurrency: 1, batch: { pollMs: 5, maxRequests: 2 } });
+    expect(first.summary.errored).toBe(3);
+    server.setHandler(echoResponder);
+    server.batches.plan = () => ({});
+    const resumed = await fx.run({ env: env(), concurrency: 1, resume: first.runId, batch: { pollMs: 5, maxRequests: 2 } });
+    expect(resumed.summary).toMatchObject({ rows: 5, errored: 0, passed: true });
+    expect(batchCreates()).toBe(5);
+    const uploads = [...server.batches.files.values()].filter((file) => file.purpose === 'batch').map((file) => file.content);
+    expect(uploads).toHaveLength(5);
+    const resent = uploads.slice(3);
+    const words = resent.join('').trim().split('\n').map((line) => (JSON.parse(line) as { custom_id: string }).custom_id);
+    expect(words).toEqual(['row-1-0', 'row-3-0', 'row-4-0']);
+    const rows = await rowsOf(first.runDir);
+    expect(rows.map((row) => [row.index, row.output])).toEqual([
+      [0, 'alpha'],
+      [1, 'beta'],
+      [2, 'gamma'],
+      [3, 'delta'],
+      [4, 'epsilon'],
+    ]);
+    const manifest = await new RunStore(fx.dir).manifest(first.runId);
+    expect(manifest.batch?.jobs.map((job) => [job.part, job.batchId, job.status, job.requests])).toEqual([
+      [0, 'batch_1', 'completed', 2],
+      [1, 'batch_2', 'expired', 2],
+      [2, 'batch_3', 'completed', 1],
+      [3, 'batch_4', 'completed', 2],
+      [4, 'batch_5', 'completed', 1],
+    ]);
+  });
+
+  it('uses batchInput / batchOutput prices from the config when given', async () => {
+    fx = await project();
+    const outcome = await fx.run({ env: env(), batch: { pollMs: 5 } }, { prices: { 'openai/gpt-4o-mini': { input: 1, output: 2, batchInput: 0.4, batchOutput: 0.8 } } });
+    // 5 rows × (2 input tokens × 0.4 + 1 output token × 0.8) USD per million.
+    expect(outcome.summary.costUsd).toBeCloseTo((5 * (2 * 0.4 + 1 * 0.8)) / 1_000_000, 15);
+  });
+
   it('a job that failed validation makes each of its rows an error saying why', async () => {
     fx = await project();
     server.batches.plan = () => ({ outcome: 'failed', failure: 'model not available for batch' });
