@@ -28,11 +28,13 @@ export interface BatchServerState {
   uploadFaults: number;
   /** While true, jobs stay `in_progress`. */
   hold: boolean;
+  /** Act as a server without the Batch API: every files and batches route is a 404. */
+  absent: boolean;
   plan: (jobNumber: number) => BatchPlan;
 }
 
 export function createBatchState(): BatchServerState {
-  return { files: new Map(), batches: [], uploadFaults: 0, hold: false, plan: () => ({}) };
+  return { files: new Map(), batches: [], uploadFaults: 0, hold: false, absent: false, plan: () => ({}) };
 }
 
 const CREATED = 1_700_000_000;
@@ -47,6 +49,7 @@ export async function handleBatchApi(
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
   const method = req.method ?? 'GET';
+  if (state.absent) return send(res, 404, { error: { message: `no route ${method} ${path}`, type: 'invalid_request_error', code: 'not_found' } });
   if (method === 'POST' && path === '/v1/files') {
     if (state.uploadFaults > 0) {
       state.uploadFaults -= 1;
