@@ -4,5 +4,5 @@ export { BatchClient, type BatchClientOptions } from './batch-client.js';
 export { batchCostOf } from './batch-price.js';
 export { formatBatchProgress } from './format-progress.js';
 export { DEFAULT_LIMITS, type BatchLimits } from './request-parts.js';
-export { isFinal } from './batch-jobs.js';
+export { apply as applyBatchObject, isFinal } from './batch-jobs.js';
 export type { BatchEndpoint, BatchJobRecord, BatchManifest, BatchObject, BatchStatus } from './types.js';

@@ -71,7 +71,8 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   const envBase = context.env.OPENAI_BASE_URL?.trim() || undefined;
   const baseURL = envBase ?? context.configBaseURL ?? DEFAULT_BASE_URL;
   const bridge = new ProviderBridge({ baseURL, baseURLSet: envBase !== undefined || context.configBaseURL !== undefined, env: context.env, tools: context.tools, prices: context.prices });
-  const client = new BatchClient({ baseURL, apiKey: context.env.OPENAI_API_KEY?.trim() || undefined, signal: context.dispatch });
+  // Jobs an earlier attempt made live where it sent them, whatever the base URL is now.
+  const client = new BatchClient({ baseURL: handle.manifest.batch?.baseURL ?? baseURL, apiKey: context.env.OPENAI_API_KEY?.trim() || undefined, signal: context.dispatch });
   const state: BatchManifest = handle.manifest.batch ?? { endpoint: '/v1/chat/completions', baseURL, jobs: [] };
   const jobsContext = (endpoint: BatchEndpoint): JobsContext => ({
     client,
@@ -110,12 +111,11 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   if (added.length === 0 || endpoint === undefined) return true;
 
   state.endpoint = endpoint;
-  state.baseURL = baseURL;
+  state.baseURL = client.baseURL;
   state.jobs.push(...added);
   const jobs = jobsContext(endpoint);
   await jobs.save();
   await jobs.progress(state.jobs);
-  await submitJobs(added, jobs);
   if (!(await finishJobs(added, jobs))) return leftRunning();
   await processPass({ ...context, retry: new Set() }, bridge, recorded, await lookup(dir, state.jobs), undefined);
   return true;

@@ -40,16 +40,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (batch === undefined || batch.jobs.length === 0) {
     throw new UsageError('USAGE_NOT_A_BATCH_RUN', `run ${stored.manifest.id} has no batch jobs`, { hint: 'batch jobs are made by `run-experiment --batch`' });
   }
-  const { BatchClient, formatBatchProgress, isFinal } = await import('../../batch/index.js');
+  const { applyBatchObject, BatchClient, formatBatchProgress, isFinal } = await import('../../batch/index.js');
   let jobs = batch.jobs;
   if (action !== 'list') {
     const client = new BatchClient({ baseURL: batch.baseURL, apiKey: io.env.OPENAI_API_KEY?.trim() || undefined, signal: io.signal });
-    const { apply } = await import('../../batch/batch-jobs.js');
     jobs = [];
     for (const recorded of batch.jobs) {
       const job = { ...recorded };
       if (job.batchId !== undefined && (action === 'status' || !isFinal(job))) {
-        apply(job, action === 'cancel' ? await client.cancel(job.batchId) : await client.retrieve(job.batchId));
+        applyBatchObject(job, action === 'cancel' ? await client.cancel(job.batchId) : await client.retrieve(job.batchId));
       }
       jobs.push(job);
     }
