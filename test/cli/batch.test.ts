@@ -4,6 +4,8 @@ import { useOpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
 const server = useOpenAIServer();
+/** Per CLI process: this machine runs many test files at once, and a CLI start then takes seconds. */
+const SLOW = 60_000;
 let project: CliProject;
 beforeEach(async () => {
   project = await cliProject();
@@ -17,12 +19,12 @@ const liveCalls = (): number => server.requests.filter((r) => r.path === '/v1/ch
 function spawn(args: string[]): { done: ReturnType<CliProject['run']>; child: Promise<ChildProcess> } {
   let resolveChild: (child: ChildProcess) => void = () => {};
   const child = new Promise<ChildProcess>((resolve) => (resolveChild = resolve));
-  return { done: project.run(args, { server, onSpawn: resolveChild }), child };
+  return { done: project.run(args, { server, onSpawn: resolveChild, timeoutMs: SLOW }), child };
 }
 
 describe('run-experiment --batch (CLI)', () => {
-  it('runs the rows as a batch job, shows the jobs while polling, and reports as a live run would', async () => {
-    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--batch', '--batch-poll', '0.01', '--format', 'jsonl'], { server });
+  it('runs the rows as a batch job, shows the jobs while polling, and reports as a live run would', { timeout: 90_000 }, async () => {
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--batch', '--batch-poll', '0.01', '--format', 'jsonl'], { server, timeoutMs: SLOW });
     // gamma's expected output is GAMMA: the gate fails as it would live.
     expect(result.code).toBe(1);
     // Each change of state, as it is seen; then the usual progress of the rows.
@@ -42,10 +44,10 @@ describe('run-experiment --batch (CLI)', () => {
     expect(liveCalls()).toBe(0);
   });
 
-  it('kill -9 while polling, then --resume: the same job is collected, never submitted again', async () => {
+  it('kill -9 while polling, then --resume: the same job is collected, never submitted again', { timeout: 120_000 }, async () => {
     server.batches.hold = true;
     const first = spawn(['run-experiment', 'prompts/echo.prompt.mdx', '--batch', '--batch-poll', '0.01', '--quiet']);
-    await expect.poll(polls, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(polls, { timeout: 40_000, interval: 10 }).toBeGreaterThanOrEqual(3);
     (await first.child).kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
     expect(creates()).toBe(1);
@@ -53,7 +55,7 @@ describe('run-experiment --batch (CLI)', () => {
     expect(await project.results(id ?? '')).toEqual([]);
     server.batches.hold = false;
     // The run was a batch run: --resume goes on with its jobs without --batch being repeated.
-    const resumed = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--resume', id ?? '', '--quiet', '--format', 'jsonl'], { server });
+    const resumed = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--resume', id ?? '', '--quiet', '--format', 'jsonl'], { server, timeoutMs: SLOW });
     expect(resumed.code).toBe(1);
     expect(resumed.stderr).toMatch(/^warning: took over run /);
     expect(creates()).toBe(1);
@@ -61,12 +63,12 @@ describe('run-experiment --batch (CLI)', () => {
     expect(liveCalls()).toBe(0);
     const rows = await project.results(id ?? '');
     expect(rows.map((row) => row.output).sort()).toEqual(['alpha', 'beta', 'gamma']);
-  }, 60_000);
+  });
 
-  it('Ctrl-C while polling leaves the job running and says how to resume or cancel; batches shows and cancels it', async () => {
+  it('Ctrl-C while polling leaves the job running and says how to resume or cancel; batches shows and cancels it', { timeout: 180_000 }, async () => {
     server.batches.hold = true;
     const first = spawn(['run-experiment', 'prompts/echo.prompt.mdx', '--batch', '--batch-poll', '0.01', '--quiet']);
-    await expect.poll(polls, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(polls, { timeout: 40_000, interval: 10 }).toBeGreaterThanOrEqual(2);
     (await first.child).kill('SIGINT');
     const stopped = await first.done;
     const [id] = await project.runIds();
@@ -75,7 +77,7 @@ describe('run-experiment --batch (CLI)', () => {
       `warning: the batch jobs keep running on the server: continue with --resume ${id} (it picks up the same jobs, never submits them again), or cancel them with \`agentmark batches cancel ${id}\`\n` +
         `interrupted: finished rows are saved; continue with --resume ${id}\n`,
     );
-    const listed = await project.run(['batches', 'list', id ?? ''], { server });
+    const listed = await project.run(['batches', 'list', id ?? ''], { server, timeoutMs: SLOW });
     expect(listed.code).toBe(0);
     expect(listed.stdout).toBe(
       [
@@ -87,7 +89,7 @@ describe('run-experiment --batch (CLI)', () => {
         '',
       ].join('\n'),
     );
-    const cancelled = await project.run(['batches', 'cancel', id ?? ''], { server });
+    const cancelled = await project.run(['batches', 'cancel', id ?? ''], { server, timeoutMs: SLOW });
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toBe(
       [
@@ -101,17 +103,16 @@ describe('run-experiment --batch (CLI)', () => {
         '',
       ].join('\n'),
     );
-    const status = await project.run(['batches', 'status', id ?? '', '--json'], { server });
+    const status = await project.run(['batches', 'status', id ?? '', '--json'], { server, timeoutMs: SLOW });
     expect(JSON.parse(status.stdout).jobs[0]).toMatchObject({ batchId: 'batch_1', status: 'cancelled', counts: { total: 3, completed: 0, failed: 3 } });
-    const resumed = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--resume', id ?? '', '--quiet', '--format', 'jsonl'], { server });
+    const resumed = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--resume', id ?? '', '--quiet', '--format', 'jsonl'], { server, timeoutMs: SLOW });
     expect(resumed.code).toBe(1);
     const rows = await project.results(id ?? '');
     expect(rows.map((row) => row.errorCode)).toEqual(['MODEL_BATCH_CANCELLED', 'MODEL_BATCH_CANCELLED', 'MODEL_BATCH_CANCELLED']);
     expect(creates()).toBe(1);
-    // Six CLI processes: on a loaded machine each takes seconds.
-  }, 90_000);
+  });
 
-  it('refuses what it cannot batch with exit 2 and a hint, before any request', async () => {
+  it('refuses what it cannot batch with exit 2 and a hint, before any request', { timeout: 120_000 }, async () => {
     const json = JSON.parse(await project.read('agentmark.json')) as { scores: Record<string, unknown> };
     json.scores.polite = { type: 'boolean', description: 'The answer is polite', scorer: 'llm_judge' };
     await project.write('agentmark.json', JSON.stringify(json));
@@ -119,15 +120,15 @@ describe('run-experiment --batch (CLI)', () => {
       'prompts/judged.prompt.mdx',
       '---\nname: judged\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/words.jsonl\n  evals: [polite]\n---\n\n<User>{props.word}</User>\n',
     );
-    const judged = await project.run(['run-experiment', 'prompts/judged.prompt.mdx', '--batch'], { server });
+    const judged = await project.run(['run-experiment', 'prompts/judged.prompt.mdx', '--batch'], { server, timeoutMs: SLOW });
     expect(judged.code).toBe(2);
     expect(judged.stderr).toContain('--batch does not send judge calls as batches yet');
     expect(judged.stderr).toContain('hint: add --judge-live');
-    const flag = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--judge-live'], { server });
+    const flag = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--judge-live'], { server, timeoutMs: SLOW });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--judge-live applies to --batch');
-    const cacheOnly = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--batch', '--cache-only'], { server });
+    const cacheOnly = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--batch', '--cache-only'], { server, timeoutMs: SLOW });
     expect(cacheOnly.code).toBe(2);
     expect(server.requests).toHaveLength(0);
-  }, 60_000);
+  });
 });
