@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { RunInfo, RunListener } from '../experiment/events.js';
-import { createProgressReporter, reporters, type Reporter } from '../report/index.js';
+import { formatBatchProgress } from '../batch/format-progress.js';
+import { createProgressReporter, reporters, type ProgressReporter, type Reporter } from '../report/index.js';
 import type { OutStream } from './io.js';
 import type { ReportSettings } from './run-settings.js';
 
@@ -20,7 +21,7 @@ export interface AttachOptions {
  */
 export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, extra: AttachOptions = {}): RunListener {
   const { cwd } = extra;
-  const progress: Reporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
+  const progress: ProgressReporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
   // The table is fitted to stdout's width: the terminal's, else COLUMNS when set; in a pipe
   // without COLUMNS, or in a file, it keeps whole cells (up to --truncate).
   const width = out.columns !== undefined && out.columns > 0 ? out.columns : undefined;
@@ -32,6 +33,10 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   return async (event) => {
     if (event.type === 'warning') {
       stderr.write(`warning: ${event.message}\n`);
+    } else if (event.type === 'batch-progress') {
+      if (!progress) return;
+      progress.clear();
+      stderr.write(`batch: ${formatBatchProgress(event.jobs)}\n`);
     } else if (event.type === 'run-start') {
       for (const reporter of all) await reporter.onRunStart?.(shown(event.info));
     } else if (event.type === 'row-end') {

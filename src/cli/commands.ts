@@ -33,6 +33,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'List past runs, show a run\'s report again, or prune old runs',
     load: () => import('./commands/runs.js'),
   },
+  batches: {
+    summary: 'Show or cancel the OpenAI Batch API jobs of a run made with --batch',
+    load: () => import('./commands/batches.js'),
+  },
   compare: {
     summary: 'Compare two runs row by row, with paired statistics and an optional regression gate',
     load: () => import('./commands/compare.js'),

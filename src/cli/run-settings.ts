@@ -36,6 +36,10 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   if (options.seed !== undefined && options.sample === undefined && options.split === undefined) {
     throw new UsageError('USAGE_CONFLICT', '--seed only applies to --sample or --split');
   }
+  const batchFlags = (['judge-live', 'batch-max-requests', 'batch-max-bytes', 'batch-poll'] as const).filter((name) => options[name] !== undefined);
+  if (!options.batch && batchFlags.length > 0) {
+    throw new UsageError('USAGE_CONFLICT', `--${batchFlags[0]} applies to --batch`, { hint: 'add --batch' });
+  }
   const format = options.format ?? 'table';
   if (!(reporterNames as readonly string[]).includes(format)) {
     throw new UsageError('USAGE_BAD_VALUE', `--format ${format} is not a report format`, {
@@ -63,6 +67,16 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     ...(options.shard === undefined ? {} : { shard: parseShardSpec(options.shard) }),
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(options['judge-model'] === undefined ? {} : { judgeModel: options['judge-model'] }),
+    ...(options.batch
+      ? {
+          batch: {
+            judgeLive: options['judge-live'] ?? false,
+            ...(options['batch-max-requests'] === undefined ? {} : { maxRequests: options['batch-max-requests'] }),
+            ...(options['batch-max-bytes'] === undefined ? {} : { maxBytes: options['batch-max-bytes'] }),
+            ...(options['batch-poll'] === undefined ? {} : { pollMs: Math.round(options['batch-poll'] * 1000) }),
+          },
+        }
+      : {}),
   };
   const report: ReportSettings = {
     format: format as ReporterName,

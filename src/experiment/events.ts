@@ -1,3 +1,4 @@
+import type { BatchJobRecord } from '../batch/types.js';
 import type { CompareResult } from '../compare/types.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { RowResult, RunSummary } from './types.js';
@@ -31,6 +32,8 @@ export type RunEvent =
   | { type: 'warning'; message: string }
   | { type: 'row-start'; index: number; repeat: number }
   | { type: 'eval-end'; index: number; repeat: number; name: string; result: ScoredEval }
+  /** The jobs of a `--batch` run, whenever one of them changes state or counts. */
+  | { type: 'batch-progress'; jobs: BatchJobRecord[] }
   /** `replayed`: a row finished by an earlier attempt, sent again on `--resume` so reports cover all rows. */
   | { type: 'row-end'; row: RowResult; replayed?: boolean }
   /**

@@ -21,6 +21,8 @@ export interface ModelCaller {
   promptHash: string;
   toRequest: (rendered: RenderedPrompt) => ModelRequest;
   call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
+  /** Like `call`, through the same cache, with `live` answering a miss instead of an HTTP call (`--batch`). */
+  callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
   /** Writes the cache's queued answers and releases its open files; call when the run ends. */
   close: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
@@ -88,6 +90,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     promptHash: createHash('sha256').update(prompt.source).digest('hex'),
     toRequest: (rendered) => requestFromRendered(rendered, options.model ? { model: options.model } : {}),
     call,
+    callWith: (request, repeat, live) => cachedCall(request, { cache, mode, repeat }, live),
     close: () => cache.close(),
     judge: (request) => call(request, 0, options.signal ?? new AbortController().signal),
   };

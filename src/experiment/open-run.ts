@@ -15,6 +15,8 @@ export interface OpenedExperiment {
   replay: (() => AsyncIterable<RowResult>) | undefined;
   /** The killed process whose lock this one took over (resume). */
   tookOverFrom: LockOwner | undefined;
+  /** `rowKey`s of rows a batch job failed in an earlier attempt, sent again now (resume of a `--batch` run). */
+  retry: Set<string>;
 }
 
 export interface RunFacts {
@@ -33,7 +35,8 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
   const { project } = options;
   const { prompt, caller, dataset } = facts;
   if (options.resume) {
-    checkResume(await store.manifest(options.resume), {
+    const manifest = await store.manifest(options.resume);
+    checkResume(manifest, {
       promptPath: relative(project.root, prompt.path),
       promptHash: caller.promptHash,
       datasetPath: dataset.path,
@@ -42,8 +45,9 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
       options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
       ...(options.shard ? { shard: options.shard } : {}),
     });
-    const opened = await store.open(options.resume);
-    return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom };
+    // A batch run's rows whose job failed them (expired, cancelled, an error line) are sent again.
+    const opened = await store.open(options.resume, manifest.batch ? { drop: (row) => row.errorCode?.startsWith('MODEL_BATCH_') === true } : {});
+    return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom, retry: opened.dropped };
   }
   const now = options.now ?? Date.now;
   const handle = await store.create({
@@ -58,7 +62,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     status: 'running',
     ...(options.shard ? { shard: shardRecord(options, prompt) } : {}),
   });
-  return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined };
+  return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined, retry: new Set() };
 }
 
 function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): ShardRecord {
@@ -83,5 +87,6 @@ function manifestOptions(options: RunExperimentOptions): Record<string, unknown>
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     judgeModel: options.judgeModel,
     threshold: options.threshold,
+    ...(options.batch ? { batch: { judgeLive: options.batch.judgeLive ?? false } } : {}),
   };
 }

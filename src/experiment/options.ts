@@ -49,8 +49,25 @@ export interface RunExperimentOptions {
   datasetPath?: string;
   /** Never call a model: a row without `output` is an errored row (`agentmark score`). */
   scoreOnly?: boolean;
+  /**
+   * Send the rows' model calls as OpenAI Batch API jobs instead of live calls. A resumed run
+   * that was started with it goes on with it.
+   */
+  batch?: BatchRunOptions;
   onEvent?: RunListener;
   env?: NodeJS.ProcessEnv;
   now?: () => number;
   random?: () => number;
+}
+
+/** `run-experiment --batch`. */
+export interface BatchRunOptions {
+  /** Requests per job's file. @default 50000 */
+  maxRequests?: number;
+  /** Bytes per job's file. @default 209715200 (200 MB) */
+  maxBytes?: number;
+  /** First wait between polls of the jobs, ms; grows while nothing changes. @default 30000 */
+  pollMs?: number;
+  /** LLM-judge evals call their model live (they are not batched). @default false */
+  judgeLive?: boolean;
 }

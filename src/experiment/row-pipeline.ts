@@ -73,7 +73,8 @@ export async function processRow(
       Object.assign(base, {
         output: response.output,
         toolCalls: response.toolCalls,
-        latencyMs: response.latencyMs,
+        // A batch answer had no live call to time: no latency, as for pre-generated rows.
+        ...(response.batch ? { batch: true } : { latencyMs: response.latencyMs }),
         usage: response.usage,
         finishReason: response.finishReason,
         cached: response.cached,

@@ -79,6 +79,17 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     clientFailure: clientFailureOf(config),
     concurrency: options.concurrency ?? 10,
   });
+  if (options.batch) {
+    const { checkBatchable } = await import('../batch/index.js');
+    checkBatchable({
+      prompt,
+      modelName: caller.modelName,
+      customProviders: Object.keys(config.providers ?? {}),
+      evals: bound.evals,
+      judgeLive: options.batch.judgeLive ?? false,
+      cacheMode: options.cacheMode ?? 'use',
+    });
+  }
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
     // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
     throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold needs an eval that reports passed, but every eval here is numeric', {
@@ -135,7 +146,7 @@ interface OpenedRunContext {
 async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> {
   const { options, prompt, caller, evalNames, breaker, datasetPath, datasetRows } = context;
   const { handle, done, replay, tookOverFrom } = context.opened;
-  const { project } = options;
+  const { project, config } = options;
   const emit: RunListener = options.onEvent ?? (() => {});
   const now = options.now ?? Date.now;
   const repeat = options.repeat ?? 1;
@@ -199,10 +210,10 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     scoreOnly: options.scoreOnly ?? false,
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
-  const selected = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
-    total: datasetRows,
-  });
-  const rows = options.shard ? selectShard(selected, options.shard) : selected;
+  const selected = () => {
+    const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, { total: datasetRows });
+    return options.shard ? selectShard(rows, options.shard) : rows;
+  };
   // Rows whose call could not reach the server wait here: recorded as errored once the server
   // answers again (or the run ends without the breaker opening), dropped as not run if it opens.
   const held: RowResult[] = [];
@@ -216,27 +227,49 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   let status: RunStatus = 'completed';
   let failure: unknown;
   try {
-    await runPool(
-      workItems(rows, repeat, done, options.onlyIndexes),
-      options.concurrency ?? 10,
-      async ({ row, repeat: r }) => {
-        await emit({ type: 'row-start', index: row.index, repeat: r });
-        let result;
-        try {
-          result = await processRow(pipeline, row, r, rowController.signal);
-        } catch (error) {
-          if (error instanceof RowAborted) return;
-          if (error instanceof RowUnreachable) {
-            if (!breaker.opened) held.push(error.row);
-            return;
+    const batch = options.batch ?? (handle.manifest.batch !== undefined ? {} : undefined);
+    if (batch) {
+      const { runBatchRows, batchSettingsOf } = await import('../batch/index.js');
+      await runBatchRows({
+        handle,
+        pipeline,
+        callWith: caller.callWith,
+        items: () => workItems(selected(), repeat, done, options.onlyIndexes),
+        record,
+        retry: context.opened.retry,
+        concurrency: options.concurrency ?? 10,
+        dispatch: dispatch.signal,
+        rowSignal: rowController.signal,
+        emit,
+        settings: batchSettingsOf(batch),
+        env: options.env ?? process.env,
+        configBaseURL: config.baseURL,
+        tools: config.tools ?? {},
+        prices: config.prices ?? {},
+      });
+    } else {
+      await runPool(
+        workItems(selected(), repeat, done, options.onlyIndexes),
+        options.concurrency ?? 10,
+        async ({ row, repeat: r }) => {
+          await emit({ type: 'row-start', index: row.index, repeat: r });
+          let result;
+          try {
+            result = await processRow(pipeline, row, r, rowController.signal);
+          } catch (error) {
+            if (error instanceof RowAborted) return;
+            if (error instanceof RowUnreachable) {
+              if (!breaker.opened) held.push(error.row);
+              return;
+            }
+            throw error;
           }
-          throw error;
-        }
-        if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
-        await record(result);
-      },
-      dispatch.signal,
-    );
+          if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
+          await record(result);
+        },
+        dispatch.signal,
+      );
+    }
     if (!dispatch.signal.aborted) for (const waiting of held.splice(0)) await record(waiting);
   } catch (error) {
     failure = error;

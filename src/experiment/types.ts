@@ -27,6 +27,8 @@ export interface RowResult {
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
   pregenerated?: boolean;
+  /** Answered by a Batch API job (`--batch`): no live latency. */
+  batch?: boolean;
   retries: number;
 }
 

@@ -57,10 +57,15 @@ export interface ModelResponse {
   cached: boolean;
   /** Attempts beyond the first that the call needed (0 when it succeeded at once or was cached). */
   retries: number;
+  /** Answered by a Batch API job: there was no live call, so `latencyMs` means nothing. */
+  batch?: boolean;
 }
 
 /** Price in USD per million tokens. */
 export interface ModelPrice {
   input: number;
   output: number;
+  /** Batch API prices (`run-experiment --batch`). @default half of `input` / `output` */
+  batchInput?: number;
+  batchOutput?: number;
 }

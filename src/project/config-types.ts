@@ -6,6 +6,9 @@ import type { Scorer } from '../scoring/types.js';
 export interface ModelPrice {
   input: number;
   output: number;
+  /** Batch API prices (`run-experiment --batch`). @default half of `input` / `output` */
+  batchInput?: number;
+  batchOutput?: number;
 }
 
 /** What `agentmark.config.ts` exports (default export, or a named `config` export). */

@@ -14,6 +14,12 @@ const isPrice: Check = (value) => {
       return `.${side} must be a non-negative number of USD per million tokens (got ${describe(price)})`;
     }
   }
+  for (const side of ['batchInput', 'batchOutput'] as const) {
+    const price = value[side];
+    if (price !== undefined && (typeof price !== 'number' || !Number.isFinite(price) || price < 0)) {
+      return `.${side} must be a non-negative number of USD per million tokens (got ${describe(price)})`;
+    }
+  }
   return undefined;
 };
 

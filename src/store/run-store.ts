@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { UsageError, closestMatch } from '../errors/index.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { dropRows } from './drop-rows.js';
 import { dropTail, readResultsFile, readStoredRows } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunHandle, manifestText } from './run-handle.js';
 import { isValidRunId } from './run-id.js';
@@ -94,24 +95,32 @@ export class RunStore {
    * writes it), cuts off a torn last line so appends start on a clean line, and collects which
    * (index, repeat) rows are already done.
    */
-  async open(id: string): Promise<OpenedRun> {
+  /**
+   * @param options.drop rows to take out of the results file and run again (a `--batch` run's
+   * rows whose job failed them); their keys come back in `dropped`
+   */
+  async open(id: string, options: { drop?: (row: RowResult) => boolean } = {}): Promise<OpenedRun> {
     await this.manifest(id);
     const dir = this.runDir(id);
     // Before reading what is done: a process that read it and then waited for the lock would
     // run rows the other process finished meanwhile.
     const lock = RunLock.acquire(dir, id, this.#lockDeps);
     try {
-      return await this.#openLocked(id, dir, lock);
+      return await this.#openLocked(id, dir, lock, options.drop);
     } catch (error) {
       lock.release();
       throw error;
     }
   }
 
-  async #openLocked(id: string, dir: string, lock: RunLock): Promise<OpenedRun> {
+  async #openLocked(id: string, dir: string, lock: RunLock, drop: ((row: RowResult) => boolean) | undefined): Promise<OpenedRun> {
     // Read again under the lock: the previous owner may have ended the run meanwhile.
     const manifest = await this.manifest(id);
     const resultsPath = join(dir, RESULTS_FILE);
+    const dropped = drop === undefined ? new Set<string>() : await dropRows(resultsPath, drop).catch((error: unknown) => {
+      if (isErrnoCode(error, 'ENOENT')) return new Set<string>();
+      throw error;
+    });
     const done = new Set<string>();
     const offsets = new RowOffsets();
     let rowCount = 0;
@@ -139,6 +148,7 @@ export class RunStore {
       done,
       rowCount,
       droppedTornLine,
+      dropped,
       rows: () => readResultsFile(resultsPath),
     };
   }

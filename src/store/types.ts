@@ -1,3 +1,4 @@
+import type { BatchManifest } from '../batch/types.js';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import type { RunHandle } from './run-handle.js';
 import type { LockOwner } from './run-lock.js';
@@ -52,6 +53,8 @@ export interface RunManifest {
   shard?: ShardRecord;
   /** Set on a run built by `agentmark merge` from shards. */
   merged?: MergeRecord;
+  /** A `--batch` run's jobs (ids, states, files), so `--resume` and `agentmark batches` find them. */
+  batch?: BatchManifest;
 }
 
 /**
@@ -93,6 +96,8 @@ export interface OpenedRun {
   rowCount: number;
   /** Whether a torn last line was found and cut off. */
   droppedTornLine: boolean;
+  /** `rowKey`s of the rows `open`'s `drop` took out of the results file, to be run again. */
+  dropped: Set<string>;
   /** Set when the run's lock was left by a killed process and this one took it over. */
   tookOverFrom?: LockOwner;
   /** Streams the rows already stored, in file order. */

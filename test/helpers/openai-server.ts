@@ -6,6 +6,7 @@ import { afterEach, beforeEach } from 'vitest';
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createBatchState, handleBatchApi, type BatchServerState } from './openai-batches.js';
 import { chatCompletion, responsesResult, type Answer } from './openai-replies.js';
 import { describeRequest, type OpenAIRequestInfo } from './openai-request.js';
 
@@ -29,6 +30,7 @@ export type OpenAIReply = ReplyTiming &
 export type OpenAIResponder = (request: OpenAIRequestInfo) => OpenAIReply | Promise<OpenAIReply>;
 
 export interface RecordedRequest {
+  method: string;
   path: string;
   body: Record<string, unknown>;
   /** The client closed the connection before the answer was complete (abort, timeout). */
@@ -47,6 +49,8 @@ export interface OpenAIServer {
   /** Requests the client gave up on before they were answered. */
   readonly closedEarly: number;
   setHandler(responder: OpenAIResponder): void;
+  /** The files and batches endpoints' state: uploads, jobs, scripted faults (see openai-batches.ts). */
+  batches: BatchServerState;
   close(): Promise<void>;
 }
 
@@ -69,6 +73,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   let maxInFlight = 0;
   let closedEarly = 0;
   let nextId = 1;
+  const batches = createBatchState();
 
   const server = createServer((req, res) => {
     void handle(req, res);
@@ -81,7 +86,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    const record: RecordedRequest = { path: req.url ?? '', body: {}, closedEarly: false, receivedAt: Date.now() };
+    const record: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '', body: {}, closedEarly: false, receivedAt: Date.now() };
     res.on('close', () => {
       inFlight -= 1;
       if (!res.writableFinished) {
@@ -90,8 +95,14 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
         closedEarly += 1;
       }
     });
+    if (/^\/v1\/(files|batches)(\/|\?|$)/.test(record.path)) {
+      const raw = await readBody(req);
+      requests.push(record);
+      await handleBatchApi(batches, () => responder, req, res, raw);
+      return;
+    }
     try {
-      record.body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+      record.body = JSON.parse((await readBody(req)).toString('utf8')) as Record<string, unknown>;
     } catch {
       sendJson(res, 400, { error: { message: 'invalid JSON body', type: 'invalid_request_error', code: 'bad_json' } });
       return;
@@ -144,6 +155,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     setHandler(next) {
       responder = next;
     },
+    batches,
     close() {
       // Hanging requests would keep server.close() waiting forever; end every socket first.
       for (const socket of sockets) socket.destroy();
@@ -152,11 +164,11 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -33,7 +33,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(renderHelp(help));
     return ExitCode.ok;
   }
-  const compares = ['baseline', 'baseline-commit', 'side-by-side', 'alpha', 'max-drop'].filter((name) => (options as Record<string, unknown>)[name] !== undefined);
+  const compares = ['baseline', 'baseline-commit', 'side-by-side', 'alpha', 'max-drop', 'batch'].filter((name) => (options as Record<string, unknown>)[name] !== undefined);
   if (compares.length > 0 || modelsFromFlags(options.model).length > 1) {
     throw new UsageError('USAGE_CONFLICT', `watch reruns one run per prompt: ${compares.length > 0 ? `--${compares[0]}` : 'several --model'} is for run-experiment`, {
       hint: 'watch shows ▲/▼ against the previous run by itself; compare runs afterwards with `agentmark compare`',
