@@ -5,3 +5,5 @@ export { loadProject } from './load-project.js';
 export { loadConfig, findConfigFile, CONFIG_FILES } from './load-config.js';
 export { defineConfig } from './define-config.js';
 export { outsideScope, projectScope, realPath, type OutsideScope, type PathScope } from './path-scope.js';
+export { loadProjectEnv, ENV_FILES } from './load-env.js';
+export { parseEnv } from './parse-env.js';
