@@ -66,7 +66,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (sideBySide && (settings.run.resume !== undefined || options.watch)) throw new UsageError('USAGE_CONFLICT', 'several models or --side-by-side cannot be resumed or watched');
   const baselineFlags = baselineFlagsOf(options, sideBySide);
   const config = await loadConfig(project);
-  checkModels(models, config);
+  checkModels(models, config, project.root);
   const experiments = experimentsOf(promptPaths, models, project);
   if (format === 'html' && experiments.length > 1) {
     throw new UsageError('USAGE_CONFLICT', '--format html writes the report of one run: give one prompt and one model', {
