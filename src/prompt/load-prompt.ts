@@ -12,6 +12,8 @@ import type { Template } from './template.js';
 import { validateFrontmatter, type ConfigBlock } from './validate-frontmatter.js';
 import { readUtf8File } from './read-utf8.js';
 import { inlineSchemaRefs } from './schema-refs.js';
+import { findUnknownKeys } from './unknown-keys.js';
+import { undeclaredProps } from './check-input-props.js';
 import { TemplateCache } from './template-cache.js';
 
 export interface LoadPromptOptions {
@@ -83,7 +85,7 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     testSettings,
     inputSchema: frontmatter.input_schema,
     files: [...session.files],
-    warnings: outsideRoleWarnings(template, kind),
+    warnings: [...findUnknownKeys(file, parsed), ...undeclaredProps(template, frontmatter.input_schema), ...outsideRoleWarnings(template, kind)],
     locate: (path) => ({ file, ...parsed.positionOf(path) }),
     render(props: Record<string, unknown>): RenderedPrompt {
       return renderPrompt(template, frontmatter, block, props, filters);
