@@ -70,8 +70,14 @@ describe('agentmark init', () => {
     await writeFile(join(dir, '.env.local'), `OPENAI_BASE_URL=${server.url}\n`);
     const live = await runCli(['run-experiment', 'prompts/sentiment.prompt.mdx', '--quiet', '--format', 'jsonl'], { cwd: dir });
     expect(live.code).toBe(0);
-    const outputs = live.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { output: string }).output);
-    expect(outputs).toEqual(['positive', 'negative', 'positive', 'negative']);
+    // Lines come in the order rows finish: pair each answer with its review.
+    const rows = live.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: { review: string }; output: string });
+    expect(Object.fromEntries(rows.map((row) => [row.input.review, row.output]))).toEqual({
+      'The pasta was perfect and the staff were lovely.': 'positive',
+      'We waited an hour and the food arrived cold.': 'negative',
+      'Best tiramisu I have had in years!': 'positive',
+      'Rude staff, dirty tables, never again.': 'negative',
+    });
   });
 
   it('refuses to overwrite without --force (exit 2 naming the files), and --force overwrites', async () => {
