@@ -54,6 +54,10 @@ export const commands: Record<string, CommandEntry> = {
     load: () => import('./commands/view.js'),
     interruptible: true,
   },
+  init: {
+    summary: 'Create a starter project: agentmark.json, a prompt, a dataset, a config with a scorer',
+    load: () => import('./commands/init.js'),
+  },
   validate: {
     summary: 'Check agentmark.json, every prompt and every dataset; list every problem',
     load: () => import('./commands/validate.js'),

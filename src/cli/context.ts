@@ -1,21 +1,34 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { loadProject } from '../project/index.js';
+import { loadProject, loadProjectEnv } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { findPromptFiles } from '../prompt/index.js';
 
 /**
  * The project named by --project, else the one found walking up from the first path given
- * (so a prompt in another project just works), else from the current folder.
+ * (so a prompt in another project just works), else from the current folder. Its `.env` and
+ * `.env.local` are loaded into `env` (the real environment wins), before the config or any
+ * scorer worker reads a key.
  */
-export function openProject(projectOption: string | undefined, cwd: string, firstPath?: string): Promise<Project> {
-  if (projectOption !== undefined) return loadProject(resolve(cwd, projectOption));
+export async function openProject(
+  projectOption: string | undefined,
+  cwd: string,
+  firstPath?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Project> {
+  const project = await loadProject(projectDir(projectOption, cwd, firstPath));
+  await loadProjectEnv(project.root, env);
+  return project;
+}
+
+function projectDir(projectOption: string | undefined, cwd: string, firstPath: string | undefined): string {
+  if (projectOption !== undefined) return resolve(cwd, projectOption);
   if (firstPath !== undefined) {
     const absolute = resolve(cwd, firstPath);
-    return loadProject(absolute.endsWith('.mdx') ? dirname(absolute) : absolute);
+    return absolute.endsWith('.mdx') ? dirname(absolute) : absolute;
   }
-  return loadProject(cwd);
+  return cwd;
 }
 
 /**

@@ -1,10 +1,9 @@
 import { compareRuns, type CompareResult } from '../compare/index.js';
 import type { RunSummary } from '../experiment/types.js';
-import { createProviderRegistry, splitModelName } from '../model/index.js';
+import { createProviderRegistry } from '../model/index.js';
 import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { openRunFolder } from '../store/index.js';
-import { UsageError } from '../errors/index.js';
 import { projectPath } from './project-path.js';
 
 /** One run the command makes: a prompt, and the model overriding its own when several are compared. */
@@ -26,16 +25,9 @@ export function experimentsOf(promptPaths: readonly string[], models: readonly s
 }
 
 /** Every model named on the command line must have a provider: checked before the first run starts. */
-export function checkModels(models: readonly string[], config: LoadedConfig): void {
-  const { prefixes } = createProviderRegistry({ providers: config.providers ?? {}, env: {} });
-  for (const model of models) {
-    const { provider } = splitModelName(model, prefixes);
-    if (!prefixes.includes(provider)) {
-      throw new UsageError('USAGE_UNKNOWN_PROVIDER', `unknown provider "${provider}" in --model ${model} (known: ${prefixes.join(', ')})`, {
-        hint: 'register the provider under `providers` in agentmark.config.ts',
-      });
-    }
-  }
+export function checkModels(models: readonly string[], config: LoadedConfig, projectRoot?: string): void {
+  const registry = createProviderRegistry({ providers: config.providers ?? {}, env: {}, ...(projectRoot === undefined ? {} : { projectRoot }) });
+  for (const model of models) registry.ensure(model, `--model ${model}`);
 }
 
 export interface FinishedExperiment {

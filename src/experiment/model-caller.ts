@@ -8,7 +8,6 @@ import {
   executeModelRequest,
   requestFromRendered,
   ResponseCache,
-  splitModelName,
 } from '../model/index.js';
 import type { ConnectionHealth } from '../model/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
@@ -45,17 +44,13 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     providers: config.providers ?? {},
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     env: options.env ?? process.env,
+    projectRoot: project.root,
   });
   // A model given with --model need not be in builtInModels (comparing models is the point), but
   // one that no provider serves is an input error before any call.
-  if (options.model) {
-    const { provider } = splitModelName(options.model, registry.prefixes);
-    if (!registry.prefixes.includes(provider)) {
-      throw new UsageError('USAGE_UNKNOWN_PROVIDER', `unknown provider "${provider}" in --model ${options.model} (known: ${registry.prefixes.join(', ')})`, {
-        hint: 'register the provider under `providers` in agentmark.config.ts',
-      });
-    }
-  }
+  if (options.model) registry.ensure(options.model, `--model ${options.model}`);
+  // So is a prompt's provider whose package is not installed, unless every answer is replayed.
+  else if ((options.cacheMode ?? 'use') !== 'only') registry.ensure(modelName, `model_name "${modelName}"`);
   let cacheWarned = false;
   const cacheDir = join(project.root, '.agentmark', 'cache');
   const cache = new ResponseCache(cacheDir, (error) => {

@@ -1,10 +1,10 @@
 import { relative } from 'node:path';
 import { readDataset, resolveDatasetPath } from '../dataset/index.js';
-import { AgentmarkError, isAgentmarkError } from '../errors/index.js';
+import { AgentmarkError, isAgentmarkError, PromptSyntaxError } from '../errors/index.js';
 import { checkTools } from '../model/index.js';
 import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
-import { loadPrompt } from '../prompt/index.js';
+import { loadPrompt, unknownKeysOfFile, type PromptWarning } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
 import { clientFailureOf } from './client-failure.js';
 
@@ -42,9 +42,14 @@ export async function validateProject(project: Project, promptPaths: string[]): 
       prompt = await loadPrompt(path, { project, filters: config?.filters });
     } catch (error) {
       collect(error);
+      for (const warning of await unknownKeysOfFile(path)) if (warning.likelyTypo !== undefined) report.errors.push(typoError(warning));
       continue;
     }
     for (const warning of prompt.warnings) {
+      if (warning.likelyTypo !== undefined) {
+        report.errors.push(typoError(warning));
+        continue;
+      }
       const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
       report.warnings.push(`${where}: ${warning.message}`);
     }
@@ -94,4 +99,12 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     }
   }
   return report;
+}
+
+/** A likely typo of a known frontmatter key has no effect on a run, which is never what was meant. */
+function typoError(warning: PromptWarning): PromptSyntaxError {
+  return new PromptSyntaxError('PROMPT_UNKNOWN_KEY', warning.message.replace(/; did you mean .*$/, ''), {
+    location: { file: warning.file, ...(warning.line === undefined ? {} : { line: warning.line, column: warning.column ?? 1 }) },
+    hint: `did you mean "${warning.likelyTypo}"? (AgentMark ignores unknown keys, so as written the setting has no effect; a run only warns)`,
+  });
 }

@@ -1,6 +1,7 @@
 import type { OpenAIProvider } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { ModelCallError, UsageError } from '../errors/index.js';
+import { findInstalledPackage, KNOWN_PROVIDERS, loadInstalledProvider, providerPackageName } from './installed-provider.js';
 import { nodeFetch } from './node-fetch.js';
 
 /** Builds a model for the part of `provider/model` after the slash. */
@@ -24,6 +25,12 @@ export interface ProviderRegistryOptions {
    * @default 'auto'
    */
   openaiApi?: OpenAIApi;
+  /**
+   * The user's project: a prefix with no registered provider is served by `@ai-sdk/<prefix>`
+   * when that package is installed there (resolved from this folder up). Without it, only
+   * `openai` and the registered providers are known.
+   */
+  projectRoot?: string;
 }
 
 export interface ProviderRegistry {
@@ -33,6 +40,11 @@ export interface ProviderRegistry {
   readonly prefixes: readonly string[];
   /** Replaces secrets the registry holds (the API key) in text meant for people or files. */
   redact(text: string): string;
+  /**
+   * Throws the UsageError `resolve` would for a provider it cannot serve (unknown, or its
+   * package not installed), without loading anything; `shown` names the model in the message.
+   */
+  ensure(modelName: string, shown?: string): void;
 }
 
 export function createProviderRegistry(options: ProviderRegistryOptions = {}): ProviderRegistry {
@@ -42,6 +54,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
   const baseURL = nonEmpty(env.OPENAI_BASE_URL) ?? nonEmpty(options.baseURL);
   let openai: Promise<OpenAIProvider> | undefined;
+  const installed = new Map<string, Promise<ProviderFactory>>();
 
   async function openaiModel(modelId: string): Promise<LanguageModel> {
     if (apiKey === undefined && baseURL === undefined) {
@@ -63,6 +76,22 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     return useChat ? provider.chat(modelId) : provider.responses(modelId);
   }
 
+  /** The installed package's folder for a prefix, or the UsageError saying what to do. */
+  function packageFolder(provider: string, modelName: string, shown: string): string {
+    const packageName = providerPackageName(provider);
+    const folder = packageName === undefined || options.projectRoot === undefined ? undefined : findInstalledPackage(options.projectRoot, packageName);
+    if (folder !== undefined) return folder;
+    const known = KNOWN_PROVIDERS[provider];
+    if (known !== undefined) {
+      throw new UsageError('USAGE_PROVIDER_NOT_INSTALLED', `${shown} needs the AI SDK provider package ${known.packageName}, which is not installed in this project`, {
+        hint: `run \`npm install ${known.packageName}@${known.major}\` in the project (major ${known.major} is the one that works with ai 6), or register the provider under \`providers\` in agentmark.config.ts`,
+      });
+    }
+    throw new UsageError('USAGE_UNKNOWN_PROVIDER', `unknown provider "${provider}" in ${shown} (known: ${prefixes.join(', ')})`, {
+      hint: 'register the provider under `providers` in agentmark.config.ts',
+    });
+  }
+
   return {
     prefixes,
     async resolve(modelName) {
@@ -70,9 +99,19 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       const factory = Object.hasOwn(custom, provider) ? custom[provider] : undefined;
       if (factory !== undefined) return factory(modelId);
       if (provider === 'openai') return openaiModel(modelId);
-      throw new UsageError('USAGE_UNKNOWN_PROVIDER', `unknown provider "${provider}" in model "${modelName}" (known: ${prefixes.join(', ')})`, {
-        hint: 'register the provider under `providers` in agentmark.config.ts',
-      });
+      const folder = packageFolder(provider, modelName, `model "${modelName}"`);
+      let loaded = installed.get(provider);
+      if (loaded === undefined) {
+        // Imported on first use only, from the user's project, so no provider slows start-up.
+        loaded = loadInstalledProvider(provider, folder, options.fetch ?? nodeFetch);
+        installed.set(provider, loaded);
+      }
+      return (await loaded)(modelId);
+    },
+    ensure(modelName, shown = `model "${modelName}"`) {
+      const { provider } = splitModelName(modelName, prefixes);
+      if (Object.hasOwn(custom, provider) || provider === 'openai') return;
+      packageFolder(provider, modelName, shown);
     },
     redact(text) {
       return apiKey === undefined ? text : text.split(apiKey).join('[redacted]');

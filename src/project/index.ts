@@ -7,3 +7,5 @@ export { defineConfig } from './define-config.js';
 export { outsideScope, projectScope, realPath, type OutsideScope, type PathScope } from './path-scope.js';
 export { loadClient, findClientFile, CLIENT_FILES, type LoadedClient } from './load-client.js';
 export { migratedConfig, migrationNotes } from './client-migration.js';
+export { loadProjectEnv, ENV_FILES } from './load-env.js';
+export { parseEnv } from './parse-env.js';

@@ -21,3 +21,4 @@ export type {
   ToolChoice,
 } from './types.js';
 export type { JSONSchema7 } from './json-schema.js';
+export { unknownKeysOfFile } from './unknown-keys.js';

@@ -4,13 +4,16 @@ import { projectScope, realPath, type PathScope } from '../project/path-scope.js
 import type { Project } from '../project/types.js';
 import { checkFilterCalls } from './check-filters.js';
 import { filterSet, type FilterSet, type UserFilter } from './filters.js';
-import { parseFrontmatter } from './frontmatter.js';
+import { parseFrontmatter, type ParsedFrontmatter } from './frontmatter.js';
 import { loadTemplate, type LoadSession } from './load-template.js';
 import { outsideRoleWarnings, renderMessages, renderPromptText } from './render-messages.js';
 import type { LoadedPrompt, ObjectConfig, PromptFrontmatter, RenderedPrompt, TextConfig } from './types.js';
 import type { Template } from './template.js';
 import { validateFrontmatter, type ConfigBlock } from './validate-frontmatter.js';
 import { readUtf8File } from './read-utf8.js';
+import { inlineSchemaRefs } from './schema-refs.js';
+import { findUnknownKeys } from './unknown-keys.js';
+import { undeclaredProps } from './check-input-props.js';
 import { TemplateCache } from './template-cache.js';
 
 export interface LoadPromptOptions {
@@ -54,12 +57,15 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     });
   }
   const parsed = await parseFrontmatter(file, text);
+  const scope = options.scope ?? (options.project ? projectScope(options.project) : { root: realPath(dirname(file)), allowed: [] });
+  const files = new Set([file]);
+  const refErrors = await inlineFrontmatterRefs(file, parsed, scope, files);
   const checked = await validateFrontmatter(file, parsed, options.project?.builtInModels ?? []);
   const session: LoadSession = {
     templates: new Map(),
-    files: new Set([file]),
-    errors: [...checked.errors],
-    scope: options.scope ?? (options.project ? projectScope(options.project) : { root: realPath(dirname(file)), allowed: [] }),
+    files,
+    errors: [...refErrors, ...checked.errors],
+    scope,
     ...(checked.result ? { kind: checked.result.kind } : {}),
     ...(options.project ? { cache: new TemplateCache(join(options.project.root, '.agentmark', 'prompt-cache')) } : {}),
   };
@@ -79,12 +85,45 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     testSettings,
     inputSchema: frontmatter.input_schema,
     files: [...session.files],
-    warnings: outsideRoleWarnings(template, kind),
+    warnings: [...findUnknownKeys(file, parsed), ...undeclaredProps(template, frontmatter.input_schema), ...outsideRoleWarnings(template, kind)],
     locate: (path) => ({ file, ...parsed.positionOf(path) }),
     render(props: Record<string, unknown>): RenderedPrompt {
       return renderPrompt(template, frontmatter, block, props, filters);
     },
   };
+}
+
+/**
+ * Replaces `input_schema` and `object_config.schema` in the parsed frontmatter by their
+ * versions with file `$ref`s inlined, before they are validated and compiled.
+ */
+async function inlineFrontmatterRefs(file: string, parsed: ParsedFrontmatter, scope: PathScope, files: Set<string>): Promise<AgentmarkError[]> {
+  const errors: AgentmarkError[] = [];
+  const places: Array<{ path: string[]; owner: Record<string, unknown> | undefined; key: string }> = [
+    { path: ['input_schema'], owner: parsed.data, key: 'input_schema' },
+    { path: ['object_config', 'schema'], owner: asRecord(parsed.data['object_config']), key: 'schema' },
+  ];
+  for (const { path, owner, key } of places) {
+    const schema = owner?.[key];
+    if (owner === undefined || schema === null || typeof schema !== 'object') continue;
+    const locate = (pointer: string) => {
+      const segments = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+      return { file, ...(parsed.positionOf([...path, ...segments]) ?? {}) };
+    };
+    try {
+      owner[key] = await inlineSchemaRefs(schema, { file, locate }, { scope, files });
+    } catch (error) {
+      if (!(error instanceof PromptSyntaxError)) throw error;
+      errors.push(error);
+      // The load fails with this error; an empty schema keeps the compiler from repeating it.
+      owner[key] = {};
+    }
+  }
+  return errors;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** The render output in AgentMark's shape for each kind of prompt, `agentmark_meta` last. */

@@ -90,6 +90,8 @@ export interface PromptWarning {
   line?: number;
   column?: number;
   message: string;
+  /** For an unknown frontmatter key close to a known one: that key. `validate` refuses these. */
+  likelyTypo?: string;
 }
 
 export interface LoadedPrompt {

@@ -6,7 +6,10 @@ import type { ScoreSchema } from '../project/types.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
 import { compileTrustedSchema, formatAjvErrors } from './ajv.js';
 import { builtinScorers } from './builtins/index.js';
-import { locateOption } from './locate-option.js';
+import { locateOption, locateScoreField } from './locate-option.js';
+
+/** Built-ins that can return a categorical `label` (the judge answers with one of the categories). */
+const LABEL_SCORERS: ReadonlySet<string> = new Set(['llm_judge']);
 import type { BoundEval, BuiltinScorer, EvalControl, EvalResult, JudgeFn, Scorer, ScorerControl } from './types.js';
 import { ScorerPool } from './workers/scorer-pool.js';
 
@@ -155,6 +158,13 @@ export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<
           close === undefined
             ? `register a scorer named ${name} in agentmark.config.ts, or set scores.${name}.scorer to a built-in in agentmark.json`
             : `did you mean "${close}"?`,
+      });
+    }
+    if (schema?.type === 'categorical' && !LABEL_SCORERS.has(builtin.name)) {
+      const field = schema.scorer !== undefined ? 'scorer' : 'type';
+      throw new EvalBindingError('EVAL_NO_LABEL', `eval "${name}": scores.${name} is categorical, but the built-in "${builtin.name}" gives no label`, {
+        location: ctx.projectFile === undefined ? location : await locateScoreField(ctx.projectFile, name, field),
+        hint: `a categorical score is read from the label a scorer returns: use scorer "llm_judge", register a scorer named ${name} in agentmark.config.ts that returns { label }, or make scores.${name} boolean or numeric`,
       });
     }
     const scorer = await createBuiltin(name, builtin, schema?.options ?? {}, schema, ctx);

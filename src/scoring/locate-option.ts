@@ -7,7 +7,12 @@ import { escapePointerSegment, scanJson } from '../project/json-source-map.js';
  * when the key itself is absent). Only called on an error path: reading and scanning the file
  * again costs nothing on runs whose options are fine.
  */
-export async function locateOption(projectFile: string, evalName: string, key: string): Promise<SourceLocation> {
+export function locateOption(projectFile: string, evalName: string, key: string): Promise<SourceLocation> {
+  return locateScoreField(projectFile, evalName, 'options', key);
+}
+
+/** Where `scores.<evalName>.<path…>` sits in agentmark.json (its nearest present ancestor when absent). */
+export async function locateScoreField(projectFile: string, evalName: string, ...path: string[]): Promise<SourceLocation> {
   let text: string;
   try {
     text = await readFile(projectFile, 'utf8');
@@ -16,7 +21,7 @@ export async function locateOption(projectFile: string, evalName: string, key: s
   }
   const scan = scanJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!scan.ok) return { file: projectFile };
-  let pointer = ['', 'scores', evalName, 'options', key].map(escapePointerSegment).join('/');
+  let pointer = ['', 'scores', evalName, ...path].map(escapePointerSegment).join('/');
   for (;;) {
     const found = scan.pointers.get(pointer);
     if (found) return { file: projectFile, line: found.value.line, column: found.value.column };

@@ -44,10 +44,10 @@ describe('createProviderRegistry', () => {
   });
 
   it('rejects an unknown prefix, listing the known ones', async () => {
-    const error = await rejection(createProviderRegistry({ env: {} }).resolve('anthropic/claude'));
+    const error = await rejection(createProviderRegistry({ env: {} }).resolve('acme/claude'));
     expect(error).toBeInstanceOf(UsageError);
     expect(error).toMatchObject({ code: 'USAGE_UNKNOWN_PROVIDER' });
-    expect(error.message).toBe('unknown provider "anthropic" in model "anthropic/claude" (known: openai)');
+    expect(error.message).toBe('unknown provider "acme" in model "acme/claude" (known: openai)');
   });
 
   it('needs an API key or a base URL for openai', async () => {

@@ -67,7 +67,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const baselineFlags = baselineFlagsOf(options, sideBySide);
   const config = await loadConfig(project, { client: true });
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
-  checkModels(models, config);
+  checkModels(models, config, project.root);
   const experiments = experimentsOf(promptPaths, models, project);
   if (format === 'html' && experiments.length > 1) {
     throw new UsageError('USAGE_CONFLICT', '--format html writes the report of one run: give one prompt and one model', {

@@ -1,0 +1,2 @@
+export { initProject, type InitResult } from './init-project.js';
+export { DATASET_PATH, OUTPUTS_PATH, PROMPT_PATH } from './scaffold-files.js';
