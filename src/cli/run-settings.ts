@@ -1,4 +1,4 @@
-import { parseRowsSpec, parseSplitSpec } from '../dataset/index.js';
+import { parseRowFilter, parseRowsSpec, parseSplitSpec } from '../dataset/index.js';
 import type { RowSelection } from '../dataset/types.js';
 import { UsageError } from '../errors/index.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
@@ -47,7 +47,9 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   if (options.sample !== undefined) selection = { kind: 'sample', count: options.sample, seed };
   if (options.split !== undefined) selection = { ...parseSplitSpec(options.split), kind: 'split', seed };
 
+  const filter = parseRowFilter(options.tag, options.name);
   const run: FlagRunSettings = {
+    ...(filter ? { filter } : {}),
     concurrency: options.concurrency ?? 10,
     timeoutMs: Math.round((options.timeout ?? 60) * 1000),
     repeat: options.repeat ?? 1,

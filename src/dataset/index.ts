@@ -14,3 +14,7 @@ export { selectRows, checkRowsInRange, type SelectRowsOptions } from './select-r
 export { readSelectedRows } from './read-selected-rows.js';
 export { splitBucket } from './random.js';
 export { MAX_ROW_DEPTH } from './json-depth.js';
+export { parseRowFilter, matchesFilter, type RowFilter } from './row-filter.js';
+export { rowLabels, type RowLabels } from './row-labels.js';
+export { LabelIndex } from './label-index.js';
+export { filteredIndexes, noRowsMatched } from './filtered-selection.js';

@@ -1,3 +1,4 @@
+import type { RowFilter } from '../dataset/row-filter.js';
 import type { RowSelection } from '../dataset/types.js';
 import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
@@ -26,6 +27,8 @@ export interface RunExperimentOptions {
   repeat?: number;
   /** @default all rows */
   selection?: RowSelection;
+  /** Rows by name or tag (`--name`, `--tag`), applied before `selection`. */
+  filter?: RowFilter;
   /** Only these row indexes (watch mode's "rerun failed rows"). */
   onlyIndexes?: ReadonlySet<number>;
   skipEval?: boolean;

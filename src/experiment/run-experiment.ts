@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
-import { checkRowsInRange, readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
+import { readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
 import { DatasetError, ModelCallError, UsageError } from '../errors/index.js';
 import { formatSeconds } from '../format-seconds.js';
 import { findUnreachableFailure } from '../model/index.js';
@@ -10,7 +10,7 @@ import { bindEvals, type BoundEval } from '../scoring/index.js';
 import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker, type Unreachable } from './circuit-breaker.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
-import { checkDataset } from './check-dataset.js';
+import { planRows, type RowPlan } from './plan-rows.js';
 import { createModelCaller, type ModelCaller } from './model-caller.js';
 import { openRun, type OpenedExperiment } from './open-run.js';
 import type { RunExperimentOptions } from './options.js';
@@ -90,15 +90,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
 
   const store = new RunStore(project.root);
   // Both read the whole file; side by side, the hash's reads overlap the rows' parsing.
-  const [datasetRows, dataset] = await Promise.all([
-    checkDataset(datasetPath, prompt.inputSchema, options.signal),
+  const [plan, dataset] = await Promise.all([
+    planRows({ datasetPath, projectRoot: project.root, inputSchema: prompt.inputSchema, ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal') }),
     fingerprintFile(project.root, datasetPath),
   ]);
-  checkRowsInRange(options.selection, datasetRows);
   const opened = await openRun(store, options, { prompt, caller, dataset, git });
   const { handle } = opened;
   try {
-    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, datasetRows, opened });
+    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -124,12 +123,12 @@ interface OpenedRunContext {
   /** Aborted when the breaker opens. */
   halt: AbortSignal;
   datasetPath: string;
-  datasetRows: number;
+  plan: RowPlan;
   opened: OpenedExperiment;
 }
 
 async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> {
-  const { options, prompt, caller, evalNames, breaker, datasetPath, datasetRows } = context;
+  const { options, prompt, caller, evalNames, breaker, datasetPath, plan } = context;
   const { handle, done, replay, tookOverFrom } = context.opened;
   const { project } = options;
   const emit: RunListener = options.onEvent ?? (() => {});
@@ -150,7 +149,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     promptName: prompt.name,
     model: caller.modelName,
     evalNames,
-    ...totalOf(expectedTotal(options.selection, datasetRows, options.onlyIndexes) * repeat - done.size),
+    ...totalOf(expectedTotal(plan.selection, plan.datasetRows, plan.only) * repeat - done.size),
     ...(done.size > 0 ? { resumed: done.size } : {}),
   };
   await emit({ type: 'run-start', info });
@@ -194,8 +193,8 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     scoreOnly: options.scoreOnly ?? false,
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
-  const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, {
-    total: datasetRows,
+  const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), plan.selection, {
+    total: plan.datasetRows,
   });
   // Rows whose call could not reach the server wait here: recorded as errored once the server
   // answers again (or the run ends without the breaker opening), dropped as not run if it opens.
@@ -211,7 +210,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   let failure: unknown;
   try {
     await runPool(
-      workItems(rows, repeat, done, options.onlyIndexes),
+      workItems(rows, repeat, done, plan.only),
       options.concurrency ?? 10,
       async ({ row, repeat: r }) => {
         await emit({ type: 'row-start', index: row.index, repeat: r });
@@ -282,7 +281,12 @@ function unreachableError(why: Unreachable, runId: string, notRun: number | unde
   );
 }
 
-function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: RunExperimentOptions['project'], fromFrontmatter: boolean): string {
+/** The options among `keys` that are set (exactOptionalPropertyTypes forbids passing undefined). */
+function pick<T extends object, K extends keyof T>(from: T, ...keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => from[key] !== undefined).map((key) => [key, from[key]])) as Partial<Pick<T, K>>;
+}
+
+export function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: RunExperimentOptions['project'], fromFrontmatter: boolean): string {
   if (!dataset) {
     throw new DatasetError('DATASET_NOT_SET', 'this prompt has no test_settings.dataset to run an experiment on', {
       location: { file: relative(project.root, prompt.path) },
