@@ -51,7 +51,8 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   const run: FlagRunSettings = {
     ...(filter ? { filter } : {}),
     concurrency: options.concurrency ?? 10,
-    timeoutMs: Math.round((options.timeout ?? 60) * 1000),
+    // Unset without --timeout, so test_settings.timeout_seconds can set the prompt's default.
+    ...(options.timeout === undefined ? {} : { timeoutMs: Math.round(options.timeout * 1000) }),
     repeat: options.repeat ?? 1,
     selection,
     skipEval: options['skip-eval'] ?? false,

@@ -18,3 +18,4 @@ export { parseRowFilter, matchesFilter, type RowFilter } from './row-filter.js';
 export { rowLabels, type RowLabels } from './row-labels.js';
 export { LabelIndex } from './label-index.js';
 export { filteredIndexes, noRowsMatched } from './filtered-selection.js';
+export { readRowTimeout } from './row-timeout.js';

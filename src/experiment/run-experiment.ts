@@ -187,6 +187,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     prompt,
     toRequest: caller.toRequest,
     call: caller.call,
+    timeoutMs: caller.timeoutMs,
     evals: context.evals,
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,

@@ -20,6 +20,8 @@ export interface RowResult {
   /** Why the row failed (render, model call, cache-only miss). */
   error?: string;
   errorCode?: string;
+  /** The model call ran out of time (`--timeout`, `timeout_seconds`); `error` says after how long. */
+  timedOut?: true;
   latencyMs?: number;
   usage?: TokenUsage;
   costUsd?: number;

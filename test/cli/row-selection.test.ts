@@ -31,7 +31,8 @@ const asked = (from: number): string[] =>
     .map((r) => JSON.stringify(r.body).match(/"content":"(alpha|beta|gamma|delta)"/)?.[1] ?? '?')
     .sort();
 
-describe('rows with names and tags', () => {
+// Several CLI runs per test: slow on a loaded machine.
+describe('rows with names and tags', { timeout: 60_000 }, () => {
   it('--list prints the selected rows with the count and runs nothing', async () => {
     const before = server.requests.length;
     const result = await run(['--tag', 'smoke', '--list']);
