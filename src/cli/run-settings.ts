@@ -48,8 +48,15 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   if (options.split !== undefined) selection = { ...parseSplitSpec(options.split), kind: 'split', seed };
 
   const filter = parseRowFilter(options.tag, options.name);
+  if (options['warmup-repeats'] !== undefined && options['warmup-repeats'] >= (options.repeat ?? 1)) {
+    throw new UsageError('USAGE_CONFLICT', `--warmup-repeats ${options['warmup-repeats']} leaves no measured repeat of --repeat ${options.repeat ?? 1}`, {
+      hint: 'give --repeat more than --warmup-repeats, e.g. --repeat 5 --warmup-repeats 1',
+    });
+  }
   const run: FlagRunSettings = {
     ...(filter ? { filter } : {}),
+    ...(options.warmup ? { warmup: options.warmup } : {}),
+    ...(options['warmup-repeats'] ? { warmupRepeats: options['warmup-repeats'] } : {}),
     concurrency: options.concurrency ?? 10,
     // Unset without --timeout, so test_settings.timeout_seconds can set the prompt's default.
     ...(options.timeout === undefined ? {} : { timeoutMs: Math.round(options.timeout * 1000) }),

@@ -25,6 +25,10 @@ export interface RunExperimentOptions {
   maxRetries?: number;
   /** Runs each row this many times. @default 1 */
   repeat?: number;
+  /** The first n row × repeat items dispatched are warm-up: run, but left out of latency statistics. @default 0 */
+  warmup?: number;
+  /** With `repeat`: each row's first n repeats are warm-up. @default 0 */
+  warmupRepeats?: number;
   /** @default all rows */
   selection?: RowSelection;
   /** Rows by name or tag (`--name`, `--tag`), applied before `selection`. */

@@ -17,6 +17,7 @@ import type { RunExperimentOptions } from './options.js';
 import { runPool } from './pool.js';
 import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
 import { RunAccumulator } from './run-summary.js';
+import type { RunLimits } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
@@ -134,7 +135,8 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   const emit: RunListener = options.onEvent ?? (() => {});
   const now = options.now ?? Date.now;
   const repeat = options.repeat ?? 1;
-  const accumulator = new RunAccumulator(evalNames, repeat);
+  const ungated = context.evals.filter((bound) => bound.schema?.gate === false).map((bound) => bound.name);
+  const accumulator = new RunAccumulator(evalNames, repeat, ungated);
   if (tookOverFrom) {
     await emit({
       type: 'warning',
@@ -209,11 +211,15 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   };
   let status: RunStatus = 'completed';
   let failure: unknown;
+  let dispatched = 0;
+  const isWarmup = (position: number, r: number): boolean => position < (options.warmup ?? 0) || r < (options.warmupRepeats ?? 0);
   try {
     await runPool(
       workItems(rows, repeat, done, plan.only),
       options.concurrency ?? 10,
       async ({ row, repeat: r }) => {
+        // Counted before any await: items start in dispatch order.
+        const warmup = isWarmup(dispatched++, r);
         await emit({ type: 'row-start', index: row.index, repeat: r });
         let result;
         try {
@@ -227,7 +233,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
           throw error;
         }
         if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
-        await record(result);
+        await record(warmup ? { ...result, warmup: true } : result);
       },
       dispatch.signal,
     );
@@ -245,6 +251,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     evalNames,
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(prompt.testSettings.score_thresholds ? { scoreThresholds: prompt.testSettings.score_thresholds } : {}),
+    runLimits: runLimitsOf(prompt),
   });
   const notRun = info.total === undefined ? undefined : info.total - recorded;
   const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
@@ -295,6 +302,15 @@ export function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, pro
     });
   }
   return resolveDatasetPath(dataset, prompt.path, project, fromFrontmatter ? prompt.locate(['test_settings', 'dataset']) : undefined);
+}
+
+function runLimitsOf(prompt: LoadedPrompt): RunLimits {
+  const { latency_p95_ms: latencyP95Ms, cost_max_usd: costMaxUsd, tokens_max: tokensMax } = prompt.testSettings;
+  return {
+    ...(latencyP95Ms === undefined ? {} : { latencyP95Ms }),
+    ...(costMaxUsd === undefined ? {} : { costMaxUsd }),
+    ...(tokensMax === undefined ? {} : { tokensMax }),
+  };
 }
 
 function totalOf(total: number): { total?: number } {

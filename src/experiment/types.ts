@@ -1,5 +1,6 @@
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { ScoredEval } from '../scoring/types.js';
+import type { LatencySummary } from './latency-stats.js';
 
 /** One row × repeat of an experiment, as appended to results.jsonl and given to reporters. */
 export interface RowResult {
@@ -29,6 +30,8 @@ export interface RowResult {
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
   pregenerated?: boolean;
+  /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */
+  warmup?: true;
   retries: number;
 }
 
@@ -60,8 +63,8 @@ export interface RunSummary {
   cached: number;
   pregenerated: number;
   evals: EvalSummary[];
-  /** Live calls only: cached rows never skew these. */
-  latencyMs: { p50?: number; p95?: number; mean?: number };
+  /** Live calls only: cached, pre-generated, errored and warm-up rows never skew these. */
+  latencyMs: LatencySummary;
   usage: TokenUsage;
   costUsd?: number;
   /** Rows whose verdict differed between repeats (with --repeat). */
