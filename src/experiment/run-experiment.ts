@@ -17,6 +17,8 @@ import type { RunExperimentOptions } from './options.js';
 import { runPool } from './pool.js';
 import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
 import { RunAccumulator } from './run-summary.js';
+import { runRowWithHooks } from './row-hooks.js';
+import { runHook } from './run-hook.js';
 import type { RunLimits } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
@@ -155,6 +157,18 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     ...(done.size > 0 ? { resumed: done.size } : {}),
   };
   await emit({ type: 'run-start', info });
+  const hooks = options.config.hooks ?? {};
+  const hookTimeoutMs = options.evalTimeoutMs ?? 30_000;
+  const runHookErrors: string[] = [];
+  const beforeAll = hooks.beforeAll;
+  if (beforeAll) {
+    const started = await runHook('beforeAll', () => beforeAll(info), hookTimeoutMs);
+    if (!started.ok) {
+      runHookErrors.push(started.error);
+      await emit({ type: 'warning', message: started.error });
+    }
+  }
+  const rowHooks = hooks.setup || hooks.teardown || hooks.onFail ? { hooks, runId: handle.id, timeoutMs: hookTimeoutMs, emit } : undefined;
   if (replay) {
     for await (const row of replay()) {
       accumulator.add(row);
@@ -223,7 +237,8 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
         await emit({ type: 'row-start', index: row.index, repeat: r });
         let result;
         try {
-          result = await processRow(pipeline, row, r, rowController.signal);
+          const runRow = (): Promise<RowResult> => processRow(pipeline, row, r, rowController.signal);
+          result = rowHooks ? await runRowWithHooks(rowHooks, row, r, runRow) : await runRow();
         } catch (error) {
           if (error instanceof RowAborted) return;
           if (error instanceof RowUnreachable) {
@@ -253,6 +268,11 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     ...(prompt.testSettings.score_thresholds ? { scoreThresholds: prompt.testSettings.score_thresholds } : {}),
     runLimits: runLimitsOf(prompt),
   });
+  if (runHookErrors.length > 0) {
+    // A run-level hook that failed (beforeAll) is the run's error: the verdict says so.
+    summary.gates.push({ name: 'hooks', passed: false, message: runHookErrors.join('; ') });
+    summary.passed = false;
+  }
   const notRun = info.total === undefined ? undefined : info.total - recorded;
   const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
   await handle.updateManifest({
@@ -265,6 +285,12 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   // Before the report: the lock is free (and the cache written) by the time the summary shows.
   await caller.close();
   await handle.close();
+  const afterAll = hooks.afterAll;
+  if (afterAll) {
+    // After the manifest is written: the verdict stands, a failure here is said on stderr.
+    const ended = await runHook('afterAll', () => afterAll(info, summary), hookTimeoutMs);
+    if (!ended.ok) await emit({ type: 'warning', message: ended.error });
+  }
   await emit({ type: 'run-end', info, summary, status, rows: () => handle.rowsInOrder() });
   if (failure !== undefined) throw failure;
   if (stopped) throw stopped;

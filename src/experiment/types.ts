@@ -30,6 +30,8 @@ export interface RowResult {
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
   pregenerated?: boolean;
+  /** Failures of this row's `teardown` / `onFail` hooks (a failed `setup` is the row's `error`). */
+  hookErrors?: string[];
   /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */
   warmup?: true;
   retries: number;
