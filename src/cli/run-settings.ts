@@ -1,4 +1,4 @@
-import { parseRowsSpec, parseSplitSpec } from '../dataset/index.js';
+import { parseRowFilter, parseRowsSpec, parseSplitSpec } from '../dataset/index.js';
 import type { RowSelection } from '../dataset/types.js';
 import { UsageError } from '../errors/index.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
@@ -52,9 +52,19 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   if (options.sample !== undefined) selection = { kind: 'sample', count: options.sample, seed };
   if (options.split !== undefined) selection = { ...parseSplitSpec(options.split), kind: 'split', seed };
 
+  const filter = parseRowFilter(options.tag, options.name);
+  if (options['warmup-repeats'] !== undefined && options['warmup-repeats'] >= (options.repeat ?? 1)) {
+    throw new UsageError('USAGE_CONFLICT', `--warmup-repeats ${options['warmup-repeats']} leaves no measured repeat of --repeat ${options.repeat ?? 1}`, {
+      hint: 'give --repeat more than --warmup-repeats, e.g. --repeat 5 --warmup-repeats 1',
+    });
+  }
   const run: FlagRunSettings = {
+    ...(filter ? { filter } : {}),
+    ...(options.warmup ? { warmup: options.warmup } : {}),
+    ...(options['warmup-repeats'] ? { warmupRepeats: options['warmup-repeats'] } : {}),
     concurrency: options.concurrency ?? 10,
-    timeoutMs: Math.round((options.timeout ?? 60) * 1000),
+    // Unset without --timeout, so test_settings.timeout_seconds can set the prompt's default.
+    ...(options.timeout === undefined ? {} : { timeoutMs: Math.round(options.timeout * 1000) }),
     repeat: options.repeat ?? 1,
     selection,
     skipEval: options['skip-eval'] ?? false,

@@ -15,3 +15,8 @@ export { readSelectedRows } from './read-selected-rows.js';
 export { splitBucket } from './random.js';
 export { MAX_ROW_DEPTH } from './json-depth.js';
 export { rowIdentity, type RowContent } from './row-identity.js';
+export { parseRowFilter, matchesFilter, type RowFilter } from './row-filter.js';
+export { rowLabels, type RowLabels } from './row-labels.js';
+export { LabelIndex } from './label-index.js';
+export { filteredIndexes, noRowsMatched } from './filtered-selection.js';
+export { readRowTimeout } from './row-timeout.js';

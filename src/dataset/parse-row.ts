@@ -3,6 +3,8 @@ import { DatasetError } from '../errors/index.js';
 import { scanJson } from '../project/json-source-map.js';
 import type { InputValidator } from './input-validator.js';
 import { jsonTooDeepAt, MAX_ROW_DEPTH } from './json-depth.js';
+import { readRowLabels } from './row-labels.js';
+import { readRowTimeout } from './row-timeout.js';
 import type { DatasetRow } from './types.js';
 
 export interface RowContext {
@@ -52,6 +54,10 @@ export function parseRow(bytes: Buffer, context: RowContext): DatasetRow {
   if (!isRecord(input)) {
     throw fail('DATASET_INPUT_NOT_OBJECT', `"input" must be an object of props (got ${kind(input)})`, { hint: ROW_HINT });
   }
+  const labels = readRowLabels(metadata);
+  if ('problem' in labels) throw fail(labels.code, labels.problem, { hint: 'e.g. {"name": "refund-basic", "tags": ["smoke", "billing"], "input": {...}}' });
+  const timeout = readRowTimeout(metadata);
+  if ('problem' in timeout) throw fail('DATASET_BAD_TIMEOUT', timeout.problem, { hint: 'e.g. {"timeout_seconds": 5, "input": {...}}' });
   const violations = context.validateInput?.(input) ?? [];
   if (violations.length > 0) {
     throw fail('DATASET_INPUT_SCHEMA', `input does not match the prompt's input_schema: ${violations.join('; ')}`);

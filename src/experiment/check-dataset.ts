@@ -1,4 +1,4 @@
-import { readDataset } from '../dataset/index.js';
+import { readDataset, type LabelIndex } from '../dataset/index.js';
 import { ErrorList, type AgentmarkError } from '../errors/index.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
 
@@ -8,9 +8,10 @@ const MAX_LISTED = 20;
 /**
  * Reads the whole dataset once before any model call, so a bad line anywhere is an input
  * error (exit 2) up front instead of a run that spends money and then stops halfway.
- * Returns the number of rows.
+ * Returns the number of rows. `labels`, when given, sees every row (duplicate names are
+ * problems like bad lines).
  */
-export async function checkDataset(path: string, inputSchema: JSONSchema7 | undefined, signal?: AbortSignal): Promise<number> {
+export async function checkDataset(path: string, inputSchema: JSONSchema7 | undefined, signal?: AbortSignal, labels?: LabelIndex): Promise<number> {
   const problems: AgentmarkError[] = [];
   let bad = 0;
   let rows = 0;
@@ -22,7 +23,11 @@ export async function checkDataset(path: string, inputSchema: JSONSchema7 | unde
       if (problems.length < MAX_LISTED) problems.push(error);
     },
   };
-  for await (const _row of readDataset(path, options)) rows++;
+  for await (const row of readDataset(path, options)) {
+    rows++;
+    const duplicate = labels?.add(row);
+    if (duplicate) options.onError(duplicate);
+  }
   if (bad > 0) {
     const more = bad - problems.length;
     throw new ErrorList(problems, more > 0 ? { hint: `${more} more bad row${more === 1 ? '' : 's'} not listed; \`agentmark validate\` lists them all` } : {});

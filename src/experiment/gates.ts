@@ -1,3 +1,4 @@
+import { runLimitGates, type RunLimits, type RunMeasures } from './run-limit-gates.js';
 import type { EvalSummary, GateResult, RowResult } from './types.js';
 
 export interface GateOptions {
@@ -6,6 +7,10 @@ export interface GateOptions {
   /** `test_settings.score_thresholds`: minimum mean normalised score per eval. */
   scoreThresholds?: Record<string, number>;
   evalNames: string[];
+  /** Evals whose score schema says `"gate": false`: reported, left out of the evals and threshold gates. */
+  ungated?: string[];
+  /** `test_settings.latency_p95_ms`, `cost_max_usd`, `tokens_max`. */
+  runLimits?: RunLimits;
 }
 
 /** Tallies the gates need, gathered row by row so no row has to be kept. */
@@ -24,11 +29,11 @@ export function emptyTally(): GateTally {
   return { rows: 0, erroredRows: 0, verdicts: 0, passedVerdicts: 0, failedVerdicts: 0, normalized: new Map() };
 }
 
-export function tallyRow(tally: GateTally, row: RowResult): void {
+export function tallyRow(tally: GateTally, row: RowResult, ungated?: ReadonlySet<string>): void {
   tally.rows++;
   if (row.error !== undefined) tally.erroredRows++;
   for (const [name, result] of Object.entries(row.evals)) {
-    if (result.error !== undefined || result.passed !== undefined) {
+    if (!ungated?.has(name) && (result.error !== undefined || result.passed !== undefined)) {
       tally.verdicts++;
       if (result.passed === true && result.error === undefined) tally.passedVerdicts++;
       else tally.failedVerdicts++;
@@ -46,7 +51,7 @@ export function tallyRow(tally: GateTally, row: RowResult): void {
  * The run's gates. Without --threshold every eval must pass and no row may error; with it,
  * the pass rate over verdicts (errored rows counting as failed ones) must reach it.
  */
-export function evaluateGates(tally: GateTally, options: GateOptions, evals: EvalSummary[]): GateResult[] {
+export function evaluateGates(tally: GateTally, options: GateOptions, evals: EvalSummary[], measured?: RunMeasures): GateResult[] {
   const gates: GateResult[] = [];
   if (tally.rows === 0) {
     gates.push({ name: 'rows', passed: false, message: 'no rows were run' });
@@ -57,7 +62,7 @@ export function evaluateGates(tally: GateTally, options: GateOptions, evals: Eva
     gates.push({
       name: 'evals',
       passed: failures === 0,
-      message: failures === 0 ? `all ${tally.verdicts} eval results passed` : `${failures} of ${tally.verdicts} eval results did not pass`,
+      message: (failures === 0 ? `all ${tally.verdicts} eval results passed` : `${failures} of ${tally.verdicts} eval results did not pass`) + notGated(options),
     });
     gates.push({
       name: 'errors',
@@ -65,13 +70,13 @@ export function evaluateGates(tally: GateTally, options: GateOptions, evals: Eva
       message: tally.erroredRows === 0 ? 'no row errored' : `${tally.erroredRows} of ${tally.rows} rows errored`,
     });
   } else {
-    const perRow = Math.max(1, options.evalNames.length);
+    const perRow = Math.max(1, options.evalNames.filter((name) => !options.ungated?.includes(name)).length);
     const total = tally.verdicts + tally.erroredRows * perRow;
     const rate = total === 0 ? 0 : (tally.passedVerdicts / total) * 100;
     gates.push({
       name: 'threshold',
       passed: rate >= options.threshold,
-      message: `pass rate ${rate.toFixed(1)}% ${rate >= options.threshold ? '>=' : '<'} threshold ${options.threshold}%`,
+      message: `pass rate ${rate.toFixed(1)}% ${rate >= options.threshold ? '>=' : '<'} threshold ${options.threshold}%${notGated(options)}`,
     });
   }
   for (const [name, minimum] of Object.entries(options.scoreThresholds ?? {})) {
@@ -88,5 +93,12 @@ export function evaluateGates(tally: GateTally, options: GateOptions, evals: Eva
       message: `${name}: mean score ${mean.toFixed(3)} ${mean >= minimum ? '>=' : '<'} ${minimum}${summary?.errored ? ` (${summary.errored} errors count as 0)` : ''}`,
     });
   }
+  if (options.runLimits && measured) gates.push(...runLimitGates(options.runLimits, measured));
   return gates;
+}
+
+/** Says which evals the verdict left out, so a failing ungated eval never looks like a pass. */
+function notGated(options: GateOptions): string {
+  const names = options.evalNames.filter((name) => options.ungated?.includes(name));
+  return names.length === 0 ? '' : ` (not gated: ${names.join(', ')})`;
 }

@@ -3,3 +3,4 @@ export type { RunExperimentOptions, CacheMode } from './options.js';
 export type { RunEvent, RunInfo, RunListener, RunStatus } from './events.js';
 export type { RowResult, RunSummary, EvalSummary, GateResult } from './types.js';
 export { runPool } from './pool.js';
+export { listRows, type ListedRow, type RowListing } from './list-rows.js';

@@ -13,15 +13,19 @@ import type { ConnectionHealth } from '../model/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/types.js';
 import type { RunExperimentOptions } from './options.js';
+import { promptTimeoutMs } from './row-timeout.js';
 
 export interface ModelCaller {
   modelName: string;
   settings: Record<string, unknown>;
   promptHash: string;
   toRequest: (rendered: RenderedPrompt) => ModelRequest;
-  call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
+  /** `timeoutMs` overrides the prompt's per-call timeout (a row's own `timeout_seconds`). */
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number) => Promise<ModelResponse>;
   /** Like `call`, through the same cache, with `live` answering a miss instead of an HTTP call (`--batch`). */
   callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
+  /** The prompt's per-call timeout: --timeout, else test_settings.timeout_seconds, else 60 s. */
+  timeoutMs: number;
   /** Writes the cache's queued answers and releases its open files; call when the run ends. */
   close: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
@@ -70,13 +74,13 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
   const callOptions = {
     registry,
     tools: config.tools ?? {},
-    timeoutMs: options.timeoutMs ?? 60_000,
+    timeoutMs: promptTimeoutMs(options, prompt),
     maxRetries: options.maxRetries ?? frontmatterConfig.max_retries ?? 3,
     prices: config.prices ?? {},
     ...(health === undefined ? {} : { health }),
   };
-  const call = (request: ModelRequest, repeat: number, signal: AbortSignal): Promise<ModelResponse> =>
-    cachedCall(request, { cache, mode, repeat }, () => executeModelRequest(request, { ...callOptions, signal }));
+  const call = (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number): Promise<ModelResponse> =>
+    cachedCall(request, { cache, mode, repeat }, () => executeModelRequest(request, { ...callOptions, ...(timeoutMs === undefined ? {} : { timeoutMs }), signal }));
 
   const { model_name: _model, max_retries: _retries, ...settings } = frontmatterConfig as ModelSettings & Record<string, unknown>;
   return {
@@ -86,6 +90,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     toRequest: (rendered) => requestFromRendered(rendered, options.model ? { model: options.model } : {}),
     call,
     callWith: (request, repeat, live) => cachedCall(request, { cache, mode, repeat }, live),
+    timeoutMs: callOptions.timeoutMs,
     close: () => cache.close(),
     judge: (request) => call(request, 0, options.signal ?? new AbortController().signal),
   };

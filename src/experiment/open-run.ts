@@ -21,7 +21,7 @@ export interface OpenedExperiment {
 
 export interface RunFacts {
   prompt: LoadedPrompt;
-  caller: Pick<ModelCaller, 'modelName' | 'promptHash' | 'settings'>;
+  caller: Pick<ModelCaller, 'modelName' | 'promptHash' | 'settings' | 'timeoutMs'>;
   dataset: FileFingerprint;
   git: Promise<GitInfo | undefined> | undefined;
 }
@@ -56,7 +56,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     dataset,
     model: caller.modelName,
     settings: caller.settings,
-    options: manifestOptions(options),
+    options: manifestOptions(options, caller.timeoutMs),
     git: await facts.git,
     startedAt: new Date(now()).toISOString(),
     status: 'running',
@@ -75,10 +75,10 @@ function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): Shard
   };
 }
 
-function manifestOptions(options: RunExperimentOptions): Record<string, unknown> {
+function manifestOptions(options: RunExperimentOptions, timeoutMs: number): Record<string, unknown> {
   return {
     concurrency: options.concurrency ?? 10,
-    timeoutMs: options.timeoutMs ?? 60_000,
+    timeoutMs,
     maxRetries: options.maxRetries,
     repeat: options.repeat ?? 1,
     selection: options.selection ?? { kind: 'all' },

@@ -1,3 +1,4 @@
+import type { RowFilter } from '../dataset/row-filter.js';
 import type { RowSelection } from '../dataset/types.js';
 import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
@@ -25,10 +26,16 @@ export interface RunExperimentOptions {
   maxRetries?: number;
   /** Runs each row this many times. @default 1 */
   repeat?: number;
+  /** The first n row × repeat items dispatched are warm-up: run, but left out of latency statistics. @default 0 */
+  warmup?: number;
+  /** With `repeat`: each row's first n repeats are warm-up. @default 0 */
+  warmupRepeats?: number;
   /** @default all rows */
   selection?: RowSelection;
   /** Only the rows of this shard (by each row's identity hash), after `selection`; recorded in the manifest for `agentmark merge`. */
   shard?: ShardSpec;
+  /** Rows by name or tag (`--name`, `--tag`), applied before `selection`. */
+  filter?: RowFilter;
   /** Only these row indexes (watch mode's "rerun failed rows"). */
   onlyIndexes?: ReadonlySet<number>;
   skipEval?: boolean;

@@ -6,6 +6,7 @@ import type { BoundEval } from '../scoring/index.js';
 import { runEval } from '../scoring/index.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { RunListener } from './events.js';
+import { rowTimeoutMs } from './row-timeout.js';
 import type { RowResult } from './types.js';
 
 export interface RowPipeline {
@@ -13,7 +14,9 @@ export interface RowPipeline {
   /** Builds the model request from the rendered prompt (model override applied). */
   toRequest: (rendered: ReturnType<LoadedPrompt['render']>) => ModelRequest;
   /** One model call through the cache, retries and timeout. */
-  call: (request: ModelRequest, repeat: number, signal: AbortSignal) => Promise<ModelResponse>;
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number) => Promise<ModelResponse>;
+  /** The per-call timeout of rows without their own `timeout_seconds`. */
+  timeoutMs?: number;
   evals: BoundEval[];
   evalTimeoutMs: number;
   emit: RunListener;
@@ -69,7 +72,8 @@ export async function processRow(
     } else if (pipeline.scoreOnly) {
       return { ...base, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' };
     } else {
-      const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal);
+      const timeoutMs = pipeline.timeoutMs === undefined ? undefined : rowTimeoutMs(row, pipeline.timeoutMs);
+      const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal, timeoutMs);
       Object.assign(base, {
         output: response.output,
         toolCalls: response.toolCalls,
@@ -116,12 +120,12 @@ export async function processRow(
   return base;
 }
 
-function describeError(error: unknown): { error: string; errorCode?: string } {
+function describeError(error: unknown): { error: string; errorCode?: string; timedOut?: true } {
   if (isAgentmarkError(error)) {
     const where = error.where ? `${error.where}: ` : '';
     // The hint says how to fix it (e.g. which key to set); a row error has no other place for it.
     const hint = error.hint ? ` (${error.hint})` : '';
-    return { error: `${where}${error.message}${hint}`, errorCode: error.code };
+    return { error: `${where}${error.message}${hint}`, errorCode: error.code, ...(error.code === 'MODEL_TIMEOUT' ? { timedOut: true as const } : {}) };
   }
   return { error: error instanceof Error ? error.message : String(error) };
 }

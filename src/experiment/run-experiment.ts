@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
-import { checkRowsInRange, readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
+import { readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
 import { DatasetError, ModelCallError, UsageError } from '../errors/index.js';
 import { formatSeconds } from '../format-seconds.js';
 import { findUnreachableFailure } from '../model/index.js';
@@ -11,13 +11,16 @@ import { selectShard } from '../shard/index.js';
 import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker, type Unreachable } from './circuit-breaker.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
-import { checkDataset } from './check-dataset.js';
+import { planRows, type RowPlan } from './plan-rows.js';
 import { createModelCaller, type ModelCaller } from './model-caller.js';
 import { openRun, type OpenedExperiment } from './open-run.js';
 import type { RunExperimentOptions } from './options.js';
 import { runPool } from './pool.js';
 import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
 import { RunAccumulator } from './run-summary.js';
+import { runRowWithHooks } from './row-hooks.js';
+import { runHook } from './run-hook.js';
+import type { RunLimits } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
@@ -105,15 +108,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
 
   const store = new RunStore(project.root);
   // Both read the whole file; side by side, the hash's reads overlap the rows' parsing.
-  const [datasetRows, dataset] = await Promise.all([
-    checkDataset(datasetPath, prompt.inputSchema, options.signal),
+  const [plan, dataset] = await Promise.all([
+    planRows({ datasetPath, projectRoot: project.root, inputSchema: prompt.inputSchema, ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal') }),
     fingerprintFile(project.root, datasetPath),
   ]);
-  checkRowsInRange(options.selection, datasetRows);
   const opened = await openRun(store, options, { prompt, caller, dataset, git });
   const { handle } = opened;
   try {
-    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, datasetRows, opened });
+    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -139,18 +141,19 @@ interface OpenedRunContext {
   /** Aborted when the breaker opens. */
   halt: AbortSignal;
   datasetPath: string;
-  datasetRows: number;
+  plan: RowPlan;
   opened: OpenedExperiment;
 }
 
 async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> {
-  const { options, prompt, caller, evalNames, breaker, datasetPath, datasetRows } = context;
+  const { options, prompt, caller, evalNames, breaker, datasetPath, plan } = context;
   const { handle, done, replay, tookOverFrom } = context.opened;
   const { project, config } = options;
   const emit: RunListener = options.onEvent ?? (() => {});
   const now = options.now ?? Date.now;
   const repeat = options.repeat ?? 1;
-  const accumulator = new RunAccumulator(evalNames, repeat, scoreRanges(context.evals));
+  const ungated = context.evals.filter((bound) => bound.schema?.gate === false).map((bound) => bound.name);
+  const accumulator = new RunAccumulator(evalNames, repeat, scoreRanges(context.evals), ungated);
   if (tookOverFrom) {
     await emit({
       type: 'warning',
@@ -166,10 +169,22 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     model: caller.modelName,
     evalNames,
     // A shard's share of the rows is only known once each row is hashed, as the rows stream.
-    ...totalOf(options.shard ? NaN : expectedTotal(options.selection, datasetRows, options.onlyIndexes) * repeat - done.size),
+    ...totalOf(options.shard ? NaN : expectedTotal(plan.selection, plan.datasetRows, plan.only) * repeat - done.size),
     ...(done.size > 0 ? { resumed: done.size } : {}),
   };
   await emit({ type: 'run-start', info });
+  const hooks = options.config.hooks ?? {};
+  const hookTimeoutMs = options.evalTimeoutMs ?? 30_000;
+  const runHookErrors: string[] = [];
+  const beforeAll = hooks.beforeAll;
+  if (beforeAll) {
+    const started = await runHook('beforeAll', () => beforeAll(info), hookTimeoutMs);
+    if (!started.ok) {
+      runHookErrors.push(started.error);
+      await emit({ type: 'warning', message: started.error });
+    }
+  }
+  const rowHooks = hooks.setup || hooks.teardown || hooks.onFail ? { hooks, runId: handle.id, timeoutMs: hookTimeoutMs, emit } : undefined;
   if (replay) {
     for await (const row of replay()) {
       accumulator.add(row);
@@ -204,6 +219,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     prompt,
     toRequest: caller.toRequest,
     call: caller.call,
+    timeoutMs: caller.timeoutMs,
     evals: context.evals,
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,
@@ -211,7 +227,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
   const selected = () => {
-    const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), options.selection ?? { kind: 'all' }, { total: datasetRows });
+    const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), plan.selection, { total: plan.datasetRows });
     return options.shard ? selectShard(rows, options.shard) : rows;
   };
   // Rows whose call could not reach the server wait here: recorded as errored once the server
@@ -226,6 +242,8 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   };
   let status: RunStatus = 'completed';
   let failure: unknown;
+  let dispatched = 0;
+  const isWarmup = (position: number, r: number): boolean => position < (options.warmup ?? 0) || r < (options.warmupRepeats ?? 0);
   try {
     const batch = options.batch ?? (handle.manifest.batch !== undefined ? {} : undefined);
     if (batch) {
@@ -234,7 +252,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
         handle,
         pipeline,
         callWith: caller.callWith,
-        items: () => workItems(selected(), repeat, done, options.onlyIndexes),
+        items: () => workItems(selected(), repeat, done, plan.only),
         record,
         retry: context.opened.retry,
         concurrency: options.concurrency ?? 10,
@@ -249,13 +267,16 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
       });
     } else {
       await runPool(
-        workItems(selected(), repeat, done, options.onlyIndexes),
+        workItems(selected(), repeat, done, plan.only),
         options.concurrency ?? 10,
         async ({ row, repeat: r }) => {
+          // Counted before any await: items start in dispatch order.
+          const warmup = isWarmup(dispatched++, r);
           await emit({ type: 'row-start', index: row.index, repeat: r });
           let result;
           try {
-            result = await processRow(pipeline, row, r, rowController.signal);
+            const runRow = (): Promise<RowResult> => processRow(pipeline, row, r, rowController.signal);
+            result = rowHooks ? await runRowWithHooks(rowHooks, row, r, runRow) : await runRow();
           } catch (error) {
             if (error instanceof RowAborted) return;
             if (error instanceof RowUnreachable) {
@@ -265,7 +286,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
             throw error;
           }
           if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
-          await record(result);
+          await record(warmup ? { ...result, warmup: true } : result);
         },
         dispatch.signal,
       );
@@ -284,7 +305,13 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     evalNames,
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(prompt.testSettings.score_thresholds ? { scoreThresholds: prompt.testSettings.score_thresholds } : {}),
+    runLimits: runLimitsOf(prompt),
   });
+  if (runHookErrors.length > 0) {
+    // A run-level hook that failed (beforeAll) is the run's error: the verdict says so.
+    summary.gates.push({ name: 'hooks', passed: false, message: runHookErrors.join('; ') });
+    summary.passed = false;
+  }
   const notRun = info.total === undefined ? undefined : info.total - recorded;
   const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
   await handle.updateManifest({
@@ -297,6 +324,12 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   // Before the report: the lock is free (and the cache written) by the time the summary shows.
   await caller.close();
   await handle.close();
+  const afterAll = hooks.afterAll;
+  if (afterAll) {
+    // After the manifest is written: the verdict stands, a failure here is said on stderr.
+    const ended = await runHook('afterAll', () => afterAll(info, summary), hookTimeoutMs);
+    if (!ended.ok) await emit({ type: 'warning', message: ended.error });
+  }
   await emit({ type: 'run-end', info, summary, status, rows: () => handle.rowsInOrder() });
   if (failure !== undefined) throw failure;
   if (stopped) throw stopped;
@@ -321,7 +354,12 @@ function unreachableError(why: Unreachable, runId: string, notRun: number | unde
   );
 }
 
-function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: RunExperimentOptions['project'], fromFrontmatter: boolean): string {
+/** The options among `keys` that are set (exactOptionalPropertyTypes forbids passing undefined). */
+function pick<T extends object, K extends keyof T>(from: T, ...keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => from[key] !== undefined).map((key) => [key, from[key]])) as Partial<Pick<T, K>>;
+}
+
+export function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: RunExperimentOptions['project'], fromFrontmatter: boolean): string {
   if (!dataset) {
     throw new DatasetError('DATASET_NOT_SET', 'this prompt has no test_settings.dataset to run an experiment on', {
       location: { file: relative(project.root, prompt.path) },
@@ -329,6 +367,15 @@ function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: R
     });
   }
   return resolveDatasetPath(dataset, prompt.path, project, fromFrontmatter ? prompt.locate(['test_settings', 'dataset']) : undefined);
+}
+
+function runLimitsOf(prompt: LoadedPrompt): RunLimits {
+  const { latency_p95_ms: latencyP95Ms, cost_max_usd: costMaxUsd, tokens_max: tokensMax } = prompt.testSettings;
+  return {
+    ...(latencyP95Ms === undefined ? {} : { latencyP95Ms }),
+    ...(costMaxUsd === undefined ? {} : { costMaxUsd }),
+    ...(tokensMax === undefined ? {} : { tokensMax }),
+  };
 }
 
 function totalOf(total: number): { total?: number } {

@@ -1,6 +1,6 @@
 import { EvalTallies, FlakyTracker, type ScoreRange } from '../scoring/index.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
-import { percentile } from './percentile.js';
+import { LatencyStats } from './latency-stats.js';
 import type { RowResult, RunSummary } from './types.js';
 
 /**
@@ -14,7 +14,8 @@ export class RunAccumulator {
   /** Only a run with repeats can have flaky rows; without them nothing per row is tracked. */
   private readonly flaky: FlakyTracker | undefined;
   private readonly failed = new Set<number>();
-  private readonly latencies: number[] = [];
+  private readonly latency: LatencyStats;
+  private live = 0;
   private readonly tally = emptyTally();
   private rows = 0;
   private errored = 0;
@@ -26,10 +27,17 @@ export class RunAccumulator {
   private cost = 0;
   private costKnown = false;
 
-  /** @param ranges each eval's score range, which bounds its mean's interval */
-  constructor(evalNames: readonly string[], repeat = 1, ranges?: ReadonlyMap<string, ScoreRange>) {
+  private readonly ungated: ReadonlySet<string>;
+
+  /**
+   * @param ranges each eval's score range, which bounds its mean's interval
+   * @param ungated evals whose score schema says `"gate": false` (reported, not counted in the verdict)
+   */
+  constructor(evalNames: readonly string[], repeat = 1, ranges?: ReadonlyMap<string, ScoreRange>, ungated: readonly string[] = []) {
     this.evals = new EvalTallies(evalNames, ranges);
     this.flaky = repeat > 1 ? new FlakyTracker() : undefined;
+    this.latency = new LatencyStats(repeat);
+    this.ungated = new Set(ungated);
   }
 
   add(row: RowResult): void {
@@ -39,13 +47,15 @@ export class RunAccumulator {
     if (row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false)) {
       this.failed.add(row.index);
     }
-    tallyRow(this.tally, row);
+    tallyRow(this.tally, row, this.ungated);
     if (row.error !== undefined) this.errored++;
     if (row.cached) this.cached++;
     if (row.pregenerated) this.pregenerated++;
     // Cached and pre-generated rows made no call now: their figures would skew the run's.
     if (row.cached || row.pregenerated || row.error !== undefined) return;
-    if (row.latencyMs !== undefined) this.latencies.push(row.latencyMs);
+    this.live++;
+    // Warm-up calls are paid for (tokens, cost) but their latency is what warming up excludes.
+    if (row.latencyMs !== undefined && !row.warmup) this.latency.add(row.index, row.latencyMs);
     if (row.usage) {
       this.inputTokens += row.usage.inputTokens;
       this.outputTokens += row.usage.outputTokens;
@@ -68,28 +78,22 @@ export class RunAccumulator {
 
   finish(gateOptions: GateOptions): RunSummary {
     const evals = this.evals.finish();
-    const gates = evaluateGates(this.tally, gateOptions, evals);
-    const mean = this.latencies.length === 0 ? undefined : this.latencies.reduce((a, b) => a + b, 0) / this.latencies.length;
+    const latencyMs = this.latency.finish();
+    const usage = { inputTokens: this.inputTokens, outputTokens: this.outputTokens, totalTokens: this.totalTokens };
+    const measured = { liveCalls: this.live, latencyMs, usage, ...(this.costKnown ? { costUsd: this.cost } : {}) };
+    const gates = evaluateGates(this.tally, { ...gateOptions, ungated: [...this.ungated] }, evals, measured);
     return {
       rows: this.rows,
       errored: this.errored,
       cached: this.cached,
       pregenerated: this.pregenerated,
       evals,
-      latencyMs: {
-        ...(mean === undefined ? {} : { mean }),
-        ...optional('p50', percentile(this.latencies, 50)),
-        ...optional('p95', percentile(this.latencies, 95)),
-      },
-      usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens, totalTokens: this.totalTokens },
+      latencyMs,
+      usage,
       ...(this.costKnown ? { costUsd: this.cost } : {}),
       flaky: this.flaky?.finish() ?? [],
       gates,
       passed: gates.every((gate) => gate.passed),
     };
   }
-}
-
-function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }

@@ -1,5 +1,6 @@
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { ScoredEval } from '../scoring/types.js';
+import type { LatencySummary } from './latency-stats.js';
 
 /** One row × repeat of an experiment, as appended to results.jsonl and given to reporters. */
 export interface RowResult {
@@ -20,6 +21,8 @@ export interface RowResult {
   /** Why the row failed (render, model call, cache-only miss). */
   error?: string;
   errorCode?: string;
+  /** The model call ran out of time (`--timeout`, `timeout_seconds`); `error` says after how long. */
+  timedOut?: true;
   latencyMs?: number;
   usage?: TokenUsage;
   costUsd?: number;
@@ -29,6 +32,10 @@ export interface RowResult {
   pregenerated?: boolean;
   /** Answered by a Batch API job (`--batch`): no live latency. */
   batch?: boolean;
+  /** Failures of this row's `teardown` / `onFail` hooks (a failed `setup` is the row's `error`). */
+  hookErrors?: string[];
+  /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */
+  warmup?: true;
   retries: number;
 }
 
@@ -60,8 +67,8 @@ export interface RunSummary {
   cached: number;
   pregenerated: number;
   evals: EvalSummary[];
-  /** Live calls only: cached rows never skew these. */
-  latencyMs: { p50?: number; p95?: number; mean?: number };
+  /** Live calls only: cached, pre-generated, errored and warm-up rows never skew these. */
+  latencyMs: LatencySummary;
   usage: TokenUsage;
   costUsd?: number;
   /** Rows whose verdict differed between repeats (with --repeat). */

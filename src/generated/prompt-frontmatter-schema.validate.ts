@@ -4,8 +4,8 @@
 // ajv options: {"allErrors":true,"strict":false,"validateSchema":false}
 import type { ErrorObject } from 'ajv';
 
-const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"experiment_key":{"type":"string"},"regression_tolerance":{"type":"number","minimum":0,"maximum":1}}}}};
-const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"experiment_key":{"type":"string"},"regression_tolerance":{"type":"number","minimum":0,"maximum":1}}};
+const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"experiment_key":{"type":"string"},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}}}};
+const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"experiment_key":{"type":"string"},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}};
 const func0 = function ucs2length(str) {
     const len = str.length;
     let length = 0;
@@ -1094,9 +1094,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/test_settings",schemaPath:"#/definitions/testSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.timeout_seconds !== undefined){
+let data14 = data5.timeout_seconds;
+if(typeof data14 == "number"){
+if(data14 <= 0 || isNaN(data14)){
+const err16 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1106,10 +1108,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.input_schema !== undefined){
-let data14 = data.input_schema;
-if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-const err17 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else {
+const err17 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1119,14 +1119,114 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.latency_p95_ms !== undefined){
+let data15 = data5.latency_p95_ms;
+if(typeof data15 == "number"){
+if(data15 <= 0 || isNaN(data15)){
+const err18 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data5.cost_max_usd !== undefined){
+let data16 = data5.cost_max_usd;
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err20 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.tokens_max !== undefined){
+let data17 = data5.tokens_max;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err22 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(typeof data17 == "number"){
+if(data17 < 0 || isNaN(data17)){
+const err23 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/test_settings",schemaPath:"#/definitions/testSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.input_schema !== undefined){
+let data18 = data.input_schema;
+if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))){
+const err25 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }

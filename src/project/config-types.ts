@@ -1,6 +1,7 @@
 import type { LanguageModel, Tool } from 'ai';
 import type { UserFilter } from '../prompt/filters.js';
 import type { Scorer } from '../scoring/types.js';
+import type { SuiteHooks } from './hook-types.js';
 
 /** Price of a model in USD per million tokens. */
 export interface ModelPrice {
@@ -30,6 +31,8 @@ export interface AgentmarkConfig {
    * calls `filters.shout(props.x, 2)`. Synchronous; a name of a built-in replaces it.
    */
   filters?: Record<string, UserFilter>;
+  /** Suite hooks: `setup`, `teardown`, `beforeAll`, `afterAll`, `onFail` (see `SuiteHooks`). */
+  hooks?: SuiteHooks;
 }
 
 /** The config's fields as loaded, plus where they came from so watch mode can watch them. */
@@ -48,6 +51,6 @@ export interface LoadedConfig extends AgentmarkConfig {
 }
 
 /** Keys `defineConfig` knows; anything else is reported, since it is most likely a typo. */
-export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters'] as const satisfies ReadonlyArray<
+export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters', 'hooks'] as const satisfies ReadonlyArray<
   keyof AgentmarkConfig
 >;

@@ -12,6 +12,8 @@ export interface ScoreSchema {
   scorer?: string;
   /** This project's addition: options for `scorer`. */
   options?: Record<string, unknown>;
+  /** This project's addition: `false` reports the eval without counting it in the run's verdict. @default true */
+  gate?: boolean;
 }
 
 /** The parsed `agentmark.json`. Unknown keys are kept and ignored. */

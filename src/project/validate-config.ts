@@ -1,5 +1,6 @@
 import { ConfigError, didYouMean } from '../errors/index.js';
 import { CONFIG_KEYS, type AgentmarkConfig } from './config-types.js';
+import { HOOK_NAMES } from './hook-types.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -56,6 +57,15 @@ export function validateConfig(value: unknown, file: string): { config: Agentmar
       for (const [name, item] of Object.entries(entry)) {
         const problem = check(item);
         if (problem) fail(`${key}.${name}${problem.startsWith('.') ? '' : ' '}${problem}`);
+      }
+    } else if (key === 'hooks') {
+      if (!isRecord(entry)) {
+        fail(`hooks must be an object of functions (got ${describe(entry)})`, `known hooks: ${HOOK_NAMES.join(', ')}`);
+        continue;
+      }
+      for (const [name, hook] of Object.entries(entry)) {
+        if (!(HOOK_NAMES as readonly string[]).includes(name)) fail(`unknown hook "${name}"`, didYouMean(name, HOOK_NAMES) ?? `known hooks: ${HOOK_NAMES.join(', ')}`);
+        else if (hook !== undefined && typeof hook !== 'function') fail(`hooks.${name} must be a function (got ${describe(hook)})`);
       }
     } else if (key === 'baseURL' || key === 'judgeModel') {
       const problem = isString(entry);

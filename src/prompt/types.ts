@@ -48,6 +48,14 @@ export interface TestSettings {
   score_thresholds?: Record<string, number>;
   experiment_key?: string;
   regression_tolerance?: number;
+  /** Per model call for this prompt's rows; a row's `timeout_seconds` wins, and so does an explicit `--timeout`. @default 60 */
+  timeout_seconds?: number;
+  /** Run-level gate: maximum p95 latency of live calls, in ms. */
+  latency_p95_ms?: number;
+  /** Run-level gate: maximum total cost of live calls, in USD. */
+  cost_max_usd?: number;
+  /** Run-level gate: maximum total tokens of live calls. */
+  tokens_max?: number;
 }
 
 export interface PromptFrontmatter {

@@ -1,4 +1,5 @@
 import type { EvalSummary, RunSummary } from '../experiment/types.js';
+import type { LatencySummary } from '../experiment/latency-stats.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatMean } from './format-mean.js';
@@ -72,6 +73,7 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
       ? '  Latency:  n/a (no live calls)'
       : `  Latency:  p50 ${formatDuration(p50)}, p95 ${formatDuration(p95)} (live calls only)`,
   );
+  lines.push(...latencyDetail(summary.latencyMs));
   lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out`);
   lines.push(`  Cost:     ${formatCost(summary.costUsd)}`);
   if (summary.flaky.length > 0) {
@@ -87,5 +89,21 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
   const run = `  Run:      ${info.runId} (${info.runDir})`;
   if (width !== undefined && run.length > width) lines.push(`  Run:      ${info.runId}`, `            (${info.runDir})`);
   else lines.push(run);
+  return lines;
+}
+
+/** The rest of the latency statistics, under the p50/p95 line; none for a summary without them. */
+function latencyDetail(latency: LatencySummary): string[] {
+  const { count: calls, mean, std, min, max, perRow } = latency;
+  if (calls === undefined || mean === undefined || min === undefined || max === undefined) return [];
+  const spread = std === undefined ? '' : ` ± ${formatDuration(std)} std`;
+  const lines = [`            mean ${formatDuration(mean)}${spread}, min ${formatDuration(min)}, max ${formatDuration(max)}, ${plural(calls, 'call')}`];
+  if (perRow) {
+    const { widest } = perRow;
+    lines.push(
+      `            across repeats: std ${formatDuration(perRow.meanStd)} per row on average (${plural(perRow.rows, 'row')}), ` +
+        `widest #${widest.index} (mean ${formatDuration(widest.mean)}, std ${formatDuration(widest.std)})`,
+    );
+  }
   return lines;
 }

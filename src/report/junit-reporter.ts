@@ -9,6 +9,8 @@ interface TestCase {
   time: number;
   failure?: string;
   error?: string;
+  /** The row's model call timed out: the error carries `type="timeout"`. */
+  timedOut?: boolean;
   /** Score-only results have no verdict; their reading goes to system-out so it is not lost. */
   output?: string;
 }
@@ -19,12 +21,12 @@ function testCases(row: RowResult, evalNames: readonly string[], withRepeat: boo
   const label = `row ${rowLabel(row, withRepeat)}`;
   const time = row.latencyMs ?? 0;
   if (evalNames.length === 0) {
-    return [{ name: label, time, ...(row.error !== undefined && { error: row.error }) }];
+    return [{ name: label, time, ...(row.error !== undefined && { error: row.error }), ...(row.timedOut ? { timedOut: true } : {}) }];
   }
   return evalNames.map((name) => {
     const base = { name: `${label} · ${name}`, time };
     const result = row.evals[name];
-    if (row.error !== undefined) return { ...base, error: row.error };
+    if (row.error !== undefined) return { ...base, error: row.error, ...(row.timedOut ? { timedOut: true } : {}) };
     if (result === undefined) return { ...base, error: 'eval did not run' };
     if (result.error !== undefined) return { ...base, error: result.error };
     if (result.passed === false) return { ...base, failure: formatEvalCell(result) };
@@ -35,7 +37,7 @@ function testCases(row: RowResult, evalNames: readonly string[], withRepeat: boo
 
 function caseXml(testCase: TestCase, className: string): string {
   const open = `    <testcase name="${xmlEscape(testCase.name)}" classname="${xmlEscape(className)}" time="${seconds(testCase.time)}"`;
-  if (testCase.error !== undefined) return `${open}>\n      <error message="${xmlEscape(testCase.error)}"/>\n    </testcase>`;
+  if (testCase.error !== undefined) return `${open}>\n      <error${testCase.timedOut ? ' type="timeout"' : ''} message="${xmlEscape(testCase.error)}"/>\n    </testcase>`;
   if (testCase.failure !== undefined) {
     return `${open}>\n      <failure message="${xmlEscape(testCase.failure)}"/>\n    </testcase>`;
   }

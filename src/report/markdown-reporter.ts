@@ -1,3 +1,4 @@
+import { rowLabel } from './row-label.js';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import { formatCompareMarkdown } from './compare/format-compare-markdown.js';
 import { formatCost } from './format-cost.js';
@@ -49,9 +50,9 @@ export function createMarkdownReporter(out: OutputStream, options: ReporterOptio
       if (count > 0) {
         lines.push('', `<details><summary>${count} row${count === 1 ? '' : 's'} did not pass</summary>`, '', '| # | Input | Output | Evals |', '|---|---|---|---|');
         for (const row of failing) {
-          const output = row.error !== undefined ? `ERROR: ${row.error}` : formatValue(row.output);
+          const output = row.error !== undefined ? `${row.timedOut ? 'TIMED OUT' : 'ERROR'}: ${row.error}` : formatValue(row.output);
           const evals = Object.entries(row.evals).map(([name, e]) => `${name}: ${formatEvalCell(e)}`).join('; ');
-          lines.push(`| ${row.index} | ${cell(truncate(formatValue(row.input), max))} | ${cell(truncate(output, max))} | ${cell(truncate(evals, max))} |`);
+          lines.push(`| ${cell(rowLabel(row, false))} | ${cell(truncate(formatValue(row.input), max))} | ${cell(truncate(output, max))} | ${cell(truncate(evals, max))} |`);
         }
         if (count > failing.length) lines.push('', `… and ${count - failing.length} more.`);
         lines.push('', '</details>');

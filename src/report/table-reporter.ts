@@ -15,7 +15,7 @@ import type { OutputStream, Reporter, ReporterOptions, RunInfo } from './types.j
 const cell = (text: string, max: number): string => truncate(text.replace(/\r\n|[\r\n\t]/g, ' '), max);
 
 function rowCells(row: RowResult, evalNames: readonly string[], withRepeat: boolean, max: number): string[] {
-  const result = row.error !== undefined ? `ERROR: ${row.error}` : formatValue(row.output);
+  const result = row.error !== undefined ? `${row.timedOut ? 'TIMED OUT' : 'ERROR'}: ${row.error}` : formatValue(row.output);
   const expected = row.expectedOutput === undefined ? 'N/A' : formatValue(row.expectedOutput);
   return [
     rowLabel(row, withRepeat),

@@ -57,6 +57,8 @@ export function normalize(text: string, root?: string): string {
   return out
     .replace(/\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}/g, '<run-id>')
     .replace(/\d+(\.\d+)?(ms|s)\b/g, '[...]$2')
+    // The summary's latency block: every figure in it is a timing (its count too, kept simple).
+    .replace(/"latencyMs": \{[^{}]*\}/g, (block) => block.replace(/": ?\d+(\.\d+)?/g, '": [...]'))
     .replace(/"(latencyMs|durationMs|mean|p50|p95)": ?\d+(\.\d+)?/g, '"$1": [...]')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
 }

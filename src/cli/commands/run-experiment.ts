@@ -1,7 +1,7 @@
-import { runExperiment } from '../../experiment/index.js';
+import { listRows, runExperiment } from '../../experiment/index.js';
 import { loadConfig } from '../../project/index.js';
 import { isAgentmarkError, UsageError } from '../../errors/index.js';
-import { writeCsv, writeJson, writeJunit, type FinishedRun, type Reporter, type ReporterName } from '../../report/index.js';
+import { formatRowList, writeCsv, writeJson, writeJunit, type FinishedRun, type Reporter, type ReporterName } from '../../report/index.js';
 import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
 import { tuneHeapForRun } from '../heap-tuning.js';
@@ -40,6 +40,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(renderHelp(help));
     return ExitCode.ok;
   }
+  if (options.list && options.watch) throw new UsageError('USAGE_CONFLICT', '--list and --watch cannot be used together');
   if (options.watch) {
     const watch = await import('./watch.js');
     return watch.run(argv.filter((arg) => arg !== '--watch' && arg !== '-w'), io);
@@ -69,6 +70,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   checkModels(models, config, project.root);
   const experiments = experimentsOf(promptPaths, models, project);
+  if (options.list) {
+    // Runs nothing: the same plan as a run (filter, then sampling), printed.
+    for (const promptPath of promptPaths) io.stdout.write(formatRowList(await listRows({ ...settings.run, project, config, promptPath, signal: io.signal })));
+    return ExitCode.ok;
+  }
   if (format === 'html' && experiments.length > 1) {
     throw new UsageError('USAGE_CONFLICT', '--format html writes the report of one run: give one prompt and one model', {
       hint: 'run each prompt with its own -o <file>.html',

@@ -1,0 +1,56 @@
+import type { TokenUsage } from '../model/types.js';
+import type { LatencySummary } from './latency-stats.js';
+import type { GateResult } from './types.js';
+
+/** `test_settings` limits on the run as a whole. */
+export interface RunLimits {
+  /** Fail when the p95 latency of live (non-warm-up) calls exceeds this many ms. */
+  latencyP95Ms?: number;
+  /** Fail when the total cost of live calls exceeds this many USD. */
+  costMaxUsd?: number;
+  /** Fail when the total tokens of live calls exceed this. */
+  tokensMax?: number;
+}
+
+/** What the run measured, for the run-level gates. */
+export interface RunMeasures {
+  /** Rows that made a model call now (not cached, pre-generated or errored). */
+  liveCalls: number;
+  latencyMs: LatencySummary;
+  usage: TokenUsage;
+  costUsd?: number;
+}
+
+/**
+ * One gate per limit, each with its measured value, like score_thresholds. A run with no live
+ * calls (everything cached) has nothing to measure: the gate passes and says so. A cost limit
+ * with live calls whose price is unknown fails: an unpriced run cannot show it stayed under.
+ */
+export function runLimitGates(limits: RunLimits, measured: RunMeasures): GateResult[] {
+  const gates: GateResult[] = [];
+  const none = 'no live calls to measure (cached or pre-generated)';
+  if (limits.latencyP95Ms !== undefined) {
+    const limit = limits.latencyP95Ms;
+    const p95 = measured.latencyMs.p95;
+    gates.push(
+      p95 === undefined
+        ? { name: 'latency_p95_ms', passed: true, message: `latency p95: ${none}` }
+        : { name: 'latency_p95_ms', passed: p95 <= limit, message: `latency p95 ${round(p95)}ms ${p95 <= limit ? '<=' : '>'} ${limit}ms` },
+    );
+  }
+  if (limits.costMaxUsd !== undefined) {
+    const limit = limits.costMaxUsd;
+    const cost = measured.costUsd;
+    if (measured.liveCalls === 0) gates.push({ name: 'cost_max_usd', passed: true, message: `cost: ${none}` });
+    else if (cost === undefined) gates.push({ name: 'cost_max_usd', passed: false, message: 'cost of live calls unknown (no price for the model; add it under prices in agentmark.config.ts)' });
+    else gates.push({ name: 'cost_max_usd', passed: cost <= limit, message: `cost $${cost.toFixed(6)} ${cost <= limit ? '<=' : '>'} $${limit}` });
+  }
+  if (limits.tokensMax !== undefined) {
+    const limit = limits.tokensMax;
+    const tokens = measured.usage.totalTokens;
+    gates.push({ name: 'tokens_max', passed: tokens <= limit, message: `tokens ${tokens} ${tokens <= limit ? '<=' : '>'} ${limit}` });
+  }
+  return gates;
+}
+
+const round = (ms: number): string => String(Math.round(ms));
