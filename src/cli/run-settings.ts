@@ -1,5 +1,4 @@
-import { parseRowsSpec, parseSplitSpec } from '../dataset/index.js';
-import type { RowSelection } from '../dataset/types.js';
+import { parseRowSelection } from '../dataset/index.js';
 import { UsageError } from '../errors/index.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
 import { reporterNames, type ReporterName } from '../report/index.js';
@@ -23,17 +22,8 @@ export interface ReportSettings {
 
 /** Checks and converts run-experiment's flags; conflicting or malformed flags are usage errors. */
 export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>): { run: FlagRunSettings; report: ReportSettings } {
-  const chosen = (['rows', 'sample', 'split'] as const).filter((name) => options[name] !== undefined);
-  if (chosen.length > 1) {
-    throw new UsageError('USAGE_CONFLICT', `--${chosen.join(' and --')} cannot be used together`, {
-      hint: 'pick one way of choosing rows',
-    });
-  }
   if (options['cache-only'] && options.cache === false) {
     throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
-  }
-  if (options.seed !== undefined && options.sample === undefined && options.split === undefined) {
-    throw new UsageError('USAGE_CONFLICT', '--seed only applies to --sample or --split');
   }
   const format = options.format ?? 'table';
   if (!(reporterNames as readonly string[]).includes(format)) {
@@ -41,14 +31,17 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
       hint: `use one of: ${reporterNames.join(', ')}`,
     });
   }
-  const seed = options.seed ?? 0;
-  let selection: RowSelection = { kind: 'all' };
-  if (options.rows !== undefined) selection = { kind: 'rows', ranges: parseRowsSpec(options.rows) };
-  if (options.sample !== undefined) selection = { kind: 'sample', count: options.sample, seed };
-  if (options.split !== undefined) selection = { ...parseSplitSpec(options.split), kind: 'split', seed };
+  const selection = parseRowSelection({
+    ...(options.rows === undefined ? {} : { rows: options.rows }),
+    ...(options.sample === undefined ? {} : { sample: options.sample }),
+    ...(options['sample-rows'] === undefined ? {} : { sampleRows: options['sample-rows'] }),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+    ...(options.split === undefined ? {} : { split: options.split }),
+    ...(options.seed === undefined ? {} : { seed: String(options.seed) }),
+  });
 
   const run: FlagRunSettings = {
-    concurrency: options.concurrency ?? 10,
+    concurrency: options.concurrency ?? 20,
     timeoutMs: Math.round((options.timeout ?? 60) * 1000),
     repeat: options.repeat ?? 1,
     selection,
@@ -64,7 +57,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   };
   const report: ReportSettings = {
     format: format as ReporterName,
-    truncate: options.truncate ?? 200,
+    truncate: options.truncate ?? 1000,
     quiet: options.quiet ?? false,
     ...(options.output === undefined ? {} : { output: options.output }),
   };

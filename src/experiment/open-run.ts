@@ -61,7 +61,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
 
 function manifestOptions(options: RunExperimentOptions): Record<string, unknown> {
   return {
-    concurrency: options.concurrency ?? 10,
+    concurrency: options.concurrency ?? 20,
     timeoutMs: options.timeoutMs ?? 60_000,
     maxRetries: options.maxRetries,
     repeat: options.repeat ?? 1,

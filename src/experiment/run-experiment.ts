@@ -73,7 +73,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     projectFile: project.configPath,
     // User scorers then run in worker threads, where one that never returns can be stopped.
     configFile: config.path,
-    concurrency: options.concurrency ?? 10,
+    concurrency: options.concurrency ?? 20,
   });
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
     // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
@@ -212,7 +212,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   try {
     await runPool(
       workItems(rows, repeat, done, options.onlyIndexes),
-      options.concurrency ?? 10,
+      options.concurrency ?? 20,
       async ({ row, repeat: r }) => {
         await emit({ type: 'row-start', index: row.index, repeat: r });
         let result;

@@ -48,12 +48,14 @@ describe('agentmark --version and --help', () => {
 
   it('run-experiment --help lists every run flag with its default', async () => {
     const { stdout } = await runCli(['run-experiment', '--help'], { cwd });
-    for (const flag of ['--model', '--concurrency <n>', '--timeout <seconds>', '--max-retries', '--repeat', '--rows', '--sample', '--seed',
-      '--split', '--skip-eval', '--cache', '--cache-only', '--resume', '--format', '--output', '--truncate', '--threshold',
+    for (const flag of ['--model', '--concurrency <n>', '--timeout <seconds>', '--max-retries', '--repeat', '--rows', '--sample <percent>', '--sample-rows <n>', '--limit <n>', '--seed',
+      '--split <train|test:percent>', '--skip-eval', '--cache', '--cache-only', '--resume', '--format', '--output', '--truncate', '--threshold',
       '--eval-timeout', '--judge-model', '--quiet']) {
       expect(stdout).toContain(flag);
     }
-    expect(stdout).toContain('Rows in flight at once (default: 10)');
+    // AgentMark's defaults
+    expect(stdout).toContain('Rows in flight at once (as AgentMark) (default: 20)');
+    expect(stdout).toContain('Cut table cells to n characters (0: never; as AgentMark) (default: 1000)');
     expect(stdout).toContain('Per model call; aborts the request (default: 60)');
   });
 });
