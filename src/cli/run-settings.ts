@@ -1,7 +1,8 @@
 import { parseRowSelection } from '../dataset/index.js';
 import { UsageError } from '../errors/index.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
-import { reporterNames, type ReporterName } from '../report/index.js';
+import type { ReporterName } from '../report/index.js';
+import { reportFormat } from './report-format.js';
 import type { ParsedOptions } from './options.js';
 import type { runOptions } from './run-options.js';
 
@@ -25,12 +26,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   if (options['cache-only'] && options.cache === false) {
     throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
   }
-  const format = options.format ?? 'table';
-  if (!(reporterNames as readonly string[]).includes(format)) {
-    throw new UsageError('USAGE_BAD_VALUE', `--format ${format} is not a report format`, {
-      hint: `use one of: ${reporterNames.join(', ')}`,
-    });
-  }
+  const format = reportFormat(options.format, options.output);
   const selection = parseRowSelection({
     ...(options.rows === undefined ? {} : { rows: options.rows }),
     ...(options.sample === undefined ? {} : { sample: options.sample }),
@@ -56,7 +52,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     ...(options['judge-model'] === undefined ? {} : { judgeModel: options['judge-model'] }),
   };
   const report: ReportSettings = {
-    format: format as ReporterName,
+    format,
     truncate: options.truncate ?? 1000,
     quiet: options.quiet ?? false,
     ...(options.output === undefined ? {} : { output: options.output }),
