@@ -149,10 +149,20 @@ describe('run-experiment gates and exit codes', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.match(/^SUMMARY$/gm)).toHaveLength(2);
     expect(project && (await project.runIds())).toHaveLength(2);
+    expect(result.stdout.split('\n').slice(-3)).toEqual(['', 'Overall:  2 experiments, 4 rows (0 errored): 2 passed, 0 failed → PASSED (exit 0)', '']);
     await project.cleanup();
     const failing = await run(['prompts/shout.prompt.mdx', 'prompts/echo.prompt.mdx']);
     expect(failing.code).toBe(1);
     expect(failing.stdout.match(/^ {2}Result: .*$/gm)).toEqual(['  Result:   PASSED', '  Result:   FAILED']);
+    expect(failing.stdout.split('\n').slice(-2)).toEqual(['Overall:  2 experiments, 6 rows (0 errored): 1 passed, 1 failed → FAILED (exit 1)', '']);
+  });
+
+  it('several prompts in a machine format: the overall line goes to stderr, stdout stays parseable', async () => {
+    project = await cliProject();
+    const result = await project.run(['run-experiment', 'prompts', '--rows', '0-1', '--format', 'json'], { server });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as unknown[]).length).toBe(2);
+    expect(result.stderr.split('\n').slice(-2)).toEqual(['Overall:  2 experiments, 4 rows (0 errored): 2 passed, 0 failed → PASSED (exit 0)', '']);
   });
 
   it('combines several experiments into one json array or one junit document', async () => {
@@ -206,5 +216,6 @@ describe('run-experiment gates and exit codes', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: prompts\/broken\.prompt\.mdx:1:1: frontmatter has no config block/);
     expect(result.stdout.match(/^SUMMARY$/gm)).toHaveLength(2);
+    expect(result.stdout.split('\n').slice(-2)).toEqual(['Overall:  3 experiments, 4 rows (0 errored): 2 passed, 0 failed, 1 could not run → FAILED: an experiment could not run (exit 2)', '']);
   });
 });

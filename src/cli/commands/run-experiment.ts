@@ -9,6 +9,7 @@ import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
 import { interruptedMessage } from '../interrupted-message.js';
+import { emptyTally, overallLine } from '../overall-line.js';
 import type { CliIO, OutStream } from '../io.js';
 import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
@@ -79,6 +80,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
+  const tally = emptyTally();
   const combined: FinishedRun[] | undefined = experiments.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
   const collect: Reporter | undefined = combined && { onRunEnd: (summary, info, rows) => void combined.push({ summary, info, rows }) };
   try {
@@ -117,12 +119,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           if (settings.report.format !== 'table') io.stderr.write(`baseline ${comparison.base.id}: ${comparison.gate.message}\n`);
           if (baselineFailed(comparison) && code === ExitCode.ok) code = ExitCode.gateFailed;
         }
+        tally.rows += outcome.summary.rows;
+        tally.errored += outcome.summary.errored;
+        if (outcome.status === 'interrupted') tally.interrupted += 1;
+        else if (outcome.summary.passed && !(comparison && baselineFailed(comparison))) tally.passed += 1;
+        else tally.failed += 1;
       } catch (error) {
         // One broken prompt among several: say so and go on with the others; exit 2 at the end.
         // An unreachable server stops them all: the next would only find it gone too.
         if (experiments.length === 1 || !isAgentmarkError(error) || error.code === 'MODEL_UNREACHABLE') throw error;
         printError(error, io.stderr, io.cwd);
         code = ExitCode.inputError;
+        tally.broken += 1;
       }
     }
     if (sideBySide && finished.length > 1 && !io.signal.aborted) {
@@ -137,6 +145,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (combined && combined.length > 0) await writeCombined(format, output.stream, combined);
     output.close();
+  }
+  if (io.signal.aborted) code = ExitCode.interrupted;
+  if (experiments.length > 1) {
+    // The table is for people, so its last line is the verdict; other formats keep stdout parseable.
+    const line = overallLine(tally, code, experiments.length);
+    if (format === 'table' && settings.report.output === undefined && !io.signal.aborted) io.stdout.write(`\n${line}`);
+    else if (!settings.report.quiet) io.stderr.write(line);
   }
   if (viewer) {
     // The run is over; the viewer stays until Ctrl-C, which here ends the viewing, not the run.
