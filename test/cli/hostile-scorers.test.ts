@@ -118,7 +118,8 @@ describe('no scorer can hang a run', { timeout: 60_000 }, () => {
       expect(Date.now() - started).toBeLessThan(12_000);
       expect(await linesWritten()).toBe(3);
       const [id] = await project.runIds();
-      expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with --resume ${id}\n`);
+      const rest = command === 'score' ? 'prompts/h.prompt.mdx ' : '';
+      expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with: agentmark ${command} --resume ${id} ${rest}--quiet --concurrency 1 --eval-timeout 60\n`);
       const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string };
       expect(manifest.status).toBe('interrupted');
     });

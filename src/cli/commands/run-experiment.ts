@@ -9,6 +9,9 @@ import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
 import { interruptedMessage } from '../interrupted-message.js';
+import { resumeCommand, resumeSettings } from '../resume-settings.js';
+import { RunStore } from '../../store/index.js';
+import { join } from 'node:path';
 import { emptyTally, overallLine } from '../overall-line.js';
 import type { CliIO, OutStream } from '../io.js';
 import { parseOptions } from '../options.js';
@@ -45,9 +48,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const watch = await import('./watch.js');
     return watch.run(argv.filter((arg) => arg !== '--watch' && arg !== '-w'), io);
   }
-  if (positionals.length === 0) {
+  if (positionals.length === 0 && options.resume === undefined) {
     throw new UsageError('USAGE_MISSING_PROMPT', 'run-experiment needs a prompt file or folder', {
-      hint: 'e.g. `agentmark run-experiment prompts/support.prompt.mdx`',
+      hint: 'e.g. `agentmark run-experiment prompts/support.prompt.mdx`, or `--resume <run-id>` to continue a run',
     });
   }
   const settings = runSettingsFromFlags(options);
@@ -55,9 +58,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // end from the runs' results files; each run's own report is not written.
   const format = settings.report.format;
   const project = await openProject(options.project, io.cwd, positionals[0]);
-  const promptPaths = await resolvePromptPaths(positionals, io.cwd, project);
+  // --resume alone: the prompt and the options come from the run's manifest.
+  const resumed = options.resume === undefined ? undefined : await new RunStore(project.root).manifest(options.resume);
+  if (resumed) settings.run = resumeSettings(resumed, options, settings.run);
+  const promptPaths = resumed && positionals.length === 0 ? [join(project.root, resumed.prompt.path)] : await resolvePromptPaths(positionals, io.cwd, project);
   if (settings.run.resume !== undefined && promptPaths.length > 1) {
-    throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran');
+    throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran, or none');
   }
   const models = modelsFromFlags(options.model);
   const sideBySide = models.length > 1 || (options['side-by-side'] ?? false);
@@ -164,7 +170,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     await viewer.close();
   }
   if (io.signal.aborted) {
-    io.stderr.write(interruptedMessage(io.signal, interruptedRun));
+    io.stderr.write(interruptedMessage(io.signal, interruptedRun && resumeCommand('run-experiment', argv, positionals, interruptedRun, project.root, io.cwd)));
     return ExitCode.interrupted;
   }
   return code;
