@@ -22,3 +22,4 @@ export { formatCost } from './format-cost.js';
 export { formatPercent } from './format-percent.js';
 export type { FinishedRun, OutputStream, Reporter, ReporterFactory, ReporterName, ReporterOptions, RunInfo } from './types.js';
 export { formatRunList, runListEntry, type RunListEntry } from './format-run-list.js';
+export { reportRow, type ReportRow, type ReportEval } from './report-row.js';
