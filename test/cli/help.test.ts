@@ -75,7 +75,7 @@ describe('usage errors exit 2 with one clear message', () => {
     [['run-experiment', '--format', 'xml', 'p.prompt.mdx'], 'error: --format xml is not a report format\n  hint: use one of: table, json, jsonl, csv, junit, markdown, html\n'],
     [['run-experiment', '--rows', '1', '--sample', '2', 'p.prompt.mdx'], 'error: --rows and --sample cannot be used together\n  hint: pick one way of choosing rows\n'],
     [['run-experiment', '--cache-only', '--no-cache', 'p.prompt.mdx'], 'error: --cache-only and --no-cache cannot be used together\n'],
-    [['run-experiment'], 'error: run-experiment needs a prompt file or folder\n  hint: e.g. `agentmark run-experiment prompts/support.prompt.mdx`\n'],
+    [['run-experiment'], 'error: run-experiment needs a prompt file or folder\n  hint: e.g. `agentmark run-experiment prompts/support.prompt.mdx`, or `--resume <run-id>` to continue a run\n'],
   ])('%j', async (args, expected) => {
     const result = await runCli(args, { cwd });
     expect(result.code).toBe(2);

@@ -64,8 +64,8 @@ describe('no scorer can hang a run', { timeout: 60_000 }, () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
     expect(parseRows(result.stdout).map((row) => row.evals.rx)).toEqual([
-      { passed: false, score: 0, reason: 'output does not match /(a+)+$/', normalized: 0 },
-      { passed: true, score: 1, reason: 'output matches /(a+)+$/', normalized: 1 },
+      { score: 0, passed: false, label: null, reason: 'output does not match /(a+)+$/', normalized: 0, error: null, skipped: false },
+      { score: 1, passed: true, label: null, reason: 'output matches /(a+)+$/', normalized: 1, error: null, skipped: false },
     ]);
   });
 
