@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { RunInfo, RunListener } from '../experiment/events.js';
 import { formatBatchProgress } from '../batch/format-progress.js';
-import { createProgressReporter, reporters, type ProgressReporter, type Reporter } from '../report/index.js';
+import { createProgressReporter, formatSummary, reporters, type ProgressReporter, type Reporter } from '../report/index.js';
 import type { OutStream } from './io.js';
 import type { ReportSettings } from './run-settings.js';
 
@@ -28,7 +28,12 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   const report =
     extra.report ??
     reporters[settings.format](out, { truncate: settings.truncate, ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
-  const all = progress ? [progress, report] : [report];
+  // With -o the report is in a file: stderr still says how the run went and where the report is.
+  const told: Reporter | undefined =
+    settings.output === undefined || settings.quiet
+      ? undefined
+      : { onRunEnd: (summary, info) => void stderr.write(`${[...formatSummary(summary, info), `  Report:   ${settings.output} (${settings.format})`].join('\n')}\n`) };
+  const all = [progress, report, told].filter((reporter): reporter is Reporter => reporter !== undefined);
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   return async (event) => {
     if (event.type === 'warning') {

@@ -1,9 +1,9 @@
-import { parseRowFilter, parseRowsSpec, parseSplitSpec } from '../dataset/index.js';
-import type { RowSelection } from '../dataset/types.js';
+import { parseRowFilter, parseRowSelection } from '../dataset/index.js';
 import { UsageError } from '../errors/index.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
-import { reporterNames, type ReporterName } from '../report/index.js';
+import type { ReporterName } from '../report/index.js';
 import { parseShardSpec } from '../shard/index.js';
+import { reportFormat } from './report-format.js';
 import type { ParsedOptions } from './options.js';
 import type { runOptions } from './run-options.js';
 
@@ -24,33 +24,22 @@ export interface ReportSettings {
 
 /** Checks and converts run-experiment's flags; conflicting or malformed flags are usage errors. */
 export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>): { run: FlagRunSettings; report: ReportSettings } {
-  const chosen = (['rows', 'sample', 'split'] as const).filter((name) => options[name] !== undefined);
-  if (chosen.length > 1) {
-    throw new UsageError('USAGE_CONFLICT', `--${chosen.join(' and --')} cannot be used together`, {
-      hint: 'pick one way of choosing rows',
-    });
-  }
   if (options['cache-only'] && options.cache === false) {
     throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
-  }
-  if (options.seed !== undefined && options.sample === undefined && options.split === undefined) {
-    throw new UsageError('USAGE_CONFLICT', '--seed only applies to --sample or --split');
   }
   const batchFlags = (['judge-live', 'batch-max-requests', 'batch-max-bytes', 'batch-poll'] as const).filter((name) => options[name] !== undefined);
   if (!options.batch && batchFlags.length > 0) {
     throw new UsageError('USAGE_CONFLICT', `--${batchFlags[0]} applies to --batch`, { hint: 'add --batch' });
   }
-  const format = options.format ?? 'table';
-  if (!(reporterNames as readonly string[]).includes(format)) {
-    throw new UsageError('USAGE_BAD_VALUE', `--format ${format} is not a report format`, {
-      hint: `use one of: ${reporterNames.join(', ')}`,
-    });
-  }
-  const seed = options.seed ?? 0;
-  let selection: RowSelection = { kind: 'all' };
-  if (options.rows !== undefined) selection = { kind: 'rows', ranges: parseRowsSpec(options.rows) };
-  if (options.sample !== undefined) selection = { kind: 'sample', count: options.sample, seed };
-  if (options.split !== undefined) selection = { ...parseSplitSpec(options.split), kind: 'split', seed };
+  const format = reportFormat(options.format, options.output);
+  const selection = parseRowSelection({
+    ...(options.rows === undefined ? {} : { rows: options.rows }),
+    ...(options.sample === undefined ? {} : { sample: options.sample }),
+    ...(options['sample-rows'] === undefined ? {} : { sampleRows: options['sample-rows'] }),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+    ...(options.split === undefined ? {} : { split: options.split }),
+    ...(options.seed === undefined ? {} : { seed: String(options.seed) }),
+  });
 
   const filter = parseRowFilter(options.tag, options.name);
   if (options['warmup-repeats'] !== undefined && options['warmup-repeats'] >= (options.repeat ?? 1)) {
@@ -62,7 +51,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     ...(filter ? { filter } : {}),
     ...(options.warmup ? { warmup: options.warmup } : {}),
     ...(options['warmup-repeats'] ? { warmupRepeats: options['warmup-repeats'] } : {}),
-    concurrency: options.concurrency ?? 10,
+    concurrency: options.concurrency ?? 20,
     // Unset without --timeout, so test_settings.timeout_seconds can set the prompt's default.
     ...(options.timeout === undefined ? {} : { timeoutMs: Math.round(options.timeout * 1000) }),
     repeat: options.repeat ?? 1,
@@ -89,8 +78,8 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
       : {}),
   };
   const report: ReportSettings = {
-    format: format as ReporterName,
-    truncate: options.truncate ?? 200,
+    format,
+    truncate: options.truncate ?? 1000,
     quiet: options.quiet ?? false,
     ...(options.output === undefined ? {} : { output: options.output }),
   };

@@ -2,6 +2,7 @@ import { UsageError } from '../errors/index.js';
 import { closestMatch } from '../errors/closest.js';
 import type { LabelIndex } from './label-index.js';
 import { sampleIndexes, splitBucket } from './random.js';
+import { percentOfRows } from './select-rows.js';
 import type { RowFilter } from './row-filter.js';
 import type { RowSelection } from './types.js';
 
@@ -11,7 +12,8 @@ const MAX_LISTED = 20;
  * The row indexes to run when a name/tag filter is given: the filter first, then the selection
  * over the rows it kept. `--rows` keeps matched rows within its ranges (indexes stay the file's),
  * `--split` keeps matched rows in its buckets (so train and test still partition them), and
- * `--sample N` draws N of the matched rows with the seed.
+ * `--sample P` / `--sample-rows N` draw P% / N of the matched rows with the seed, `--limit N`
+ * keeps the first N matched.
  */
 export function filteredIndexes(matched: readonly number[], selection: RowSelection): Set<number> {
   switch (selection.kind) {
@@ -19,14 +21,22 @@ export function filteredIndexes(matched: readonly number[], selection: RowSelect
       return new Set(matched);
     case 'rows':
       return new Set(matched.filter((index) => selection.ranges.some(([start, end]) => index >= start && index <= end)));
-    case 'sample': {
-      const positions = sampleIndexes(matched.length, selection.count, selection.seed);
+    case 'sample':
+    case 'percent': {
+      const count = selection.kind === 'sample' ? selection.count : percentOfRows(matched.length, selection.percent);
+      const positions = sampleIndexes(matched.length, count, selection.seed);
       return new Set(matched.filter((_, position) => positions.has(position)));
     }
+    case 'limit':
+      return new Set(matched.slice(0, selection.count));
     case 'split': {
+      // As selectRows: the number is the train portion; seeded by bucket, else by position.
       const { name, percent, seed } = selection;
-      const keep = name === 'test' ? (bucket: number) => bucket >= 100 - percent : (bucket: number) => bucket < percent;
-      return new Set(matched.filter((index) => keep(splitBucket(index, seed))));
+      if (seed === undefined) {
+        const train = percentOfRows(matched.length, percent);
+        return new Set(name === 'train' ? matched.slice(0, train) : matched.slice(train));
+      }
+      return new Set(matched.filter((index) => (splitBucket(index, seed) < percent) === (name === 'train')));
     }
   }
 }

@@ -5,12 +5,14 @@ export { countRows } from './count-rows.js';
 export {
   parseRowsSpec,
   parseSampleSpec,
+  parseSampleRowsSpec,
+  parseLimitSpec,
   parseSeed,
   parseSplitSpec,
   parseRowSelection,
   type RowSelectionFlags,
 } from './parse-selection.js';
-export { selectRows, checkRowsInRange, type SelectRowsOptions } from './select-rows.js';
+export { selectRows, checkRowsInRange, percentOfRows, type SelectRowsOptions } from './select-rows.js';
 export { readSelectedRows } from './read-selected-rows.js';
 export { splitBucket } from './random.js';
 export { MAX_ROW_DEPTH } from './json-depth.js';

@@ -49,6 +49,7 @@ export function parseRow(bytes: Buffer, context: RowContext): DatasetRow {
   }
 
   if (!isRecord(value)) throw fail('DATASET_ROW_NOT_OBJECT', `row must be a JSON object (got ${kind(value)})`, { hint: ROW_HINT });
+  if (isReportRow(value)) return fromReportRow(value, context, fail);
   const { input, expected_output: expectedOutput, output, ...metadata } = value;
   if (!('input' in value)) throw fail('DATASET_MISSING_INPUT', 'row has no "input"', { hint: ROW_HINT });
   if (!isRecord(input)) {
@@ -70,6 +71,39 @@ export function parseRow(bytes: Buffer, context: RowContext): DatasetRow {
     hasExpectedOutput: 'expected_output' in value,
     metadata,
     hasOutput: 'output' in value,
+  };
+  if (row.hasExpectedOutput) row.expectedOutput = expectedOutput;
+  if (row.hasOutput) row.output = output;
+  return row;
+}
+
+/**
+ * A row of our own `json`/`jsonl` report (or a run's results.jsonl): it has `evals`,
+ * `toolCalls` and `repeat`, which no dataset row needs. Read as a dataset row it keeps its
+ * `input`, `expectedOutput` (null means none), `output` and `metadata`, so a run's outputs can
+ * be scored again (`agentmark score --outputs report.jsonl`) after a scorer changed.
+ */
+function isReportRow(value: Record<string, unknown>): boolean {
+  return isRecord(value['evals']) && Array.isArray(value['toolCalls']) && typeof value['repeat'] === 'number' && !('expected_output' in value);
+}
+
+function fromReportRow(
+  value: Record<string, unknown>,
+  context: RowContext,
+  fail: (code: `DATASET_${string}`, message: string) => DatasetError,
+): DatasetRow {
+  const { input, expectedOutput, output, metadata } = value;
+  if (!isRecord(input)) throw fail('DATASET_INPUT_NOT_OBJECT', `"input" must be an object of props (got ${kind(input)})`);
+  const violations = context.validateInput?.(input) ?? [];
+  if (violations.length > 0) throw fail('DATASET_INPUT_SCHEMA', `input does not match the prompt's input_schema: ${violations.join('; ')}`);
+  const row: DatasetRow = {
+    index: context.index,
+    line: context.line,
+    input,
+    hasExpectedOutput: expectedOutput !== undefined && expectedOutput !== null,
+    metadata: isRecord(metadata) ? metadata : {},
+    // An errored row has no output (null): scoring it again says so instead of scoring "null".
+    hasOutput: output !== undefined && output !== null,
   };
   if (row.hasExpectedOutput) row.expectedOutput = expectedOutput;
   if (row.hasOutput) row.output = output;

@@ -18,17 +18,30 @@ export interface SelectRowsOptions {
   signal?: AbortSignal;
 }
 
+/** Rows in `percent`% of `total` rows: rounded to the nearest, at least one of a non-empty file. */
+export function percentOfRows(total: number, percent: number): number {
+  return total === 0 ? 0 : Math.max(1, Math.round((total * percent) / 100));
+}
+
+/** Whether a selection needs the number of rows before it can stream. */
+function needsTotal(selection: RowSelection): boolean {
+  return selection.kind === 'sample' || selection.kind === 'percent' || selection.kind === 'rows' || (selection.kind === 'split' && selection.seed === undefined);
+}
+
 /**
  * Streams the rows a selection keeps, in file order.
  *
  * - `rows`: rows whose index is in one of the inclusive ranges. An index past the last row is
  *   a usage error, so a typo never runs silently fewer rows.
  * - `sample`: exactly `count` rows (all rows when the dataset has fewer), chosen from the seed
- *   alone, so the same seed and file give the same rows.
- * - `split`: each row's bucket is `splitBucket(index, seed)`, a hash into 0..99. The name
- *   `test` takes the last `percent` buckets (`>= 100 - percent`); every other name takes the
- *   first `percent` buckets (`< percent`). So `train:80` and `test:20` with the same seed
- *   partition the rows: each row is in exactly one of them.
+ *   alone, so the same seed and file give the same rows. `percent` is the same with
+ *   `percentOfRows(total, percent)` rows.
+ * - `limit`: the first `count` rows (all when there are fewer).
+ * - `split`: `percent` is the train portion whichever name is given (AgentMark's meaning).
+ *   Seeded, each row's bucket is `splitBucket(index, seed)`, a hash into 0..99: train takes the
+ *   buckets `< percent`, test the others. Without a seed the first `percentOfRows(total,
+ *   percent)` rows are train and the rest test. Either way `train:P` and `test:P` with the
+ *   same seed (or none) partition the rows: each row is in exactly one of them.
  */
 export async function* selectRows(
   rows: AsyncIterable<DatasetRow>,
@@ -36,7 +49,7 @@ export async function* selectRows(
   options: SelectRowsOptions = {},
 ): AsyncGenerator<DatasetRow, void, undefined> {
   let total = options.total;
-  if (total === undefined && options.path !== undefined && (selection.kind === 'sample' || selection.kind === 'rows')) {
+  if (total === undefined && options.path !== undefined && needsTotal(selection)) {
     total = await countRows(options.path, options.signal);
   }
   switch (selection.kind) {
@@ -47,15 +60,40 @@ export async function* selectRows(
       yield* byRanges(rows, selection.ranges, total);
       return;
     case 'sample':
-      yield* bySample(rows, selection.count, selection.seed, total);
+      yield* bySample(rows, () => selection.count, selection.seed, total);
       return;
-    case 'split': {
-      const { name, percent, seed } = selection;
-      const keep = name === 'test' ? (bucket: number) => bucket >= 100 - percent : (bucket: number) => bucket < percent;
+    case 'percent':
+      yield* bySample(rows, (size) => percentOfRows(size, selection.percent), selection.seed, total);
+      return;
+    case 'limit':
       for await (const row of rows) {
-        if (keep(splitBucket(row.index, seed))) yield row;
+        if (row.index >= selection.count) return;
+        yield row;
       }
+      return;
+    case 'split':
+      yield* bySplit(rows, selection, total);
+  }
+}
+
+async function* bySplit(rows: AsyncIterable<DatasetRow>, selection: Extract<RowSelection, { kind: 'split' }>, total: number | undefined) {
+  const { name, percent, seed } = selection;
+  if (seed === undefined) {
+    // Positional: the train rows are the first ones, so the count must be known before streaming.
+    const buffered: DatasetRow[] = [];
+    if (total === undefined) for await (const row of rows) buffered.push(row);
+    const size = total ?? buffered.reduce((max, row) => Math.max(max, row.index + 1), 0);
+    const train = percentOfRows(size, percent);
+    const keep = (index: number): boolean => (name === 'train' ? index < train : index >= train);
+    for await (const row of total === undefined ? buffered : rows) {
+      if (keep(row.index)) yield row;
+      else if (name === 'train' && total !== undefined) return;
     }
+    return;
+  }
+  for await (const row of rows) {
+    const inTrain = splitBucket(row.index, seed) < percent;
+    if (inTrain === (name === 'train')) yield row;
   }
 }
 
@@ -72,16 +110,16 @@ async function* byRanges(rows: AsyncIterable<DatasetRow>, ranges: Array<[number,
   if (last >= seen) throw outOfRange(last, seen);
 }
 
-async function* bySample(rows: AsyncIterable<DatasetRow>, count: number, seed: number, total: number | undefined) {
+async function* bySample(rows: AsyncIterable<DatasetRow>, countOf: (total: number) => number, seed: number, total: number | undefined) {
   if (total === undefined) {
     const buffered: DatasetRow[] = [];
     for await (const row of rows) buffered.push(row);
     const size = buffered.reduce((max, row) => Math.max(max, row.index + 1), 0);
-    const chosen = sampleIndexes(size, count, seed);
+    const chosen = sampleIndexes(size, countOf(size), seed);
     yield* buffered.filter((row) => chosen.has(row.index));
     return;
   }
-  const chosen = sampleIndexes(total, count, seed);
+  const chosen = sampleIndexes(total, countOf(total), seed);
   let remaining = chosen.size;
   for await (const row of rows) {
     if (!chosen.has(row.index)) continue;

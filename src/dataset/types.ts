@@ -15,9 +15,21 @@ export interface DatasetRow {
   hasOutput: boolean;
 }
 
-/** Which rows of a dataset to run (format.md section 5); at most one of the three. */
+/**
+ * Which rows of a dataset to run (format.md section 5); at most one kind per run.
+ *
+ * - `rows`: `--rows 0,3-5,9`.
+ * - `percent`: `--sample <percent>` (AgentMark's meaning): a seeded random `percent`% of the rows.
+ * - `sample`: `--sample-rows <n>`: a seeded random `count` rows.
+ * - `limit`: `--limit <n>`: the first `count` rows.
+ * - `split`: `--split train:80` / `test:80`: `percent` is always the train portion. With a seed each
+ *   row's portion comes from a hash of its index; without one the first `percent`% of the rows
+ *   are train (AgentMark's positional split).
+ */
 export type RowSelection =
   | { kind: 'all' }
   | { kind: 'rows'; ranges: Array<[number, number]> }
+  | { kind: 'percent'; percent: number; seed: number }
   | { kind: 'sample'; count: number; seed: number }
-  | { kind: 'split'; name: string; percent: number; seed: number };
+  | { kind: 'limit'; count: number }
+  | { kind: 'split'; name: 'train' | 'test'; percent: number; seed?: number };

@@ -30,7 +30,7 @@ export function checkResume(manifest: RunManifest, target: ResumeTarget): void {
   const started = manifest.options as Partial<ResumeTarget['options']>;
   if ((started.repeat ?? 1) !== target.options.repeat) differences.push(`it ran --repeat ${started.repeat ?? 1}, not ${target.options.repeat}`);
   if (JSON.stringify(started.selection ?? { kind: 'all' }) !== JSON.stringify(target.options.selection)) {
-    differences.push('it selected other rows (--rows, --sample or --split differ)');
+    differences.push('it selected other rows (--rows, --sample, --sample-rows, --limit or --split differ)');
   }
   if ((started.skipEval ?? false) !== target.options.skipEval) differences.push('--skip-eval differs');
   const shardOf = (shard: { index: number; count: number } | undefined): string => (shard ? `--shard ${shard.index}/${shard.count}` : 'no --shard');

@@ -77,7 +77,7 @@ function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): Shard
 
 function manifestOptions(options: RunExperimentOptions, timeoutMs: number): Record<string, unknown> {
   return {
-    concurrency: options.concurrency ?? 10,
+    concurrency: options.concurrency ?? 20,
     timeoutMs,
     maxRetries: options.maxRetries,
     repeat: options.repeat ?? 1,

@@ -18,7 +18,7 @@ export interface RunExperimentOptions {
   prompt?: LoadedPrompt;
   /** `provider/model` overriding the prompt's `model_name`. */
   model?: string;
-  /** @default 10 */
+  /** Rows in flight at once. @default 20 (AgentMark's default) */
   concurrency?: number;
   /** Per model call, in ms; aborts the request itself. @default 60000 */
   timeoutMs?: number;

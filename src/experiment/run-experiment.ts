@@ -80,7 +80,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     // A project with only an AgentMark client has no config file: the worker loads the client.
     configFile: config.path ?? config.client?.path,
     clientFailure: clientFailureOf(config),
-    concurrency: options.concurrency ?? 10,
+    concurrency: options.concurrency ?? 20,
   });
   if (options.batch) {
     const { checkBatchable } = await import('../batch/index.js');
@@ -255,7 +255,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
         items: () => workItems(selected(), repeat, done, plan.only),
         record,
         retry: context.opened.retry,
-        concurrency: options.concurrency ?? 10,
+        concurrency: options.concurrency ?? 20,
         dispatch: dispatch.signal,
         rowSignal: rowController.signal,
         emit,
@@ -268,7 +268,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     } else {
       await runPool(
         workItems(selected(), repeat, done, plan.only),
-        options.concurrency ?? 10,
+        options.concurrency ?? 20,
         async ({ row, repeat: r }) => {
           // Counted before any await: items start in dispatch order.
           const warmup = isWarmup(dispatched++, r);

@@ -23,3 +23,4 @@ export { formatPercent } from './format-percent.js';
 export type { FinishedRun, OutputStream, Reporter, ReporterFactory, ReporterName, ReporterOptions, RunInfo } from './types.js';
 export { formatRunList, runListEntry, type RunListEntry } from './format-run-list.js';
 export { formatRowList } from './format-row-list.js';
+export { reportRow, type ReportRow, type ReportEval } from './report-row.js';

@@ -1,4 +1,5 @@
 import { jsonSummary } from './json-summary.js';
+import { reportRow } from './report-row.js';
 import type { FinishedRun, OutputStream, Reporter } from './types.js';
 
 /**
@@ -13,7 +14,7 @@ async function writeDocument(out: OutputStream, run: FinishedRun): Promise<void>
   out.write(head.slice(0, head.length - '[]\n}'.length));
   let first = true;
   for await (const row of run.rows()) {
-    out.write(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`);
+    out.write(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(reportRow(row), null, 2).replace(/\n/g, '\n    ')}`);
     first = false;
   }
   out.write(first ? '[]\n}' : '\n  ]\n}');

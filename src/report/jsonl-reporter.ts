@@ -1,3 +1,4 @@
+import { reportRow } from './report-row.js';
 import type { OutputStream, Reporter, ReporterOptions } from './types.js';
 
 /**
@@ -11,7 +12,8 @@ export function createJsonlReporter(out: OutputStream, options: ReporterOptions 
       if (options.withPrompt) prompt = info.promptPath;
     },
     onRowEnd(row) {
-      out.write(`${JSON.stringify(prompt === undefined ? row : { prompt, ...row })}\n`);
+      const shaped = reportRow(row);
+      out.write(`${JSON.stringify(prompt === undefined ? shaped : { prompt, ...shaped })}\n`);
     },
   };
 }

@@ -75,7 +75,7 @@ describe('run-experiment --batch (CLI)', () => {
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toBe(
       `warning: the batch jobs keep running on the server: continue with --resume ${id} (it picks up the same jobs, never submits them again), or cancel them with \`agentmark batches cancel ${id}\`\n` +
-        `interrupted: finished rows are saved; continue with --resume ${id}\n`,
+        `interrupted: finished rows are saved; continue with: agentmark run-experiment --resume ${id} --batch --batch-poll 0.01 --quiet\n`,
     );
     const listed = await project.run(['batches', 'list', id ?? ''], { server, timeoutMs: SLOW });
     expect(listed.code).toBe(0);

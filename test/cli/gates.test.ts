@@ -105,8 +105,8 @@ describe('run-experiment gates and exit codes', () => {
 
   it('a run of zero rows fails', async () => {
     const before = server.requests.length;
-    // the seeded split puts none of the 3 rows in the top 1% of buckets
-    const result = await run(['prompts/echo.prompt.mdx', '--split', 'test:1']);
+    // test:99 is the 1% of 3 rows after the first 99% (rounded: all 3 rows are train)
+    const result = await run(['prompts/echo.prompt.mdx', '--split', 'test:99']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^No rows were run\.\n\nSUMMARY\n {2}Rows: {5}0 run, 0 errored, 0 cached, 0 pre-generated\n/);
     expect(gateLines(result.stdout)).toEqual(['    ✘ rows: no rows were run', '  Result:   FAILED']);
@@ -149,10 +149,20 @@ describe('run-experiment gates and exit codes', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.match(/^SUMMARY$/gm)).toHaveLength(2);
     expect(project && (await project.runIds())).toHaveLength(2);
+    expect(result.stdout.split('\n').slice(-3)).toEqual(['', 'Overall:  2 experiments, 4 rows (0 errored): 2 passed, 0 failed → PASSED (exit 0)', '']);
     await project.cleanup();
     const failing = await run(['prompts/shout.prompt.mdx', 'prompts/echo.prompt.mdx']);
     expect(failing.code).toBe(1);
     expect(failing.stdout.match(/^ {2}Result: .*$/gm)).toEqual(['  Result:   PASSED', '  Result:   FAILED']);
+    expect(failing.stdout.split('\n').slice(-2)).toEqual(['Overall:  2 experiments, 6 rows (0 errored): 1 passed, 1 failed → FAILED (exit 1)', '']);
+  });
+
+  it('several prompts in a machine format: the overall line goes to stderr, stdout stays parseable', async () => {
+    project = await cliProject();
+    const result = await project.run(['run-experiment', 'prompts', '--rows', '0-1', '--format', 'json'], { server });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as unknown[]).length).toBe(2);
+    expect(result.stderr.split('\n').slice(-2)).toEqual(['Overall:  2 experiments, 4 rows (0 errored): 2 passed, 0 failed → PASSED (exit 0)', '']);
   });
 
   it('combines several experiments into one json array or one junit document', async () => {
@@ -206,18 +216,6 @@ describe('run-experiment gates and exit codes', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: prompts\/broken\.prompt\.mdx:1:1: frontmatter has no config block/);
     expect(result.stdout.match(/^SUMMARY$/gm)).toHaveLength(2);
-  });
-
-  it('--sample N --seed S runs a reproducible sample; --seed alone is a usage error', async () => {
-    const indexes = (stdout: string): number[] =>
-      stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { index: number }).index).sort((a, b) => a - b);
-    const first = await run(['prompts/echo.prompt.mdx', '--sample', '2', '--seed', '5', '--format', 'jsonl']);
-    const picked = indexes(first.stdout);
-    expect(picked).toHaveLength(2);
-    const again = await project.run(['run-experiment', '--quiet', 'prompts/echo.prompt.mdx', '--sample', '2', '--seed', '5', '--format', 'jsonl'], { server });
-    expect(indexes(again.stdout)).toEqual(picked);
-    const seedOnly = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--seed', '5'], { server });
-    expect(seedOnly.code).toBe(2);
-    expect(seedOnly.stderr).toMatch(/^error: --seed .*--sample.*--split/);
+    expect(result.stdout.split('\n').slice(-2)).toEqual(['Overall:  3 experiments, 4 rows (0 errored): 2 passed, 0 failed, 1 could not run → FAILED: an experiment could not run (exit 2)', '']);
   });
 });

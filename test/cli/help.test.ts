@@ -48,12 +48,14 @@ describe('agentmark --version and --help', () => {
 
   it('run-experiment --help lists every run flag with its default', async () => {
     const { stdout } = await runCli(['run-experiment', '--help'], { cwd });
-    for (const flag of ['--model', '--concurrency <n>', '--timeout <seconds>', '--max-retries', '--repeat', '--rows', '--sample', '--seed',
-      '--split', '--skip-eval', '--cache', '--cache-only', '--resume', '--format', '--output', '--truncate', '--threshold',
+    for (const flag of ['--model', '--concurrency <n>', '--timeout <seconds>', '--max-retries', '--repeat', '--rows', '--sample <percent>', '--sample-rows <n>', '--limit <n>', '--seed',
+      '--split <train|test:percent>', '--skip-eval', '--cache', '--cache-only', '--resume', '--format', '--output', '--truncate', '--threshold',
       '--eval-timeout', '--judge-model', '--quiet']) {
       expect(stdout).toContain(flag);
     }
-    expect(stdout).toContain('Rows in flight at once (default: 10)');
+    // AgentMark's defaults
+    expect(stdout).toContain('Rows in flight at once (as AgentMark) (default: 20)');
+    expect(stdout).toContain('Cut table cells to n characters (0: never; as AgentMark) (default: 1000)');
     expect(stdout).toContain('Per model call; aborts the request (default: 60)');
   });
 });
@@ -73,7 +75,7 @@ describe('usage errors exit 2 with one clear message', () => {
     [['run-experiment', '--format', 'xml', 'p.prompt.mdx'], 'error: --format xml is not a report format\n  hint: use one of: table, json, jsonl, csv, junit, markdown, html\n'],
     [['run-experiment', '--rows', '1', '--sample', '2', 'p.prompt.mdx'], 'error: --rows and --sample cannot be used together\n  hint: pick one way of choosing rows\n'],
     [['run-experiment', '--cache-only', '--no-cache', 'p.prompt.mdx'], 'error: --cache-only and --no-cache cannot be used together\n'],
-    [['run-experiment'], 'error: run-experiment needs a prompt file or folder\n  hint: e.g. `agentmark run-experiment prompts/support.prompt.mdx`\n'],
+    [['run-experiment'], 'error: run-experiment needs a prompt file or folder\n  hint: e.g. `agentmark run-experiment prompts/support.prompt.mdx`, or `--resume <run-id>` to continue a run\n'],
   ])('%j', async (args, expected) => {
     const result = await runCli(args, { cwd });
     expect(result.code).toBe(2);

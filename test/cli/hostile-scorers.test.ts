@@ -64,8 +64,8 @@ describe('no scorer can hang a run', { timeout: 60_000 }, () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
     expect(parseRows(result.stdout).map((row) => row.evals.rx)).toEqual([
-      { passed: false, score: 0, reason: 'output does not match /(a+)+$/', normalized: 0 },
-      { passed: true, score: 1, reason: 'output matches /(a+)+$/', normalized: 1 },
+      { score: 0, passed: false, label: null, reason: 'output does not match /(a+)+$/', normalized: 0, error: null, skipped: false },
+      { score: 1, passed: true, label: null, reason: 'output matches /(a+)+$/', normalized: 1, error: null, skipped: false },
     ]);
   });
 
@@ -118,7 +118,8 @@ describe('no scorer can hang a run', { timeout: 60_000 }, () => {
       expect(Date.now() - started).toBeLessThan(12_000);
       expect(await linesWritten()).toBe(3);
       const [id] = await project.runIds();
-      expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with --resume ${id}\n`);
+      const rest = command === 'score' ? 'prompts/h.prompt.mdx ' : '';
+      expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with: agentmark ${command} --resume ${id} ${rest}--quiet --concurrency 1 --eval-timeout 60\n`);
       const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string };
       expect(manifest.status).toBe('interrupted');
     });

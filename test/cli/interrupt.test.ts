@@ -85,13 +85,14 @@ describe('interrupting run-experiment', () => {
     expect(result.stdout).toContain('\nSUMMARY\n');
     expect(result.stdout).toContain(`  Rows:     ${written} run, 0 errored, 0 cached, 0 pre-generated\n`);
     expect(result.stdout).toContain(`  Run:      ${id} (.agentmark/runs/${id})\n`);
-    expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with --resume ${id}\n`);
+    // the exact command to continue: this one, without the prompt (the run knows it)
+    expect(result.stderr).toBe(`interrupted: finished rows are saved; continue with: agentmark run-experiment --resume ${id} --quiet --concurrency 2\n`);
     const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string };
     expect(manifest.status).toBe('interrupted');
     expect(await lockLeft()).toBe(false);
 
-    // and the run can be finished later
-    const resumed = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--quiet', '--resume', id ?? ''], { server });
+    // and the run can be finished later by that command: --resume alone
+    const resumed = await project.run(['run-experiment', '--resume', id ?? '', '--quiet', '--concurrency', '2'], { server });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`  Rows:     ${ROWS} run, 0 errored,`);
   });

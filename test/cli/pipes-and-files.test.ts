@@ -42,7 +42,7 @@ describe('a closed stdout', () => {
     expect(runId).toBeDefined();
     const id = runId ?? '';
     expect(JSON.parse(head) as { index: number }).toMatchObject({ index: expect.any(Number) });
-    expect(await project.read('stderr.txt')).toBe(`stopped: stdout was closed; finished rows are saved; continue with --resume ${id}\n`);
+    expect(await project.read('stderr.txt')).toBe(`stopped: stdout was closed; finished rows are saved; continue with: agentmark run-experiment --resume ${id} --format jsonl --quiet --concurrency 4\n`);
     expect((await project.read('code.txt')).trim()).toBe('130');
     const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string; summary: { rows: number } };
     expect(manifest.status).toBe('interrupted');

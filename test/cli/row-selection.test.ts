@@ -109,8 +109,8 @@ describe('rows with names and tags', { timeout: 60_000 }, () => {
     const rows = await run(['--tag', 'smoke', '--rows', '1-3', '--list']);
     expect(rows.stdout.split('\n').slice(2, -1)).toEqual(['  2  -     smoke  {"word":"gamma"}']);
     await project?.cleanup();
-    // --sample 2 draws from the 3 rows named or tagged smoke, never from the others.
-    const sample = await run(['--tag', 'smoke', '--name', 'fourth', '--sample', '2', '--seed', '3', '--list']);
+    // --sample-rows 2 draws from the 3 rows named or tagged smoke, never from the others.
+    const sample = await run(['--tag', 'smoke', '--name', 'fourth', '--sample-rows', '2', '--seed', '3', '--list']);
     expect(sample.stdout.split('\n')[0]).toBe('prompts/echo.prompt.mdx: 2 of 4 rows of datasets/words.jsonl selected');
     const indexes = sample.stdout.split('\n').slice(2, -1).map((line) => Number(line.trim().split(' ')[0]));
     expect(indexes.every((i) => [0, 2, 3].includes(i))).toBe(true);

@@ -37,7 +37,7 @@ describe('per-row time limits', { timeout: 60_000 }, () => {
     expect(json.code).toBe(1);
     const rows = (JSON.parse(json.stdout) as { rows: Row[] }).rows;
     expect(rows.map(({ index, timedOut, errorCode }) => ({ index, timedOut, errorCode }))).toEqual([
-      { index: 0, timedOut: undefined, errorCode: undefined },
+      { index: 0, timedOut: false, errorCode: null },
       { index: 1, timedOut: true, errorCode: 'MODEL_TIMEOUT' },
     ]);
     expect(rows[1]?.error).toBe('openai/gpt-4o-mini: timed out after 0.3s');
@@ -75,7 +75,7 @@ describe('per-row time limits', { timeout: 60_000 }, () => {
   it('an explicit --timeout wins over test_settings.timeout_seconds', async () => {
     slowBeta();
     const result = await run({ 'prompts/echo.prompt.mdx': prompt('  timeout_seconds: 0.3\n') }, ['--rows', '1', '--timeout', '5', '--format', 'json']);
-    expect((JSON.parse(result.stdout) as { rows: Row[] }).rows[0]?.timedOut).toBeUndefined();
+    expect((JSON.parse(result.stdout) as { rows: Row[] }).rows[0]?.timedOut).toBe(false);
     expect(result.code).toBe(0);
   });
 

@@ -33,6 +33,26 @@ describe('agentmark run-prompt', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('--cache-only answers from the cache with no key and no server; a miss is a failed call (exit 1) naming the flag', async () => {
+    project = await cliProject();
+    const recorded = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--props', '{"word":"kept"}'], { server });
+    expect(recorded).toMatchObject({ code: 0, stdout: 'kept\n' });
+    const calls = server.requests.length;
+    // no OPENAI_API_KEY, no base URL: the answer can only come from the cache
+    const replayed = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--props', '{"word":"kept"}', '--cache-only']);
+    expect(replayed).toMatchObject({ code: 0, stdout: 'kept\n', stderr: '' });
+    const missed = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--props', '{"word":"new"}', '--cache-only']);
+    expect(missed.code).toBe(1);
+    expect(missed.stdout).toBe('');
+    expect(missed.stderr).toBe(
+      'error: openai/gpt-4o-mini: no cached response for this request (--cache-only)\n' +
+        '  hint: run once without --cache-only to record it; a changed prompt, setting or repeat count changes the key\n',
+    );
+    expect(server.requests.length).toBe(calls);
+    const both = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--cache-only', '--no-cache']);
+    expect(both).toMatchObject({ code: 2, stderr: 'error: --cache-only and --no-cache cannot be used together\n' });
+  });
+
   it('prints an object output as JSON', async () => {
     project = await cliProject();
     const result = await project.run(['run-prompt', 'prompts/shout.prompt.mdx', '--row', '0'], { server });

@@ -32,7 +32,12 @@ describe('several models side by side', () => {
     expect(side).toContain('│ rows (errored)    │ 3 (0)                        │ 3 (0)                       │');
     expect(side).toContain('openai/loud vs openai/gpt-4o-mini (head − base; 3 paired rows, p-values Holm-adjusted across evals):');
     expect(side).toContain('│ exact (pass rate) │ 66.7% [20.8–93.9] │ 33.3% [6.1–79.2] │ −33.3 pts [−87.7, +58.5] │');
-    expect(side.trimEnd().split('\n').at(-1)).toBe('Changed rows: 2 regressed, 1 improved. no significant regression (smallest detectable change: ±100.0 points)');
+    // the side-by-side block, then the one overall line of the several runs
+    expect(side.trimEnd().split('\n').slice(-3)).toEqual([
+      'Changed rows: 2 regressed, 1 improved. no significant regression (smallest detectable change: ±100.0 points)',
+      '',
+      'Overall:  2 experiments, 6 rows (0 errored): 0 passed, 2 failed → FAILED (exit 1)',
+    ]);
   });
 
   it('--model repeated works the same; json documents carry each comparison', async () => {

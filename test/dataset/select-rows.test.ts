@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/index.js';
-import { readDataset, readSelectedRows, selectRows, splitBucket, type DatasetRow, type RowSelection } from '../../src/dataset/index.js';
+import { percentOfRows, readDataset, readSelectedRows, selectRows, splitBucket, type DatasetRow, type RowSelection } from '../../src/dataset/index.js';
 import { makeTempDir } from '../project/temp-dir.js';
 
 const ROWS = 1_000;
@@ -75,15 +75,42 @@ describe('selectRows', () => {
     expect(await indexes({ kind: 'sample', count: ROWS + 5, seed: 1 }, ROWS)).toHaveLength(ROWS);
   });
 
-  it('split: train:80 and test:20 partition the rows, near 80/20', async () => {
+  it('percent (--sample P): round(P% of the rows) chosen by the seed, in file order', async () => {
+    // 1,000 rows: 20% is 200 rows; 0.04% of them would round to 0, so at least one is kept.
+    const first = await indexes({ kind: 'percent', percent: 20, seed: 42 });
+    expect(first).toHaveLength(200);
+    expect(first).toEqual([...first].sort((a, b) => a - b));
+    expect(await indexes({ kind: 'percent', percent: 20, seed: 42 }, ROWS)).toEqual(first);
+    expect((await selected({ kind: 'percent', percent: 20, seed: 42 })).map((row) => row.index)).toEqual(first);
+    expect(await indexes({ kind: 'percent', percent: 20, seed: 43 })).not.toEqual(first);
+    expect(await indexes({ kind: 'percent', percent: 100, seed: 1 })).toHaveLength(ROWS);
+    expect(percentOfRows(3, 1)).toBe(1);
+    expect(percentOfRows(3, 50)).toBe(2);
+    expect(percentOfRows(0, 50)).toBe(0);
+  });
+
+  it('limit: the first n rows, all of them when there are fewer', async () => {
+    expect(await indexes({ kind: 'limit', count: 3 })).toEqual([0, 1, 2]);
+    expect(await indexes({ kind: 'limit', count: ROWS + 5 })).toHaveLength(ROWS);
+  });
+
+  it('split with a seed: train:80 and test:80 partition the rows, near 80/20', async () => {
     const train = await indexes({ kind: 'split', name: 'train', percent: 80, seed: 0 });
-    const test = await indexes({ kind: 'split', name: 'test', percent: 20, seed: 0 });
+    const test = await indexes({ kind: 'split', name: 'test', percent: 80, seed: 0 });
     expect(train.length + test.length).toBe(ROWS);
     expect([...train, ...test].sort((a, b) => a - b)).toEqual(Array.from({ length: ROWS }, (_, i) => i));
     expect(train.length).toBeGreaterThan(750);
     expect(train.length).toBeLessThan(850);
     expect(await indexes({ kind: 'split', name: 'train', percent: 80, seed: 0 })).toEqual(train);
     expect(await indexes({ kind: 'split', name: 'train', percent: 80, seed: 5 })).not.toEqual(train);
+  });
+
+  it('split without a seed: the first P% of rows are train, the rest test (AgentMark\'s positional split)', async () => {
+    const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
+    expect(await indexes({ kind: 'split', name: 'train', percent: 80 })).toEqual(range(0, 800));
+    expect(await indexes({ kind: 'split', name: 'test', percent: 80 })).toEqual(range(800, ROWS));
+    expect((await selected({ kind: 'split', name: 'test', percent: 80 })).map((row) => row.index)).toEqual(range(800, ROWS));
+    expect(await indexes({ kind: 'split', name: 'train', percent: 80 }, ROWS)).toEqual(range(0, 800));
   });
 
   it('split: a row keeps its bucket whatever the file holds', () => {
@@ -93,12 +120,6 @@ describe('selectRows', () => {
       expect(bucket).toBeGreaterThanOrEqual(0);
       expect(bucket).toBeLessThan(100);
     }
-  });
-
-  it('split: other names take the first percent buckets', async () => {
-    const dev = await indexes({ kind: 'split', name: 'dev', percent: 80, seed: 0 });
-    const train = await indexes({ kind: 'split', name: 'train', percent: 80, seed: 0 });
-    expect(dev).toEqual(train);
   });
 });
 

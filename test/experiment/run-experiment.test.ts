@@ -196,7 +196,7 @@ describe('runExperiment (in-process, AI SDK mock model)', () => {
     const first = await fx.run({ selection: { kind: 'rows', ranges: [[0, 1]] } });
     const resume = (options: Parameters<Fixture['run']>[0]) => fx.run({ resume: first.runId, ...options });
     await expect(resume({})).rejects.toThrow(
-      `cannot resume run ${first.runId}: it selected other rows (--rows, --sample or --split differ)`,
+      `cannot resume run ${first.runId}: it selected other rows (--rows, --sample, --sample-rows, --limit or --split differ)`,
     );
     await expect(resume({ selection: { kind: 'rows', ranges: [[0, 1]] }, repeat: 2, skipEval: true })).rejects.toThrow(
       `cannot resume run ${first.runId}: it ran --repeat 1, not 2; --skip-eval differs`,

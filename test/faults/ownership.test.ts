@@ -127,7 +127,7 @@ describe('kill -9 and the response cache', () => {
           .map((row) => [row.index, row]),
       );
       for (const row of stored) {
-        expect(replayed.get(row.index)?.errorCode, `row ${row.index} (killed ${killAfterMs} ms after the first row)`).toBeUndefined();
+        expect(replayed.get(row.index)?.errorCode, `row ${row.index} (killed ${killAfterMs} ms after the first row)`).toBeNull();
         expect(replayed.get(row.index)?.output).toBe(`question ${row.index}`);
       }
     }

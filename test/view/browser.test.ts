@@ -2,7 +2,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RowResult, RunSummary } from '../../src/experiment/types.js';
+import type { RunSummary } from '../../src/experiment/types.js';
+import type { ReportRow } from '../../src/report/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { SCREENSHOTS, launchBrowser } from './browser.js';
@@ -21,7 +22,7 @@ declare const document: { querySelector(selector: string): PageElement | null; a
 interface JsonReport {
   run: { runId: string; promptPath: string };
   summary: RunSummary;
-  rows: RowResult[];
+  rows: ReportRow[];
 }
 
 const XSS_RUN = '20261130-120000.000-dddddd';
@@ -112,14 +113,14 @@ describe('the viewer in a real browser', () => {
 
   it('filters to failed rows, and opens a row with its messages and eval reasons', async () => {
     const classify = reports.find((r) => r.run.promptPath.endsWith('classify-intent.prompt.mdx')) as JsonReport;
-    const failed = classify.rows.filter((r) => r.error !== undefined || Object.values(r.evals).some((e) => e.passed === false || e.error !== undefined));
+    const failed = classify.rows.filter((r) => r.error !== null || Object.values(r.evals).some((e) => e.passed === false || e.error !== null));
     await openRun(classify.run.runId);
     await page.selectOption('select[aria-label=show]', 'failed');
     await page.waitForFunction((n) => document.querySelector('[data-testid=shown-count]')?.textContent === String(n), failed.length);
     const indexes = await page.locator('.row[data-index]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index'))));
     expect(indexes).toEqual(failed.map((r) => r.index));
 
-    const target = failed[0] as RowResult;
+    const target = failed[0] as ReportRow;
     await page.click(`.row[data-index="${target.index}"] a`);
     await page.waitForSelector('.row-page .message');
     const messages = await page.locator('.message').evaluateAll((els) => els.map((el) => [el.querySelector('h4')?.textContent, el.querySelector('pre')?.textContent]));

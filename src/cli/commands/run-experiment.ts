@@ -9,6 +9,10 @@ import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
 import { interruptedMessage } from '../interrupted-message.js';
+import { resumeCommand, resumeSettings } from '../resume-settings.js';
+import { RunStore } from '../../store/index.js';
+import { join } from 'node:path';
+import { emptyTally, overallLine } from '../overall-line.js';
 import type { CliIO, OutStream } from '../io.js';
 import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
@@ -45,9 +49,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const watch = await import('./watch.js');
     return watch.run(argv.filter((arg) => arg !== '--watch' && arg !== '-w'), io);
   }
-  if (positionals.length === 0) {
+  if (positionals.length === 0 && options.resume === undefined) {
     throw new UsageError('USAGE_MISSING_PROMPT', 'run-experiment needs a prompt file or folder', {
-      hint: 'e.g. `agentmark run-experiment prompts/support.prompt.mdx`',
+      hint: 'e.g. `agentmark run-experiment prompts/support.prompt.mdx`, or `--resume <run-id>` to continue a run',
     });
   }
   const settings = runSettingsFromFlags(options);
@@ -55,9 +59,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // end from the runs' results files; each run's own report is not written.
   const format = settings.report.format;
   const project = await openProject(options.project, io.cwd, positionals[0]);
-  const promptPaths = await resolvePromptPaths(positionals, io.cwd, project);
+  // --resume alone: the prompt and the options come from the run's manifest.
+  const resumed = options.resume === undefined ? undefined : await new RunStore(project.root).manifest(options.resume);
+  if (resumed) settings.run = resumeSettings(resumed, options, settings.run);
+  const promptPaths = resumed && positionals.length === 0 ? [join(project.root, resumed.prompt.path)] : await resolvePromptPaths(positionals, io.cwd, project);
   if (settings.run.resume !== undefined && promptPaths.length > 1) {
-    throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran');
+    throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran, or none');
   }
   const models = modelsFromFlags(options.model);
   const sideBySide = models.length > 1 || (options['side-by-side'] ?? false);
@@ -86,6 +93,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
   let code: number = ExitCode.ok;
   let interruptedRun: string | undefined;
+  const tally = emptyTally();
   const combined: FinishedRun[] | undefined = experiments.length > 1 && (format === 'json' || format === 'junit' || format === 'csv') ? [] : undefined;
   const collect: Reporter | undefined = combined && { onRunEnd: (summary, info, rows) => void combined.push({ summary, info, rows }) };
   try {
@@ -124,12 +132,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           if (settings.report.format !== 'table') io.stderr.write(`baseline ${comparison.base.id}: ${comparison.gate.message}\n`);
           if (baselineFailed(comparison) && code === ExitCode.ok) code = ExitCode.gateFailed;
         }
+        tally.rows += outcome.summary.rows;
+        tally.errored += outcome.summary.errored;
+        if (outcome.status === 'interrupted') tally.interrupted += 1;
+        else if (outcome.summary.passed && !(comparison && baselineFailed(comparison))) tally.passed += 1;
+        else tally.failed += 1;
       } catch (error) {
         // One broken prompt among several: say so and go on with the others; exit 2 at the end.
         // An unreachable server stops them all: the next would only find it gone too.
         if (experiments.length === 1 || !isAgentmarkError(error) || error.code === 'MODEL_UNREACHABLE') throw error;
         printError(error, io.stderr, io.cwd);
         code = ExitCode.inputError;
+        tally.broken += 1;
       }
     }
     if (sideBySide && finished.length > 1 && !io.signal.aborted) {
@@ -145,6 +159,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (combined && combined.length > 0) await writeCombined(format, output.stream, combined);
     output.close();
   }
+  if (io.signal.aborted) code = ExitCode.interrupted;
+  if (experiments.length > 1) {
+    // The table is for people, so its last line is the verdict; other formats keep stdout parseable.
+    const line = overallLine(tally, code, experiments.length);
+    if (format === 'table' && settings.report.output === undefined && !io.signal.aborted) io.stdout.write(`\n${line}`);
+    else if (!settings.report.quiet) io.stderr.write(line);
+  }
   if (viewer) {
     // The run is over; the viewer stays until Ctrl-C, which here ends the viewing, not the run.
     if (!io.signal.aborted) {
@@ -156,7 +177,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     await viewer.close();
   }
   if (io.signal.aborted) {
-    io.stderr.write(interruptedMessage(io.signal, interruptedRun));
+    io.stderr.write(interruptedMessage(io.signal, interruptedRun && resumeCommand('run-experiment', argv, positionals, interruptedRun, project.root, io.cwd)));
     return ExitCode.interrupted;
   }
   return code;

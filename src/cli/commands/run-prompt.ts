@@ -18,6 +18,7 @@ const options = {
   timeout: runOptions.timeout,
   'max-retries': runOptions['max-retries'],
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache calls the model)' },
+  'cache-only': { type: 'boolean', description: 'Never call a model: answer from the response cache (or the replay folder), else fail' },
   json: { type: 'boolean', description: 'Print the whole response (output, tool calls, usage, latency) as JSON' },
 } satisfies OptionTable;
 
@@ -37,6 +38,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (path === undefined || extra.length > 0) {
     throw new UsageError('USAGE_MISSING_PROMPT', 'run-prompt takes exactly one prompt file');
   }
+  if (parsed.options['cache-only'] && parsed.options.cache === false) {
+    throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
+  }
   const project = await openProject(parsed.options.project, io.cwd, path);
   const config = await loadConfig(project);
   let response: Awaited<ReturnType<typeof runPromptOnce>>;
@@ -46,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         project,
         config,
         promptPath: resolve(io.cwd, path),
-        cacheMode: parsed.options.cache === false ? 'off' : 'use',
+        cacheMode: parsed.options['cache-only'] ? 'only' : parsed.options.cache === false ? 'off' : 'use',
         timeoutMs: Math.round((parsed.options.timeout ?? 60) * 1000),
         signal: io.signal,
         env: io.env,

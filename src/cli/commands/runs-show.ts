@@ -1,18 +1,19 @@
 import { UsageError } from '../../errors/index.js';
 import { resolveRunRef } from '../../history/index.js';
-import { reporterNames, reporters, type ReporterName } from '../../report/index.js';
+import { reporters } from '../../report/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
 import { openReportOutput } from '../report-output.js';
+import { reportFormat } from '../report-format.js';
 import { projectPath } from '../project-path.js';
 import { storedRunInfo } from '../run-info.js';
 
 const options = {
   ...commonOptions,
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, jsonl, csv, junit, markdown or html' },
+  format: { type: 'string', value: '<fmt>', description: 'table, json, jsonl, csv, junit, markdown or html (default: from the -o file\'s extension, else table)' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
   prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
@@ -33,10 +34,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const [ref, extra] = positionals;
   if (ref === undefined) throw new UsageError('USAGE_MISSING_RUN', 'runs show needs a run', { hint: 'e.g. `agentmark runs show latest`' });
   if (extra !== undefined) throw new UsageError('USAGE_BAD_ARGUMENT', `runs show takes one run, got also "${extra}"`);
-  const format = flags.format ?? 'table';
-  if (!(reporterNames as string[]).includes(format)) {
-    throw new UsageError('USAGE_BAD_VALUE', `--format ${format} is not a report format`, { hint: `use one of: ${reporterNames.join(', ')}` });
-  }
+  const format = reportFormat(flags.format, flags.output);
   const project = await openProject(flags.project, io.cwd);
   const stored = await resolveRunRef(ref, {
     projectRoot: project.root,
@@ -53,7 +51,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
     const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
-    const reporter = reporters[format as ReporterName](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(width === undefined ? {} : { width }), ...(output.stream.color ? { color: true } : {}) });
+    const reporter = reporters[format](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(width === undefined ? {} : { width }), ...(output.stream.color ? { color: true } : {}) });
     await reporter.onRunStart?.(info);
     for await (const row of stored.rowsInOrder()) await reporter.onRowEnd?.(row);
     await reporter.onRunEnd?.(summary, info, () => stored.rowsInOrder());

@@ -7,6 +7,7 @@ import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
 import { interruptedMessage } from '../interrupted-message.js';
+import { resumeCommand } from '../resume-settings.js';
 import type { CliIO } from '../io.js';
 import { parseOptions, type OptionTable } from '../options.js';
 import { openReportOutput } from '../report-output.js';
@@ -59,7 +60,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       },
     });
     if (outcome.status === 'interrupted') {
-      io.stderr.write(interruptedMessage(io.signal, outcome.runId));
+      io.stderr.write(interruptedMessage(io.signal, resumeCommand('score', argv, [], outcome.runId, project.root, io.cwd)));
       return ExitCode.interrupted;
     }
     return outcome.summary.passed ? ExitCode.ok : ExitCode.gateFailed;

@@ -1,0 +1,95 @@
+import type { RowResult } from '../experiment/types.js';
+import type { TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { ScoredEval } from '../scoring/types.js';
+
+/** One eval of a report row: every key present, `null` where the scorer gave none. */
+export interface ReportEval {
+  score: number | null;
+  passed: boolean | null;
+  label: string | null;
+  reason: string | null;
+  /** The score in [0, 1]. */
+  normalized: number | null;
+  /** Why the eval failed to run (threw, timed out, broke its schema). */
+  error: string | null;
+  /** The scorer declined to judge this row (e.g. latency of a cached answer). */
+  skipped: boolean;
+}
+
+/**
+ * One row of the `json` and `jsonl` reports. Every key is always there, in this order, with
+ * `null` for "none", so a consumer can rely on the shape (README, "Report shape").
+ */
+export interface ReportRow {
+  index: number;
+  line: number;
+  repeat: number;
+  input: Record<string, unknown>;
+  /** The dataset row's `expected_output`; null when it has none. */
+  expectedOutput: unknown;
+  metadata: Record<string, unknown>;
+  /** null when the row errored before an output existed. */
+  output: string | Record<string, unknown> | unknown[] | null;
+  toolCalls: ToolCallRecord[];
+  evals: Record<string, ReportEval>;
+  error: string | null;
+  errorCode: string | null;
+  latencyMs: number | null;
+  usage: TokenUsage | null;
+  costUsd: number | null;
+  finishReason: string | null;
+  cached: boolean;
+  /** Scored a pre-generated output; no model was called. */
+  pregenerated: boolean;
+  retries: number;
+  /** The model call ran out of its time limit (`--timeout`, or the row's `timeout_seconds`). */
+  timedOut: boolean;
+  /** A warm-up call (`--warmup`, `--warmup-repeats`): left out of the latency statistics. */
+  warmup: boolean;
+  /** Answered by a Batch API job (`--batch`): no live latency. */
+  batch: boolean;
+  /** Failures of the row's `teardown` / `onFail` hooks; empty when none failed. */
+  hookErrors: string[];
+}
+
+const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+
+function reportEval(result: ScoredEval): ReportEval {
+  return {
+    score: orNull(result.score),
+    passed: orNull(result.passed),
+    label: orNull(result.label),
+    reason: orNull(result.reason),
+    normalized: orNull(result.normalized),
+    error: orNull(result.error),
+    skipped: result.skipped ?? false,
+  };
+}
+
+/** A stored row in the report's fixed shape. */
+export function reportRow(row: RowResult): ReportRow {
+  return {
+    index: row.index,
+    line: row.line,
+    repeat: row.repeat,
+    input: row.input,
+    expectedOutput: orNull(row.expectedOutput),
+    metadata: row.metadata ?? {},
+    output: orNull(row.output),
+    toolCalls: row.toolCalls ?? [],
+    evals: Object.fromEntries(Object.entries(row.evals ?? {}).map(([name, result]) => [name, reportEval(result)])),
+    error: orNull(row.error),
+    errorCode: orNull(row.errorCode),
+    latencyMs: orNull(row.latencyMs),
+    usage: orNull(row.usage),
+    costUsd: orNull(row.costUsd),
+    finishReason: orNull(row.finishReason),
+    cached: row.cached,
+    pregenerated: row.pregenerated ?? false,
+    retries: row.retries,
+    timedOut: row.timedOut ?? false,
+    warmup: row.warmup ?? false,
+    batch: row.batch ?? false,
+    hookErrors: row.hookErrors ?? [],
+  };
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { runInTerminal } from '../helpers/run-in-terminal.js';
+import { cliProject, type CliProject } from './cli-project.js';
+import { formatSummary, type RunInfo } from '../../src/report/index.js';
+import type { RunSummary } from '../../src/experiment/types.js';
+
+let server: OpenAIServer;
+let project: CliProject;
+beforeAll(async () => {
+  server = await startOpenAIServer();
+  project = await cliProject();
+});
+afterAll(async () => {
+  await project.cleanup();
+  await server.close();
+});
+
+/**
+ * What stderr must end with: the SUMMARY block the table prints, built from the run's stored
+ * summary by the same function, then the report's path and format.
+ */
+async function expectedTail(report: string, format: string): Promise<string> {
+  const [runId = ''] = (await project.runIds()).slice(-1);
+  const manifest = JSON.parse(await project.read(`.agentmark/runs/${runId}/manifest.json`)) as { summary: RunSummary };
+  const info = { runId, runDir: `.agentmark/runs/${runId}` } as RunInfo;
+  return `${[...formatSummary(manifest.summary, info), `  Report:   ${report} (${format})`].join('\n')}\n`;
+}
+
+/** stderr from its SUMMARY line on (a progress line may come first off a terminal). */
+const fromSummary = (stderr: string): string => stderr.slice(stderr.indexOf('SUMMARY'));
+
+describe('-o <file>', () => {
+  it.each([
+    ['report.json', 'json', (text: string) => expect(Object.keys(JSON.parse(text) as object)).toEqual(['run', 'summary', 'rows'])],
+    ['report.jsonl', 'jsonl', (text: string) => expect(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { index: number }).index).sort()).toEqual([0, 1, 2])],
+    ['report.csv', 'csv', (text: string) => expect(text).toMatch(/^index,repeat,input,/)],
+    ['report.xml', 'junit', (text: string) => expect(text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /)],
+    ['report.md', 'markdown', (text: string) => expect(text).toMatch(/^### ❌ prompts\/echo\.prompt\.mdx · openai\/gpt-4o-mini\n/)],
+  ])('%s: the format comes from the extension; stderr has the summary, the verdict and the path', async (file, format, check) => {
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '-o', file], { server });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    check(await project.read(file));
+    const told = fromSummary(result.stderr);
+    expect(told).toBe(await expectedTail(file, format));
+    expect(told).toMatch(/\n {2}Result: {3}FAILED\n/);
+  });
+
+  it('--format wins over the extension; -q keeps stderr empty', async () => {
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'csv', '-o', 'out.json', '-q'], { server });
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: '' });
+    expect(await project.read('out.json')).toMatch(/^index,repeat,input,/);
+  });
+
+  it('an unknown extension writes the table', async () => {
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '-o', 'report.txt', '-q'], { server });
+    expect(result.code).toBe(1);
+    expect(await project.read('report.txt')).toMatch(/^┌/);
+  });
+
+  it('on a terminal the summary, the verdict and the path show after the progress line', async () => {
+    const terminal = runInTerminal(['run-experiment', 'prompts/echo.prompt.mdx', '-o', 'tty.json'], { cwd: project.dir, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
+    const { code } = await terminal.exited;
+    expect(code).toBe(1);
+    const shown = terminal.output.replace(/\r\n/g, '\n');
+    expect(shown).toContain('\n  Result:   FAILED\n');
+    expect(shown).toContain('  Report:   tty.json (json)\n');
+    expect(Object.keys(JSON.parse(await project.read('tty.json')) as object)).toEqual(['run', 'summary', 'rows']);
+  });
+});
