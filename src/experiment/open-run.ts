@@ -1,7 +1,9 @@
 import { relative } from 'node:path';
 import type { LoadedPrompt } from '../prompt/types.js';
 import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunStore, type ShardRecord } from '../store/index.js';
+import { scoreRanges } from '../scoring/index.js';
 import { checkResume } from './check-resume.js';
+import { runLimitsOf } from './run-limit-gates.js';
 import type { ModelCaller } from './model-caller.js';
 import type { RunExperimentOptions } from './options.js';
 import type { RowResult } from './types.js';
@@ -67,11 +69,20 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
 
 function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): ShardRecord {
   const thresholds = prompt.testSettings.score_thresholds;
+  const evals = options.skipEval ? [] : [...(prompt.testSettings.evals ?? [])];
+  // What the run's own summary used beyond the evals, so a merge recomputes the same summary.
+  const schemas = evals.map((name) => ({ name, schema: Object.hasOwn(options.project.scores, name) ? options.project.scores[name] : undefined }));
+  const ranges = Object.fromEntries(scoreRanges(schemas));
+  const ungated = schemas.filter(({ schema }) => schema?.gate === false).map(({ name }) => name);
+  const limits = runLimitsOf(prompt);
   return {
     index: options.shard?.index ?? 1,
     count: options.shard?.count ?? 1,
-    evals: options.skipEval ? [] : [...(prompt.testSettings.evals ?? [])],
+    evals,
     ...(thresholds ? { scoreThresholds: thresholds } : {}),
+    ...(Object.keys(ranges).length > 0 ? { scoreRanges: ranges } : {}),
+    ...(ungated.length > 0 ? { ungated } : {}),
+    ...(Object.keys(limits).length > 0 ? { runLimits: limits } : {}),
   };
 }
 

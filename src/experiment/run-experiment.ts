@@ -20,7 +20,7 @@ import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-
 import { RunAccumulator } from './run-summary.js';
 import { runRowWithHooks } from './row-hooks.js';
 import { runHook } from './run-hook.js';
-import type { RunLimits } from './run-limit-gates.js';
+import { runLimitsOf } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
@@ -367,15 +367,6 @@ export function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, pro
     });
   }
   return resolveDatasetPath(dataset, prompt.path, project, fromFrontmatter ? prompt.locate(['test_settings', 'dataset']) : undefined);
-}
-
-function runLimitsOf(prompt: LoadedPrompt): RunLimits {
-  const { latency_p95_ms: latencyP95Ms, cost_max_usd: costMaxUsd, tokens_max: tokensMax } = prompt.testSettings;
-  return {
-    ...(latencyP95Ms === undefined ? {} : { latencyP95Ms }),
-    ...(costMaxUsd === undefined ? {} : { costMaxUsd }),
-    ...(tokensMax === undefined ? {} : { tokensMax }),
-  };
 }
 
 function totalOf(total: number): { total?: number } {

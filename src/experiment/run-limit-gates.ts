@@ -1,3 +1,4 @@
+import type { LoadedPrompt } from '../prompt/types.js';
 import type { TokenUsage } from '../model/types.js';
 import type { LatencySummary } from './latency-stats.js';
 import type { GateResult } from './types.js';
@@ -54,3 +55,13 @@ export function runLimitGates(limits: RunLimits, measured: RunMeasures): GateRes
 }
 
 const round = (ms: number): string => String(Math.round(ms));
+
+/** The prompt's run-level gates from its `test_settings`. */
+export function runLimitsOf(prompt: LoadedPrompt): RunLimits {
+  const { latency_p95_ms: latencyP95Ms, cost_max_usd: costMaxUsd, tokens_max: tokensMax } = prompt.testSettings;
+  return {
+    ...(latencyP95Ms === undefined ? {} : { latencyP95Ms }),
+    ...(costMaxUsd === undefined ? {} : { costMaxUsd }),
+    ...(tokensMax === undefined ? {} : { tokensMax }),
+  };
+}

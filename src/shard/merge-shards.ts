@@ -57,7 +57,8 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
   };
   const handle = await createOutput(manifest, options, context.cwd);
   try {
-    const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1));
+    const ranges = new Map(Object.entries(first.shard.scoreRanges ?? {}));
+    const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1), ranges, first.shard.ungated ?? []);
     const counts = new Map<number, number>();
     const results = new ChunkedWriter(handle.resultsPath);
     try {
@@ -72,6 +73,7 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
       evalNames: first.shard.evals,
       ...(typeof base.options.threshold === 'number' ? { threshold: base.options.threshold } : {}),
       ...(first.shard.scoreThresholds ? { scoreThresholds: first.shard.scoreThresholds } : {}),
+      ...(first.shard.runLimits ? { runLimits: first.shard.runLimits } : {}),
     });
     const done = await handle.updateManifest({
       status: 'completed',

@@ -70,6 +70,12 @@ export interface ShardRecord {
   evals: string[];
   /** The prompt's `test_settings.score_thresholds`, gated again on the merged rows. */
   scoreThresholds?: Record<string, number>;
+  /** Each eval's score range (bounds its mean's interval), as the shard's run used it. */
+  scoreRanges?: Record<string, readonly [number, number]>;
+  /** Evals whose score schema says `"gate": false`. */
+  ungated?: string[];
+  /** The prompt's run-level gates (`latency_p95_ms`, `cost_max_usd`, `tokens_max`). */
+  runLimits?: { latencyP95Ms?: number; costMaxUsd?: number; tokensMax?: number };
 }
 
 /** Where a merged run came from. */

@@ -38,7 +38,7 @@ describe('run-experiment --shard', () => {
     expect(words.flat().sort()).toEqual([...WORDS].sort());
     for (const part of words) expect(part.length).toBeGreaterThan(0);
     const manifest = JSON.parse(await project.read(`.agentmark/runs/${shards[1]}/manifest.json`)) as Record<string, unknown>;
-    expect(manifest.shard).toEqual({ index: 2, count: 3, evals: ['exact'] });
+    expect(manifest.shard).toEqual({ index: 2, count: 3, evals: ['exact'], scoreRanges: { exact: [0, 1] } });
     // The same shard again picks the same rows.
     const again = await experiment(['--shard', '2/3']);
     const picked = again.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { input: { word: string } }).input.word);
