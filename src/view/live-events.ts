@@ -119,6 +119,9 @@ export class LiveEvents {
   followList(res: ServerResponse): void {
     this.#listClients.add(res);
     this.#listTimer ??= setInterval(() => void this.#checkList(), POLL_MS);
+    // A run that appeared between the page's own listing and this subscription would otherwise
+    // be taken as the starting state and never announced: tell the new client to list again once.
+    void this.#checkList().then(() => send(res, { type: 'runs' }), () => undefined);
     res.on('close', () => {
       this.#listClients.delete(res);
       if (this.#listClients.size === 0 && this.#listTimer) {
