@@ -59,9 +59,9 @@ describe('an AgentMark project run unchanged', { timeout: 120_000 }, () => {
     expect(rows(result.stdout)[1]?.evals.sentiment_check?.reason).toBe('expected positive');
     // The config's short_answer (which counts words), not the client's (which always fails).
     expect(rows(result.stdout).map((row) => row.evals.short_answer)).toEqual([
-      { passed: true, score: 1, normalized: 1, reason: '1 words' },
-      { passed: true, score: 1, normalized: 1, reason: '3 words' },
-      { passed: true, score: 1, normalized: 1, reason: '1 words' },
+      { score: 1, passed: true, label: null, reason: '1 words', normalized: 1, error: null, skipped: false },
+      { score: 1, passed: true, label: null, reason: '3 words', normalized: 1, error: null, skipped: false },
+      { score: 1, passed: true, label: null, reason: '1 words', normalized: 1, error: null, skipped: false },
     ]);
   });
 
@@ -89,7 +89,7 @@ describe('an AgentMark project run unchanged', { timeout: 120_000 }, () => {
     await writeFile(join(dir, 'agentmark.json'), JSON.stringify({ ...json, agentmarkPath: '/' }));
     const result = await run(['run-experiment', 'agentmark/sentiment.prompt.mdx', '--quiet', '--format', 'jsonl', '--rows', '0']);
     expect(result.stderr).toBe('');
-    expect(rows(result.stdout)[0]?.evals.short_answer).toEqual({ passed: false, score: 0, normalized: 0, reason: "the client's short_answer" });
+    expect(rows(result.stdout)[0]?.evals.short_answer).toEqual({ score: 0, passed: false, label: null, reason: "the client's short_answer", normalized: 0, error: null, skipped: false });
   });
 
   it('older clients: eval functions passed as `evals:`, or an EvalRegistry filled with register()', async () => {
@@ -110,7 +110,7 @@ describe('an AgentMark project run unchanged', { timeout: 120_000 }, () => {
     await writeFile(join(dir, 'agentmark.client.ts'), registry);
     const withRegistry = await run(['run-experiment', 'agentmark/sentiment.prompt.mdx', '--quiet', '--format', 'jsonl', '--rows', '1']);
     expect(withRegistry.stderr).toBe('');
-    expect(rows(withRegistry.stdout)[0]?.evals.sentiment_check).toEqual({ passed: false, score: 0, normalized: 0, reason: 'expected positive' });
+    expect(rows(withRegistry.stdout)[0]?.evals.sentiment_check).toEqual({ score: 0, passed: false, label: null, reason: 'expected positive', normalized: 0, error: null, skipped: false });
   });
 
   it('a client scorer that never returns is cut off by --eval-timeout (it runs in a worker thread)', async () => {
@@ -119,7 +119,7 @@ describe('an AgentMark project run unchanged', { timeout: 120_000 }, () => {
     await writeFile(join(dir, 'agentmark.client.ts'), client.replace('  sentiment_check: ({ output, expectedOutput }: EvalParams) => {', '  sentiment_check: ({ output, expectedOutput }: EvalParams) => {\n    for (;;) {}'));
     const result = await run(['run-experiment', 'agentmark/sentiment.prompt.mdx', '--quiet', '--format', 'jsonl', '--rows', '0', '--eval-timeout', '0.3']);
     expect(result.code).toBe(1);
-    expect(rows(result.stdout)[0]?.evals.sentiment_check).toEqual({ error: 'timed out after 0.3s' });
+    expect(rows(result.stdout)[0]?.evals.sentiment_check).toEqual({ score: null, passed: null, label: null, reason: null, normalized: null, error: 'timed out after 0.3s', skipped: false });
   });
 });
 
