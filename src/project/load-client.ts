@@ -45,7 +45,7 @@ export async function loadClient(root: string, options: { fsCache?: boolean } = 
   let mod: unknown;
   try {
     const { createJiti } = await import('jiti');
-    const jiti = createJiti(file, { fsCache: options.fsCache ?? true, moduleCache: false, interopDefault: false });
+    const jiti = createJiti(file, { fsCache: options.fsCache ?? false, moduleCache: false, interopDefault: false });
     mod = await jiti.import(file);
   } catch (error) {
     return failed(reasonOf(error));

@@ -26,9 +26,10 @@ export async function findConfigFile(root: string): Promise<string | undefined> 
 export interface LoadConfigOptions {
   /**
    * Keep jiti's transform of the config on disk (keyed by the source text, so an edit is never
-   * missed; the module itself is still evaluated afresh). The transform is most of a config's
-   * load time (~0.4 s per command measured), paid again by each scorer worker.
-   * @default true
+   * missed; the module itself is still evaluated afresh), in the project's
+   * `node_modules/.cache/jiti/`. The transform is most of a config's load time (~0.4 s measured).
+   * Scorer workers set it; commands do not, so a command writes nothing into the project.
+   * @default false
    */
   fsCache?: boolean;
   /**
@@ -42,8 +43,8 @@ export interface LoadConfigOptions {
 
 /**
  * Loads `agentmark.config.*` from the project root, TypeScript included, without a build step.
- * Every call evaluates the file afresh (no module cache; the transform cache is keyed by the
- * source text) so watch mode sees edits to the config and to the modules it imports.
+ * Every call evaluates the file afresh (no module cache, and no transform cache unless asked)
+ * so watch mode sees edits to the config and to the modules it imports.
  */
 export async function loadConfig(project: Pick<Project, 'root'>, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const config = await loadConfigFile(project.root, options);
@@ -56,7 +57,7 @@ async function loadConfigFile(root: string, options: LoadConfigOptions): Promise
 
   const files = await collectLocalImports(file, root);
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(file, { fsCache: options.fsCache ?? true, moduleCache: false, interopDefault: false });
+  const jiti = createJiti(file, { fsCache: options.fsCache ?? false, moduleCache: false, interopDefault: false });
   let mod: unknown;
   try {
     mod = await jiti.import(file);

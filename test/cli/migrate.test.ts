@@ -58,8 +58,8 @@ describe('agentmark migrate', { timeout: 120_000 }, () => {
     expect(experiment.stderr).toBe('');
     const row = JSON.parse(experiment.stdout) as { evals: Record<string, unknown> };
     expect(row.evals).toEqual({
-      sentiment_check: { passed: false, score: 0, normalized: 0, reason: 'expected positive' },
-      short_answer: { passed: false, score: 0, normalized: 0, reason: "the client's short_answer" },
+      sentiment_check: { score: 0, passed: false, label: null, reason: 'expected positive', normalized: 0, error: null, skipped: false },
+      short_answer: { score: 0, passed: false, label: null, reason: "the client's short_answer", normalized: 0, error: null, skipped: false },
     });
   });
 
