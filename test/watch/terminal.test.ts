@@ -21,12 +21,15 @@ const HEADER = 'agentmark watch · watching 8 files for 2 experiments — r reru
 
 const screens = (output: string): string[] => output.split(CLEAR).slice(1);
 const lastScreen = (output: string): string => screens(output).at(-1) ?? '';
-/** The last screen, once nothing is running and it shows every one of `texts`. */
+/** The last screen, once it is whole, nothing is running and it shows every one of `texts`. */
 const settledWith =
   (...texts: string[]) =>
   (output: string): boolean => {
     const screen = lastScreen(output);
-    return screen.startsWith(HEADER) && !screen.includes('running…') && texts.every((text) => screen.includes(text));
+    // A whole screen ends with its status line (the footer, or what a key started) after a blank
+    // line; a screen that ends inside a block may still be arriving.
+    const footer = /\r\n\r\n[a-z][^\r\n]*\r\n$/.test(screen);
+    return screen.startsWith(HEADER) && footer && !screen.includes('running…') && texts.every((text) => screen.includes(text));
   };
 const runIdOf = (screen: string, label: string): string | undefined =>
   new RegExp(`── ${label} · run (\\S+)\\r\\n`).exec(screen)?.[1];
