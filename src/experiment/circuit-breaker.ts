@@ -1,3 +1,5 @@
+import { ModelCallError } from '../errors/index.js';
+import { formatSeconds } from '../format-seconds.js';
 import { baseUrlOf, type ConnectionHealth, type UnreachableFailure } from '../model/index.js';
 
 export interface BreakerPolicy {
@@ -69,4 +71,17 @@ export class CircuitBreaker implements ConnectionHealth {
     };
     this.#onOpen(this.#opened);
   }
+}
+
+/** Exit 2 (a set-up problem to fix, like a wrong base URL), never 1: the rows not run have no verdict. */
+export function unreachableError(why: Unreachable, runId: string, notRun: number | undefined): ModelCallError {
+  const where = why.baseUrl === undefined ? 'the model server' : `the model server at ${why.baseUrl}`;
+  const left = notRun === undefined ? 'the remaining rows were not run' : `${notRun} row${notRun === 1 ? '' : 's'} not run`;
+  return new ModelCallError(
+    'MODEL_UNREACHABLE',
+    `${where} is unreachable: ${why.reason} (${why.attempts} attempts in a row over ${formatSeconds(why.spanMs)}); stopped with ${left}`,
+    {
+      hint: `start the server or fix the base URL (OPENAI_BASE_URL, or baseURL in the config), then continue with --resume ${runId}`,
+    },
+  );
 }

@@ -4,7 +4,7 @@ import { UsageError } from '../errors/index.js';
 import { loadPrompt } from '../prompt/index.js';
 import type { RunExperimentOptions } from './options.js';
 import { planRows } from './plan-rows.js';
-import { datasetOf } from './run-experiment.js';
+import { datasetOf } from './prompt-dataset.js';
 
 /** One selected row as `--list` shows it. */
 export interface ListedRow {

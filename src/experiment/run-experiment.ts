@@ -1,24 +1,23 @@
-import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
-import { readDataset, resolveDatasetPath, selectRows } from '../dataset/index.js';
-import { DatasetError, ModelCallError, UsageError } from '../errors/index.js';
-import { formatSeconds } from '../format-seconds.js';
+import { readDataset, selectRows } from '../dataset/index.js';
+import { UsageError } from '../errors/index.js';
 import { findUnreachableFailure } from '../model/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { bindEvals, scoreRanges, type BoundEval } from '../scoring/index.js';
 import { selectShard } from '../shard/index.js';
 import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
-import { CircuitBreaker, type Unreachable } from './circuit-breaker.js';
+import { CircuitBreaker, unreachableError } from './circuit-breaker.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
 import { planRows, type RowPlan } from './plan-rows.js';
 import { createModelCaller, type ModelCaller } from './model-caller.js';
 import { openRun, type OpenedExperiment } from './open-run.js';
 import type { RunExperimentOptions } from './options.js';
-import { runPool } from './pool.js';
-import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
+import type { RowPipeline } from './row-pipeline.js';
+import { dispatchRows } from './dispatch-rows.js';
+import { stopSignals } from './stop-signals.js';
+import { datasetOf } from './prompt-dataset.js';
 import { RunAccumulator } from './run-summary.js';
-import { runRowWithHooks } from './row-hooks.js';
 import { runHook } from './run-hook.js';
 import { runLimitsOf } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
@@ -192,28 +191,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     }
   }
 
-  // Ctrl-C stops dispatching at once; rows in flight get a grace period, then their calls abort.
-  // An unreachable server (the breaker) stops both at once: in-flight calls would only fail.
-  const stop = options.signal;
-  const dispatch = new AbortController();
-  const rowController = new AbortController();
-  // Every in-flight call listens to this one signal; hundreds of listeners are expected.
-  setMaxListeners(0, rowController.signal);
-  if (options.signal) setMaxListeners(0, options.signal);
-  const onStop = (): void => {
-    dispatch.abort();
-    setTimeout(() => rowController.abort(), options.graceMs ?? 3000).unref();
-  };
-  if (stop?.aborted) onStop();
-  else stop?.addEventListener('abort', onStop, { once: true });
-  context.halt.addEventListener(
-    'abort',
-    () => {
-      dispatch.abort();
-      rowController.abort();
-    },
-    { once: true },
-  );
+  const signals = stopSignals(options.signal, context.halt, options.graceMs ?? 3000);
 
   const pipeline: RowPipeline = {
     prompt,
@@ -230,9 +208,6 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), plan.selection, { total: plan.datasetRows });
     return options.shard ? selectShard(rows, options.shard) : rows;
   };
-  // Rows whose call could not reach the server wait here: recorded as errored once the server
-  // answers again (or the run ends without the breaker opening), dropped as not run if it opens.
-  const held: RowResult[] = [];
   let recorded = 0;
   const record = async (result: RowResult): Promise<void> => {
     handle.append(result);
@@ -242,63 +217,28 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   };
   let status: RunStatus = 'completed';
   let failure: unknown;
-  let dispatched = 0;
-  const isWarmup = (position: number, r: number): boolean => position < (options.warmup ?? 0) || r < (options.warmupRepeats ?? 0);
   try {
-    const batch = options.batch ?? (handle.manifest.batch !== undefined ? {} : undefined);
-    if (batch) {
-      const { runBatchRows, batchSettingsOf } = await import('../batch/index.js');
-      await runBatchRows({
-        handle,
-        pipeline,
-        callWith: caller.callWith,
-        items: () => workItems(selected(), repeat, done, plan.only),
-        record,
-        retry: context.opened.retry,
-        concurrency: options.concurrency ?? 20,
-        dispatch: dispatch.signal,
-        rowSignal: rowController.signal,
-        emit,
-        settings: batchSettingsOf(batch),
-        env: options.env ?? process.env,
-        configBaseURL: config.baseURL,
-        tools: config.tools ?? {},
-        prices: config.prices ?? {},
-      });
-    } else {
-      await runPool(
-        workItems(selected(), repeat, done, plan.only),
-        options.concurrency ?? 20,
-        async ({ row, repeat: r }) => {
-          // Counted before any await: items start in dispatch order.
-          const warmup = isWarmup(dispatched++, r);
-          await emit({ type: 'row-start', index: row.index, repeat: r });
-          let result;
-          try {
-            const runRow = (): Promise<RowResult> => processRow(pipeline, row, r, rowController.signal);
-            result = rowHooks ? await runRowWithHooks(rowHooks, row, r, runRow) : await runRow();
-          } catch (error) {
-            if (error instanceof RowAborted) return;
-            if (error instanceof RowUnreachable) {
-              if (!breaker.opened) held.push(error.row);
-              return;
-            }
-            throw error;
-          }
-          if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
-          await record(warmup ? { ...result, warmup: true } : result);
-        },
-        dispatch.signal,
-      );
-    }
-    if (!dispatch.signal.aborted) for (const waiting of held.splice(0)) await record(waiting);
+    await dispatchRows({
+      options,
+      handle,
+      pipeline,
+      caller,
+      breaker,
+      items: () => workItems(selected(), repeat, done, plan.only),
+      retry: context.opened.retry,
+      rowHooks,
+      record,
+      dispatch: signals.dispatch,
+      rowSignal: signals.rows,
+      emit,
+    });
   } catch (error) {
     failure = error;
     status = 'failed';
   } finally {
-    stop?.removeEventListener('abort', onStop);
+    signals.release();
   }
-  if (dispatch.signal.aborted && status === 'completed') status = 'interrupted';
+  if (signals.dispatch.aborted && status === 'completed') status = 'interrupted';
   const unreachable = breaker.opened;
 
   const summary = accumulator.finish({
@@ -341,32 +281,9 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   return { runId: handle.id, runDir: handle.dir, status, summary, failedIndexes: accumulator.failedIndexes() };
 }
 
-/** Exit 2 (a set-up problem to fix, like a wrong base URL), never 1: the rows not run have no verdict. */
-function unreachableError(why: Unreachable, runId: string, notRun: number | undefined): ModelCallError {
-  const where = why.baseUrl === undefined ? 'the model server' : `the model server at ${why.baseUrl}`;
-  const left = notRun === undefined ? 'the remaining rows were not run' : `${notRun} row${notRun === 1 ? '' : 's'} not run`;
-  return new ModelCallError(
-    'MODEL_UNREACHABLE',
-    `${where} is unreachable: ${why.reason} (${why.attempts} attempts in a row over ${formatSeconds(why.spanMs)}); stopped with ${left}`,
-    {
-      hint: `start the server or fix the base URL (OPENAI_BASE_URL, or baseURL in the config), then continue with --resume ${runId}`,
-    },
-  );
-}
-
 /** The options among `keys` that are set (exactOptionalPropertyTypes forbids passing undefined). */
 function pick<T extends object, K extends keyof T>(from: T, ...keys: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(keys.filter((key) => from[key] !== undefined).map((key) => [key, from[key]])) as Partial<Pick<T, K>>;
-}
-
-export function datasetOf(dataset: string | undefined, prompt: LoadedPrompt, project: RunExperimentOptions['project'], fromFrontmatter: boolean): string {
-  if (!dataset) {
-    throw new DatasetError('DATASET_NOT_SET', 'this prompt has no test_settings.dataset to run an experiment on', {
-      location: { file: relative(project.root, prompt.path) },
-      hint: 'add `test_settings: { dataset: ./my-data.jsonl }` to the frontmatter',
-    });
-  }
-  return resolveDatasetPath(dataset, prompt.path, project, fromFrontmatter ? prompt.locate(['test_settings', 'dataset']) : undefined);
 }
 
 function totalOf(total: number): { total?: number } {

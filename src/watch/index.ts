@@ -1,4 +1,5 @@
-export { runWatchSession, type WatchRunSettings, type WatchSessionOptions } from './watch-session.js';
+export { runWatchSession } from './watch-session.js';
+export type { WatchRunSettings, WatchSessionOptions } from './watch-options.js';
 export { formatScreen, KEY_HELP, type ExperimentView, type ScreenState } from './format-screen.js';
 export { DependencyGraph } from './dependency-graph.js';
 export { ChangeBatcher, type ChangeBatch, type ChangeKind, type ChangeBatcherOptions } from './change-batcher.js';

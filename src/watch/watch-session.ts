@@ -1,8 +1,4 @@
 import { relative } from 'node:path';
-import { runExperiment } from '../experiment/run-experiment.js';
-import type { RunExperimentOptions } from '../experiment/options.js';
-import type { RowResult } from '../experiment/types.js';
-import type { Project } from '../project/types.js';
 import { findPromptFiles, loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { ChangeBatcher, type ChangeBatch } from './change-batcher.js';
 import { DependencyGraph } from './dependency-graph.js';
@@ -15,32 +11,10 @@ import { listenForKeys, type KeyAction } from './keys.js';
 import { RerunScheduler, type RerunRequest } from './rerun-scheduler.js';
 import { RunHistory } from './run-history.js';
 import type { RunReport } from './run-report.js';
-import { createScreen, type Screen, type ScreenStream } from './screen.js';
-import { isPromptTarget, type WatchTargets } from './watch-targets.js';
-
-/** Run settings that come from flags; the session supplies project, config, prompt and signal. */
-export type WatchRunSettings = Omit<
-  RunExperimentOptions,
-  'project' | 'config' | 'promptPath' | 'signal' | 'graceMs' | 'onlyIndexes' | 'onEvent' | 'resume' | 'datasetPath'
->;
-
-export interface WatchSessionOptions {
-  project: Project;
-  targets: WatchTargets;
-  /** The experiments to start with (absolute prompt paths). */
-  prompts: readonly string[];
-  run: WatchRunSettings;
-  stdout: ScreenStream;
-  stdin?: NodeJS.ReadStream;
-  /** Paths on screen are relative to this. */
-  cwd: string;
-  /** Aborted on Ctrl-C: the session ends with 130. */
-  signal: AbortSignal;
-  /** @default 100 */
-  debounceMs?: number;
-  /** Cut inputs and outputs of flipped rows to this many characters. @default 100 */
-  truncate?: number;
-}
+import { createScreen, type Screen } from './screen.js';
+import { isPromptTarget } from './watch-targets.js';
+import type { WatchSessionOptions } from './watch-options.js';
+import { runWatched, type WatchedRun } from './run-watched.js';
 
 interface Experiment {
   path: string;
@@ -175,30 +149,14 @@ class WatchSession {
     this.watcher.sync(this.watchedPaths());
     if (signal.aborted) return;
 
-    const rows: RowResult[] = [];
-    let model: string | undefined;
-    const started = performance.now();
-    let outcome;
+    let run: WatchedRun;
     try {
-      outcome = await runExperiment({
-        ...this.options.run,
-        project,
-        config,
-        promptPath: path,
-        prompt,
-        signal,
-        // A rerun replaces this one: in-flight model calls are stale, abort them at once.
-        graceMs: 0,
-        ...(request.onlyIndexes ? { onlyIndexes: request.onlyIndexes } : {}),
-        onEvent: (event) => {
-          if (event.type === 'row-end') rows.push(event.row);
-          else if (event.type === 'run-start') model = event.info.model;
-        },
-      });
+      run = await runWatched({ settings: this.options.run, project, config, prompt, request, signal });
     } catch (error) {
       if (!signal.aborted) this.showError(path, error);
       return;
     }
+    const { outcome } = run;
     if (outcome.status === 'interrupted') {
       if (this.closing) this.cancelled.push(`${experiment.label} (run ${outcome.runId})`);
       // Dropped (deleted) experiments need no notice; the session's end says it once.
@@ -209,11 +167,8 @@ class WatchSession {
     }
     experiment.error = undefined;
     experiment.last = experiment.history.record({
-      outcome,
-      rows,
-      ...(model === undefined ? {} : { model }),
+      ...run,
       ...(request.onlyIndexes ? { onlyIndexes: request.onlyIndexes } : {}),
-      durationMs: performance.now() - started,
     });
     this.screen.block(formatRunBlock(experiment.label, experiment.last, this.blockOptions()));
   }

@@ -1,0 +1,92 @@
+import type { RunHandle } from '../store/index.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import type { RunListener } from './events.js';
+import type { ModelCaller } from './model-caller.js';
+import type { RunExperimentOptions } from './options.js';
+import { runPool } from './pool.js';
+import { runRowWithHooks, type RowHookSettings } from './row-hooks.js';
+import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
+import type { RowResult } from './types.js';
+import type { WorkItem } from './work-items.js';
+
+export interface DispatchContext {
+  options: RunExperimentOptions;
+  handle: RunHandle;
+  pipeline: RowPipeline;
+  caller: ModelCaller;
+  breaker: CircuitBreaker;
+  /** The rows × repeats still to run, a fresh pass per call (the dataset is streamed again). */
+  items: () => AsyncIterable<WorkItem>;
+  /** Rows of a `--batch` run that an earlier attempt's jobs failed. */
+  retry: ReadonlySet<string>;
+  /** Per-row hooks, when the config has any. */
+  rowHooks: RowHookSettings | undefined;
+  /** Stores one finished row (results file, summary, listeners). */
+  record: (result: RowResult) => Promise<void>;
+  /** Stops dispatching new rows. */
+  dispatch: AbortSignal;
+  /** Aborts the rows in flight. */
+  rowSignal: AbortSignal;
+  emit: RunListener;
+}
+
+/**
+ * Sends every row to the model, live through a pool of `--concurrency` workers or, for a
+ * `--batch` run (or the resume of one), as batch jobs. Rows whose call could not reach the
+ * server are held: recorded as errored once the server answers again (or the run ends without
+ * the breaker opening), dropped as not run if it opens.
+ */
+export async function dispatchRows(context: DispatchContext): Promise<void> {
+  const { options, handle, pipeline, caller, breaker, record } = context;
+  const batch = options.batch ?? (handle.manifest.batch !== undefined ? {} : undefined);
+  if (batch) {
+    const { runBatchRows, batchSettingsOf } = await import('../batch/index.js');
+    await runBatchRows({
+      handle,
+      pipeline,
+      callWith: caller.callWith,
+      items: context.items,
+      record,
+      retry: context.retry,
+      concurrency: options.concurrency ?? 20,
+      dispatch: context.dispatch,
+      rowSignal: context.rowSignal,
+      emit: context.emit,
+      settings: batchSettingsOf(batch),
+      env: options.env ?? process.env,
+      configBaseURL: options.config.baseURL,
+      tools: options.config.tools ?? {},
+      prices: options.config.prices ?? {},
+    });
+    return;
+  }
+
+  const held: RowResult[] = [];
+  let dispatched = 0;
+  const isWarmup = (position: number, r: number): boolean => position < (options.warmup ?? 0) || r < (options.warmupRepeats ?? 0);
+  await runPool(
+    context.items(),
+    options.concurrency ?? 20,
+    async ({ row, repeat }) => {
+      // Counted before any await: items start in dispatch order.
+      const warmup = isWarmup(dispatched++, repeat);
+      await context.emit({ type: 'row-start', index: row.index, repeat });
+      let result;
+      try {
+        const runRow = (): Promise<RowResult> => processRow(pipeline, row, repeat, context.rowSignal);
+        result = context.rowHooks ? await runRowWithHooks(context.rowHooks, row, repeat, runRow) : await runRow();
+      } catch (error) {
+        if (error instanceof RowAborted) return;
+        if (error instanceof RowUnreachable) {
+          if (!breaker.opened) held.push(error.row);
+          return;
+        }
+        throw error;
+      }
+      if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
+      await record(warmup ? { ...result, warmup: true } : result);
+    },
+    context.dispatch,
+  );
+  if (!context.dispatch.aborted) for (const waiting of held.splice(0)) await record(waiting);
+}
