@@ -1,6 +1,7 @@
 import { accessSync, closeSync, constants, openSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
+import { markDirty, PRIORITY, type TurnFile } from '../write-turn.js';
 import type { OutStream } from './io.js';
 
 export interface ReportOutput {
@@ -33,12 +34,38 @@ export function openReportOutput(path: string | undefined, cwd: string, stdout: 
     }
     return fd;
   };
+  // Written once per event-loop turn like the results (write-turn.ts); a failed write is thrown
+  // by the next write or by close.
+  let queued: string[] = [];
+  let failed: UsageError | undefined;
+  const file: TurnFile = {
+    priority: PRIORITY.report,
+    flush: () => {
+      if (queued.length === 0 || fd === undefined) return;
+      const text = queued.join('');
+      queued = [];
+      try {
+        writeSync(fd, text);
+      } catch (error) {
+        failed ??= bad(codeOf(error));
+      }
+    },
+  };
   return {
-    stream: { write: (text: string) => writeSync(open(), text) },
+    stream: {
+      write: (text: string) => {
+        if (failed) throw failed;
+        open();
+        queued.push(text);
+        markDirty(file);
+      },
+    },
     start: () => void open(),
     close: () => {
+      file.flush();
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
+      if (failed) throw failed;
     },
   };
 }

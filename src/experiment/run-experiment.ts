@@ -16,6 +16,7 @@ import type { RunExperimentOptions } from './options.js';
 import type { RowPipeline } from './row-pipeline.js';
 import { dispatchRows } from './dispatch-rows.js';
 import { stopSignals } from './stop-signals.js';
+import { RowRecorder } from './row-recorder.js';
 import { datasetOf } from './prompt-dataset.js';
 import { RunAccumulator } from './run-summary.js';
 import { runHook } from './run-hook.js';
@@ -208,13 +209,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), plan.selection, { total: plan.datasetRows });
     return options.shard ? selectShard(rows, options.shard) : rows;
   };
-  let recorded = 0;
-  const record = async (result: RowResult): Promise<void> => {
-    handle.append(result);
-    recorded += 1;
-    accumulator.add(result);
-    await emit({ type: 'row-end', row: result });
-  };
+  const recorder = new RowRecorder(handle, accumulator, emit);
   let status: RunStatus = 'completed';
   let failure: unknown;
   try {
@@ -227,7 +222,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
       items: () => workItems(selected(), repeat, done, plan.only),
       retry: context.opened.retry,
       rowHooks,
-      record,
+      record: recorder.record,
       dispatch: signals.dispatch,
       rowSignal: signals.rows,
       emit,
@@ -237,6 +232,12 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     status = 'failed';
   } finally {
     signals.release();
+  }
+  try {
+    await recorder.settled();
+  } catch (error) {
+    failure ??= error;
+    status = 'failed';
   }
   if (signals.dispatch.aborted && status === 'completed') status = 'interrupted';
   const unreachable = breaker.opened;
@@ -252,7 +253,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     summary.gates.push({ name: 'hooks', passed: false, message: runHookErrors.join('; ') });
     summary.passed = false;
   }
-  const notRun = info.total === undefined ? undefined : info.total - recorded;
+  const notRun = info.total === undefined ? undefined : info.total - recorder.recorded;
   const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
   await handle.updateManifest({
     status,

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, open, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { markDirty, PRIORITY, type TurnFile } from '../write-turn.js';
 
 /** Where one entry's line sits in a segment file. */
 interface Slot {
@@ -13,11 +14,11 @@ const KEY_LENGTH = 64;
 
 /**
  * One append-only file of cache entries, a JSON line each: `{"key":"<hex>","response":{…}}`.
- * Appending a line is one write with O_APPEND, so concurrent writers never interleave inside a
- * line on a local file system; a line torn by a kill is unparseable and reads as a miss, and the
+ * The lines of one event-loop turn are one write with O_APPEND (write-turn.ts), so concurrent
+ * writers never interleave inside a line on a local file system; a line torn by a kill is unparseable and reads as a miss, and the
  * next append starts on a fresh line. Lookups keep only offsets in memory, never the answers.
  */
-export class CacheSegment {
+export class CacheSegment implements TurnFile {
   private slots: Map<string, Slot> | undefined;
   private size = 0;
   private tornTail = false;
@@ -29,6 +30,10 @@ export class CacheSegment {
    */
   private opening: Promise<void> | undefined;
   private queued: { key: string; line: string }[] = [];
+  /** Lines of this turn, written together at its end. */
+  private pending: { key: string; line: string }[] = [];
+  private pendingFd: number | undefined;
+  readonly priority = PRIORITY.cache;
 
   constructor(
     readonly path: string,
@@ -38,6 +43,8 @@ export class CacheSegment {
 
   /** The entry's line as parsed JSON, or undefined when absent or unreadable. */
   read(key: string): unknown {
+    // A line of ours still waiting for the end of the turn is read from the file like the rest.
+    if (this.pending.some((entry) => entry.key === key)) this.flush();
     const slot = this.index().get(key);
     if (slot === undefined) return undefined;
     const parsed = this.readSlot(slot, key);
@@ -83,26 +90,45 @@ export class CacheSegment {
   /** Writes what is queued, then releases the descriptor; appending later reopens it. */
   async close(): Promise<void> {
     await this.flushed();
+    this.flush();
     this.opening = undefined;
     if (this.appendFd === undefined) return;
     closeSync(this.appendFd);
     this.appendFd = undefined;
   }
 
+  /** Queues the line for the end of this turn (write-turn.ts), where it is indexed as written. */
   private write(fd: number, key: string, line: string): void {
-    const text = `${this.tornTail ? '\n' : ''}${line}\n`;
+    this.pending.push({ key, line });
+    this.pendingFd = fd;
+    markDirty(this);
+  }
+
+  /** Writes the lines queued this turn in one call. */
+  flush(): void {
+    const fd = this.pendingFd;
+    if (this.pending.length === 0 || fd === undefined) return;
+    const lines = this.pending;
+    this.pending = [];
+    const lead = this.tornTail ? '\n' : '';
+    const text = lead + lines.map((entry) => `${entry.line}\n`).join('');
     try {
       writeSync(fd, text);
     } catch (error) {
       this.onError(error);
+      // Part of the text may be in the file: index it again from the file when next read.
+      this.slots = undefined;
       return;
     }
     this.tornTail = false;
     if (this.slots === undefined) return; // indexed from the file, our lines included, when first read
-    const length = Buffer.byteLength(text);
-    const skip = text.startsWith('\n') ? 1 : 0;
-    this.slots.set(key, { offset: this.size + skip, length: length - skip - 1 });
-    this.size += length;
+    let offset = this.size + lead.length;
+    for (const entry of lines) {
+      const length = Buffer.byteLength(entry.line);
+      this.slots.set(entry.key, { offset, length });
+      offset += length + 1;
+    }
+    this.size = offset;
   }
 
   private index(): Map<string, Slot> {

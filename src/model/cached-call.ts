@@ -37,10 +37,10 @@ export async function cachedCall(
     }
   }
   const response = await live();
-  // Waits until the line is in the cache file (at once, unless its segment is still opening):
-  // the caller appends the row to results.jsonl next, and a kill between the two must never
-  // leave a stored row whose answer is missing from the cache (a later --cache-only would
-  // fail on it). A failed write goes to the cache's onError, never to the row: the answer was paid for.
-  await cache.set(key, response);
+  // Waits until the line is queued for the cache file (at once, unless its segment is still
+  // opening): the caller appends the row to results.jsonl next, and the cache's lines are
+  // written first in every turn (write-turn.ts), so a kill never leaves a stored row whose
+  // answer is missing from the cache (a later --cache-only would fail on it). A failed write goes to the cache's onError, never to the row: the answer was paid for.
+  await cache.queue(key, response);
   return response;
 }

@@ -54,6 +54,15 @@ export class ResponseCache {
 
   /** Stores an answer and resolves once its line is in the file. */
   async set(key: string, response: ModelResponse): Promise<void> {
+    await this.queue(key, response);
+    this.segment(key).flush();
+  }
+
+  /**
+   * Stores an answer and resolves once its line is queued for this turn's write (after its
+   * segment opened): it reaches the file before any result line appended later (write-turn.ts).
+   */
+  async queue(key: string, response: ModelResponse): Promise<void> {
     this.store(key, response);
     await this.segment(key).flushed();
   }

@@ -115,7 +115,9 @@ export interface RunHandleLike {
   readonly id: string;
   readonly dir: string;
   readonly manifest: RunManifest;
+  /** Queues a row; it is stored once `written` resolves. */
   append(row: RowResult): void;
+  written(): Promise<void>;
   updateManifest(patch: ManifestPatch): Promise<RunManifest>;
   close(): Promise<void>;
 }

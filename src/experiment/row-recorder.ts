@@ -1,0 +1,58 @@
+import type { RunHandleLike } from '../store/index.js';
+import type { RunListener } from './events.js';
+import type { RunAccumulator } from './run-summary.js';
+import type { RowResult } from './types.js';
+
+/** Rows recorded but not yet reported past which `record` waits (bounds memory behind a slow reporter). */
+const MAX_BEHIND = 256;
+
+/**
+ * Stores finished rows and reports them. `record` queues the row's line (written with the rest
+ * of its event-loop turn, see write-turn.ts) and returns at once, so the row's worker moves on
+ * to its next request; the row is counted and its `row-end` sent only once its line is in the
+ * file, in the order rows were recorded, so a kill never loses a row a reporter showed.
+ * Waiting for the write in the worker instead cost a latency-bound run (1,000 rows at 100 ms,
+ * c=50) ~7% of its wall time: the turn's end came 0.5–30 ms after the row.
+ */
+export class RowRecorder {
+  #reported: Promise<void> = Promise.resolve();
+  #behind = 0;
+  #recorded = 0;
+  /** The first failure of a write or a listener: the next `record` throws it, stopping the run. */
+  #failure: unknown;
+
+  constructor(
+    private readonly handle: RunHandleLike,
+    private readonly accumulator: RunAccumulator,
+    private readonly emit: RunListener,
+  ) {}
+
+  /** Rows stored by this process so far. */
+  get recorded(): number {
+    return this.#recorded;
+  }
+
+  readonly record = async (result: RowResult): Promise<void> => {
+    if (this.#failure !== undefined) throw this.#failure;
+    // Throws when an earlier write failed: the run stops there.
+    this.handle.append(result);
+    this.#recorded += 1;
+    this.#behind += 1;
+    const reported = this.#reported.then(async () => {
+      await this.handle.written();
+      this.accumulator.add(result);
+      this.#behind -= 1;
+      await this.emit({ type: 'row-end', row: result });
+    });
+    this.#reported = reported;
+    reported.catch((error: unknown) => {
+      this.#failure ??= error;
+    });
+    if (this.#behind > MAX_BEHIND) await reported;
+  };
+
+  /** Resolves once every recorded row is written and reported; rejects with the first failure. */
+  settled(): Promise<void> {
+    return this.#reported;
+  }
+}
