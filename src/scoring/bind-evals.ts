@@ -168,7 +168,7 @@ export async function bindEvals(evalNames: string[], ctx: BindContext): Promise<
       });
     }
     const scorer = await createBuiltin(name, builtin, schema?.options ?? {}, schema, ctx);
-    evals.push({ name, scorer, schema, source: 'builtin', builtin: builtin.name });
+    evals.push({ name, scorer, schema, source: 'builtin', builtin: builtin.name, ...(builtin.callsModel ? {} : { inline: true }) });
   }
   return { evals, warnings, close: async () => isolate?.pool.close() };
 }

@@ -94,6 +94,8 @@ export interface BuiltinScorer {
   description: string;
   /** JSON Schema of the options; checked with ajv before `create` runs. */
   options: JSONSchema7;
+  /** Its scorer calls a model (a judge): asynchronous, and bounded only by its timeout. */
+  callsModel?: boolean;
   /**
    * May be async so that work with a cost (compiling a JSON Schema, loading a judge prompt)
    * happens once, at bind time, where a mistake is a binding error rather than one error per row.
@@ -110,6 +112,11 @@ export interface BoundEval {
   source: 'user' | 'builtin';
   /** The built-in's name when `source` is `builtin`. */
   builtin?: string;
+  /**
+   * A built-in that answers synchronously in bounded time (every one but the judges): runEval
+   * calls it directly, without the timer and abort wiring a scorer that may hang needs.
+   */
+  inline?: boolean;
   /**
    * The scorer calls `started()` of its control when its work begins, and the eval's clock
    * starts then rather than at the call (a worker's start-up or queue is not charged to it).

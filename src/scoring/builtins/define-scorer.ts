@@ -5,6 +5,7 @@ interface TypedBuiltin<O> {
   name: string;
   description: string;
   options: JSONSchema7;
+  callsModel?: boolean;
   create(options: O, ctx: ScorerContext): Scorer | Promise<Scorer>;
 }
 
@@ -17,6 +18,7 @@ export function defineScorer<O extends object>(definition: TypedBuiltin<O>): Bui
     name: definition.name,
     description: definition.description,
     options: definition.options,
+    ...(definition.callsModel ? { callsModel: true } : {}),
     create: (options, ctx) => definition.create(options as O, ctx),
   };
 }

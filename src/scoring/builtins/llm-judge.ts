@@ -95,6 +95,7 @@ async function createJudge(setup: JudgeSetup, ctx: ScorerContext): Promise<Score
 
 export const llmJudge = defineScorer<LlmJudgeOptions>({
   name: 'llm_judge',
+  callsModel: true,
   description: "Asks a model whether the output meets criteria; the answer's shape follows the score schema.",
   options: {
     type: 'object',
@@ -115,6 +116,7 @@ export const llmJudge = defineScorer<LlmJudgeOptions>({
 
 export const accuracy = defineScorer<AccuracyOptions>({
   name: 'accuracy',
+  callsModel: true,
   description: 'Asks a model to rate accuracy 1..10 against the input and expected output; passes at a threshold.',
   options: {
     type: 'object',
