@@ -84,8 +84,8 @@ describe('run-experiment --batch (CLI)', () => {
         `run ${id}: 1 batch job: in_progress 1 (0/3 done)`,
         `${server.url} /v1/chat/completions`,
         '',
-        'part  batch    input file  status       done/total  failed',
-        '0     batch_1  file-1      in_progress  0/3         0',
+        'part  kind   batch    input file  status       done/total  failed',
+        '0     model  batch_1  file-1      in_progress  0/3         0',
         '',
       ].join('\n'),
     );
@@ -96,8 +96,8 @@ describe('run-experiment --batch (CLI)', () => {
         `run ${id}: 1 batch job: cancelling 1 (0/3 done)`,
         `${server.url} /v1/chat/completions`,
         '',
-        'part  batch    input file  status      done/total  failed',
-        '0     batch_1  file-1      cancelling  0/3         0',
+        'part  kind   batch    input file  status      done/total  failed',
+        '0     model  batch_1  file-1      cancelling  0/3         0',
         '',
         `cancel requested; answers already made stay in the output files: --resume ${id} collects them`,
         '',
@@ -114,7 +114,8 @@ describe('run-experiment --batch (CLI)', () => {
 
   it('refuses what it cannot batch with exit 2 and a hint, before any request', { timeout: 120_000 }, async () => {
     const json = JSON.parse(await project.read('agentmark.json')) as { scores: Record<string, unknown> };
-    json.scores.polite = { type: 'boolean', description: 'The answer is polite', scorer: 'llm_judge' };
+    // A judge model the Batch API cannot run: its calls could not go in a judge job.
+    json.scores.polite = { type: 'boolean', description: 'The answer is polite', scorer: 'llm_judge', options: { model: 'anthropic/claude-3-5-haiku' } };
     await project.write('agentmark.json', JSON.stringify(json));
     await project.write(
       'prompts/judged.prompt.mdx',
@@ -122,7 +123,7 @@ describe('run-experiment --batch (CLI)', () => {
     );
     const judged = await project.run(['run-experiment', 'prompts/judged.prompt.mdx', '--batch'], { server, timeoutMs: SLOW });
     expect(judged.code).toBe(2);
-    expect(judged.stderr).toContain('--batch does not send judge calls as batches yet');
+    expect(judged.stderr).toContain('--batch sends the judge calls of eval polite as batch jobs too, but its judge model anthropic/claude-3-5-haiku is served by the "anthropic" provider');
     expect(judged.stderr).toContain('hint: add --judge-live');
     const flag = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--judge-live'], { server, timeoutMs: SLOW });
     expect(flag.code).toBe(2);
