@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useOpenAIServer } from '../helpers/openai-server.js';
+import { echoResponder, useOpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
 const server = useOpenAIServer();
@@ -63,6 +63,53 @@ describe('run-experiment --batch (CLI)', () => {
     expect(liveCalls()).toBe(0);
     const rows = await project.results(id ?? '');
     expect(rows.map((row) => row.output).sort()).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it('with an LLM-judge eval: judge jobs after the model job, shown while polling; kill -9 in the judge poll, then --resume collects the same judge job', { timeout: 150_000 }, async () => {
+    const json = JSON.parse(await project.read('agentmark.json')) as { scores: Record<string, unknown> };
+    json.scores.polite = { type: 'boolean', description: 'The answer is polite', scorer: 'llm_judge' };
+    await project.write('agentmark.json', JSON.stringify(json));
+    await project.write(
+      'prompts/judged.prompt.mdx',
+      '---\nname: judged\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/words.jsonl\n  evals: [polite]\n---\n\n<User>{props.word}</User>\n',
+    );
+    // The judge (the only caller asking for structured output) finds every answer polite but beta's.
+    server.setHandler((request) => (request.schema === undefined ? echoResponder(request) : { object: { reasoning: 'read it', passed: !request.messagesText.includes('beta') } }));
+    server.batches.holdFrom = 1;
+    const judgePolls = (): number => server.requests.filter((r) => r.method === 'GET' && r.path === '/v1/batches/batch_2').length;
+    const first = spawn(['run-experiment', 'prompts/judged.prompt.mdx', '--batch', '--batch-poll', '0.01']);
+    await expect.poll(judgePolls, { timeout: 40_000, interval: 10 }).toBeGreaterThanOrEqual(3);
+    (await first.child).kill('SIGKILL');
+    const killed = await first.done;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.stderr.split('\n').filter((line) => line.startsWith('batch:'))).toEqual([
+      'batch: 1 batch job: not uploaded 1 (0/3 done)',
+      'batch: 1 batch job: validating 1 (0/3 done)',
+      'batch: 1 batch job: in_progress 1 (0/3 done)',
+      'batch: 1 batch job: completed 1 (3/3 done)',
+      'batch: 1 batch job: completed 1 (3/3 done); 1 judge batch job: not uploaded 1 (0/3 done)',
+      'batch: 1 judge batch job: validating 1 (0/3 done)',
+      'batch: 1 judge batch job: in_progress 1 (0/3 done)',
+    ]);
+    expect(creates()).toBe(2);
+    const [id] = await project.runIds();
+    // Rows waiting for their judge are not recorded: nothing half-scored is in the results.
+    expect(await project.results(id ?? '')).toEqual([]);
+    server.batches.holdFrom = Infinity;
+    const resumed = await project.run(['run-experiment', 'prompts/judged.prompt.mdx', '--resume', id ?? '', '--quiet', '--format', 'jsonl'], { server, timeoutMs: SLOW });
+    expect(resumed.code, resumed.stderr).toBe(1);
+    expect(creates()).toBe(2);
+    expect(server.requests.filter((r) => r.path === '/v1/files').length).toBe(2);
+    expect(liveCalls()).toBe(0);
+    const rows = await project.results(id ?? '');
+    const verdicts = rows.map((row) => [row.output, (row.evals as Record<string, { passed?: boolean }>).polite?.passed]);
+    expect(verdicts.sort()).toEqual([
+      ['alpha', true],
+      ['beta', false],
+      ['gamma', true],
+    ]);
+    const listed = await project.run(['batches', 'list', id ?? ''], { server, timeoutMs: SLOW });
+    expect(listed.stdout).toContain('1     judge  batch_2  file-3      completed  3/3         0');
   });
 
   it('Ctrl-C while polling leaves the job running and says how to resume or cancel; batches shows and cancels it', { timeout: 180_000 }, async () => {
