@@ -216,6 +216,22 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a judge prompt of your own naming another provider stops the run when its first request is built, recording no half-scored row', async () => {
+    const shipped = await readFile(join(import.meta.dirname, '../../judges/llm-judge.prompt.mdx'), 'utf8');
+    fx = await fixture({
+      'agentmark.json': agentmarkJson({ scores: { ...scores, polite: { ...polite, options: { prompt: 'judges/mine.prompt.mdx' } } } }),
+      'judges/mine.prompt.mdx': shipped.replace('model_name: openai/gpt-4o-mini', 'model_name: mock/judge'),
+      'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini', evals: ['exact', 'polite'] }),
+      'datasets/words.jsonl': wordsDataset(words),
+    });
+    const error = await fx.run({ env: env(), batch: { pollMs: 5 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('--batch sends judge calls to the OpenAI Batch API too, but the judge model mock/judge is served by the "mock" provider');
+    expect(batchCreates()).toBe(1);
+    const [runId] = await new RunStore(fx.dir).list().then((runs) => runs.map((run) => run.id));
+    expect(await readFile(join(fx.dir, '.agentmark/runs', runId ?? '', 'results.jsonl'), 'utf8')).toBe('');
+  });
+
   it('shows judge jobs apart from model jobs', () => {
     expect(
       formatBatchProgress([
