@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatBatchProgress } from '../../src/batch/index.js';
@@ -56,6 +56,19 @@ function scored(rows: RowResult[]): unknown[] {
   return rows.map((row) => [row.index, row.output, row.error ?? null, row.evals]);
 }
 
+interface CacheEntry {
+  key: string;
+  response: { output: unknown; batch?: boolean; costUsd?: number; usage: { inputTokens: number; outputTokens: number } };
+}
+
+/** Every answer in the project's response cache. */
+async function readCache(dir: string): Promise<CacheEntry[]> {
+  const folder = join(dir, '.agentmark', 'cache');
+  const files = (await readdir(folder)).filter((name) => name.endsWith('.jsonl'));
+  const texts = await Promise.all(files.map((name) => readFile(join(folder, name), 'utf8')));
+  return texts.flatMap((text) => text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as CacheEntry));
+}
+
 /** Every number to 12 significant digits. */
 function rounded(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)));
@@ -92,6 +105,16 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     ]);
     // Model answers at half gpt-4o-mini's live price (0.15 / 0.6 USD per million, src/model/prices.ts), as without judges.
     for (const row of batchRows) expect(row.costUsd).toBeCloseTo((2 * 0.075 + 1 * 0.3) / 1_000_000, 15);
+
+    // Judge answers are cached like live ones, marked as batch answers at batch prices (half of
+    // gpt-4o-mini's 0.15 / 0.6 USD per million, src/model/prices.ts).
+    const judgeEntries = (await readCache(fx.dir)).filter((entry) => typeof entry.response.output === 'object');
+    expect(judgeEntries).toHaveLength(5);
+    for (const { response } of judgeEntries) {
+      expect(response.batch).toBe(true);
+      expect(response.usage.inputTokens).toBeGreaterThan(0);
+      expect(response.costUsd).toBeCloseTo((response.usage.inputTokens * 0.075 + response.usage.outputTokens * 0.3) / 1_000_000, 15);
+    }
 
     // The same run live, without the cache: the same answers from the fake, the same results.
     const live = await fx.run({ env: env(), cacheMode: 'off' });
@@ -168,6 +191,26 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     expect(liveCalls().filter((body) => body.response_format !== undefined)).toHaveLength(5);
     expect(liveCalls()).toHaveLength(5);
     const rows = await rowsOf(outcome.runDir);
+    expect(rows.map((row) => row.evals.polite?.passed)).toEqual([true, true, false, true, true]);
+  });
+
+  it('a run made with --judge-live and resumed without flags keeps its judge calls live', async () => {
+    fx = await project();
+    server.setHandler(judgeAnswers);
+    server.batches.hold = true;
+    const stop = new AbortController();
+    const polls = (): number => server.requests.filter((r) => r.method === 'GET' && r.path === '/v1/batches/batch_1').length;
+    const first = fx.run({ env: env(), signal: stop.signal, batch: { pollMs: 5, judgeLive: true } });
+    await expect.poll(polls, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(2);
+    stop.abort();
+    const interrupted = await first;
+    expect(interrupted.status).toBe('interrupted');
+    server.batches.hold = false;
+    const resumed = await fx.run({ env: env(), resume: interrupted.runId });
+    expect(resumed.summary).toMatchObject({ rows: 5, errored: 0 });
+    expect(batchCreates()).toBe(1);
+    expect(liveCalls().filter((body) => body.response_format !== undefined)).toHaveLength(5);
+    const rows = await rowsOf(resumed.runDir);
     expect(rows.map((row) => row.evals.polite?.passed)).toEqual([true, true, false, true, true]);
   });
 
