@@ -183,6 +183,21 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     expect(rows.map((row) => row.evals.exact?.passed)).toEqual([true, true, true, true, true]);
   });
 
+  it('a judge answer that breaks the answer schema is asked again in a second judge round', async () => {
+    fx = await project(['polite']);
+    // beta's first judgement lacks "passed"; the judge's second request (with the problem appended) is answered.
+    server.setHandler((request) =>
+      request.schema !== undefined && request.messagesText.includes('beta') && !request.messagesText.includes('did not match')
+        ? { object: { reasoning: 'forgot the verdict' } }
+        : judgeAnswers(request),
+    );
+    const outcome = await fx.run({ env: env(), batch: { pollMs: 5 } });
+    const manifest = await new RunStore(fx.dir).manifest(outcome.runId);
+    expect(manifest.batch?.jobs.map((job) => [job.kind ?? 'model', job.requests])).toEqual([['model', 5], ['judge', 5], ['judge', 1]]);
+    expect((await rowsOf(outcome.runDir)).map((row) => row.evals.polite?.passed)).toEqual([true, true, false, true, true]);
+    expect(liveCalls()).toHaveLength(0);
+  });
+
   it('--judge-live keeps the judge calls live: one round of jobs, five live judge calls', async () => {
     fx = await project();
     server.setHandler(judgeAnswers);
