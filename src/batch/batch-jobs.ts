@@ -46,7 +46,8 @@ export async function submitJobs(jobs: BatchJobRecord[], context: JobsContext): 
         continue;
       }
     }
-    apply(job, await client.create(job.inputFileId, context.endpoint, { agentmark_run: context.runId, agentmark_part: String(job.part) }));
+    const metadata = { agentmark_run: context.runId, agentmark_part: String(job.part), ...(job.kind === undefined ? {} : { agentmark_kind: job.kind }) };
+    apply(job, await client.create(job.inputFileId, job.endpoint ?? context.endpoint, metadata));
     await context.save();
     await context.progress(jobs);
   }

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/index.js';
 import { splitModelName } from '../model/index.js';
 import type { LoadedPrompt } from '../prompt/types.js';
+import { DEFAULT_JUDGE_MODEL } from '../scoring/builtins/llm-judge.js';
 import type { BoundEval } from '../scoring/index.js';
 
 export interface BatchableFacts {
@@ -10,6 +11,8 @@ export interface BatchableFacts {
   customProviders: readonly string[];
   evals: readonly BoundEval[];
   judgeLive: boolean;
+  /** The run's judge model (`--judge-model`, else the config's), for judges whose options name none. */
+  judgeModel: string | undefined;
   cacheMode: 'use' | 'off' | 'only';
 }
 
@@ -19,8 +22,9 @@ const JUDGES = new Set(['llm_judge', 'accuracy']);
 /**
  * What `--batch` cannot do, refused before anything runs (exit 2): tool-calling prompts (each
  * round trip needs the previous answer, so a row would need a job per step), models of other
- * providers than the built-in OpenAI one, and judge evals without `--judge-live` (judges are
- * not sent as batches yet).
+ * providers than the built-in OpenAI one, and judge evals whose judge model is not such a model
+ * either, without `--judge-live` (their calls go in judge jobs). A judge prompt of the user's own
+ * that names its model is only known once rendered: that case is refused when first captured.
  */
 export function checkBatchable(facts: BatchableFacts): void {
   const tools = facts.prompt.frontmatter.text_config?.tools ?? [];
@@ -38,9 +42,14 @@ export function checkBatchable(facts: BatchableFacts): void {
   if (facts.cacheMode === 'only') {
     throw new UsageError('USAGE_CONFLICT', '--batch and --cache-only cannot be used together: --cache-only never calls a model');
   }
-  const judges = facts.evals.filter((bound) => bound.builtin !== undefined && JUDGES.has(bound.builtin)).map((bound) => bound.name);
-  if (judges.length > 0 && !facts.judgeLive) {
-    throw new UsageError('USAGE_BATCH_JUDGE', `--batch does not send judge calls as batches yet, and this prompt has LLM-judge evals (${judges.join(', ')})`, {
+  if (facts.judgeLive) return;
+  for (const bound of facts.evals) {
+    if (bound.builtin === undefined || !JUDGES.has(bound.builtin)) continue;
+    const named = bound.schema?.options?.['model'];
+    const judgeModel = typeof named === 'string' ? named : (facts.judgeModel ?? DEFAULT_JUDGE_MODEL);
+    const judge = splitModelName(judgeModel, ['openai', ...facts.customProviders]).provider;
+    if (judge === 'openai') continue;
+    throw new UsageError('USAGE_BATCH_JUDGE', `--batch sends the judge calls of eval ${bound.name} as batch jobs too, but its judge model ${judgeModel} is served by the "${judge}" provider, not the OpenAI Batch API`, {
       hint: 'add --judge-live: judge calls then run live, as each batch answer is scored',
     });
   }

@@ -1,7 +1,18 @@
 import type { BatchJobRecord } from './types.js';
 
-/** One line for the jobs' states: `2 jobs: in_progress 1 (40/100 done, 1 failed), completed 1 (50/50)`. */
+/**
+ * One line for the jobs' states: `2 batch jobs: in_progress 1 (40/100 done, 1 failed), completed 1 (50/50)`,
+ * judge jobs after the model jobs: `...; 1 judge batch job: validating 1 (0/50 done)`.
+ */
 export function formatBatchProgress(jobs: readonly BatchJobRecord[]): string {
+  const model = jobs.filter((job) => job.kind !== 'judge');
+  const judge = jobs.filter((job) => job.kind === 'judge');
+  return [model.length > 0 || judge.length === 0 ? formatJobs(model, 'batch job') : undefined, judge.length > 0 ? formatJobs(judge, 'judge batch job') : undefined]
+    .filter((part) => part !== undefined)
+    .join('; ');
+}
+
+function formatJobs(jobs: readonly BatchJobRecord[], noun: string): string {
   const byStatus = new Map<string, { jobs: number; done: number; failed: number; total: number }>();
   for (const job of jobs) {
     const status = job.status ?? (job.inputFileId === undefined ? 'not uploaded' : 'not created');
@@ -13,5 +24,5 @@ export function formatBatchProgress(jobs: readonly BatchJobRecord[]): string {
     byStatus.set(status, entry);
   }
   const parts = [...byStatus].map(([status, e]) => `${status} ${e.jobs} (${e.done}/${e.total} done${e.failed > 0 ? `, ${e.failed} failed` : ''})`);
-  return `${jobs.length} batch job${jobs.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
+  return `${jobs.length} ${noun}${jobs.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

@@ -1,18 +1,20 @@
 import { join } from 'node:path';
 import type { Tool } from 'ai';
 import type { DatasetRow } from '../dataset/types.js';
-import { ModelCallError } from '../errors/index.js';
 import type { RunListener } from '../experiment/events.js';
 import type { BatchRunOptions } from '../experiment/options.js';
-import { runPool } from '../experiment/pool.js';
-import { processRow, RowAborted, type RowPipeline } from '../experiment/row-pipeline.js';
+import type { RowPipeline } from '../experiment/row-pipeline.js';
 import type { RowResult } from '../experiment/types.js';
 import type { ModelPrice, ModelRequest, ModelResponse } from '../model/types.js';
-import { rowKey, type RunHandleLike } from '../store/index.js';
-import { customIdOf, readAnswers, requestPartOf, type BatchAnswer } from './batch-answers.js';
+import type { JudgeFn } from '../scoring/types.js';
+import type { RunHandleLike } from '../store/index.js';
+import { customIdOf, readAnswers, requestPartOf } from './batch-answers.js';
 import { BatchClient } from './batch-client.js';
 import { downloadResults, isFinal, pollJobs, submitJobs, type JobsContext } from './batch-jobs.js';
+import { processPass } from './batch-pass.js';
 import { batchCostOf } from './batch-price.js';
+import { Deferred } from './deferred.js';
+import { JudgeRound, type JudgeMode, type Lookup } from './judge-round.js';
 import { ProviderBridge } from './provider-bridge.js';
 import { DEFAULT_LIMITS, RequestParts, type BatchLimits } from './request-parts.js';
 import type { BatchEndpoint, BatchJobRecord, BatchManifest } from './types.js';
@@ -36,6 +38,10 @@ export interface BatchRowsContext {
   pipeline: RowPipeline;
   /** A model call through the run's response cache, with `live` in place of the HTTP call. */
   callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
+  /** Runs `fn` with judge calls that miss the response cache answered by `live` instead of an HTTP call. */
+  judgeWith: <T>(live: JudgeFn, fn: () => Promise<T>) => Promise<T>;
+  /** `--judge-live`: judge calls stay live HTTP calls, as each batch answer is scored. */
+  judgeLive: boolean;
   /** The rows × repeats still to run, a fresh pass per call (the dataset is streamed again). */
   items: () => AsyncIterable<{ row: DatasetRow; repeat: number }>;
   record: (row: RowResult) => Promise<void>;
@@ -54,16 +60,21 @@ export interface BatchRowsContext {
   prices: Record<string, ModelPrice>;
 }
 
-/** Thrown out of a row's call when its request went into a request file instead: the row waits for its job. */
-class Deferred extends Error {}
-
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * Judge rounds per attempt: a built-in judge asks at most twice per eval (once more when its
+ * first answer breaks the schema, with a changed request), so two rounds answer every eval.
+ */
+const JUDGE_ROUNDS = 2;
 
 /**
  * The rows of a `--batch` run. Rows answered by the cache (or by a job an earlier attempt made)
  * are processed at once; the others' requests are written to request files, submitted as jobs,
  * polled, and their answers then go through the very row pipeline a live call feeds (cache,
- * evals, results, reports). Returns false when interrupted while jobs were still running.
+ * evals, results, reports). LLM-judge calls that miss the cache go the same way in a later round
+ * of judge jobs, once the model answers they judge are known (unless `--judge-live`). Returns
+ * false when interrupted while jobs were still running.
  */
 export async function runBatchRows(context: BatchRowsContext): Promise<boolean> {
   const { handle } = context;
@@ -86,6 +97,19 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
     pollMs: context.settings.pollMs,
     signal: context.dispatch,
   });
+  const answerOf = async (request: ModelRequest, body: unknown): Promise<ModelResponse> => {
+    const response = await bridge.answer(request, body);
+    return { ...response, latencyMs: 0, retries: 0, batch: true, costUsd: batchCostOf(request.modelName, response.usage, context.prices) };
+  };
+  /** Records new request files as jobs (saved before anything is sent), then submits, polls and downloads them. */
+  const sendJobs = async (added: BatchJobRecord[], endpoint: BatchEndpoint): Promise<boolean> => {
+    state.baseURL = client.baseURL;
+    state.jobs.push(...added);
+    const jobs = jobsContext(state.endpoint);
+    await jobs.save();
+    await jobs.progress(state.jobs);
+    return finishJobs(added, jobsContext(endpoint));
+  };
 
   const leftRunning = async (): Promise<false> => {
     await context.emit({
@@ -94,35 +118,53 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
     });
     return false;
   };
-  // Jobs an earlier attempt submitted are finished first: their answers are paid for.
+  // Jobs an earlier attempt submitted (model and judge) are finished first: their answers are paid for.
   if (!(await finishJobs(state.jobs, jobsContext(state.endpoint)))) return leftRunning();
 
+  const attemptStart = state.jobs.length;
   const recorded = new Set<string>();
   const parts = new RequestParts(dir, context.settings.limits, state.jobs.length);
   let endpoint: BatchEndpoint | undefined;
-  await processPass(context, bridge, recorded, await lookup(dir, state.jobs), async (item, request) => {
-    const captured = await bridge.capture(request);
-    endpoint ??= captured.endpoint;
-    parts.add(JSON.stringify({ custom_id: customIdOf(item.row.index, item.repeat), method: 'POST', url: captured.endpoint, body: captured.body }));
-    throw new Deferred();
+  const judgeRound = (mode: JudgeMode, lookup: Lookup, judgeParts?: RequestParts): JudgeRound | undefined =>
+    context.judgeLive ? undefined : new JudgeRound({ mode, bridge, lookup, parts: judgeParts, attemptStart, runId: handle.id, answerOf });
+  // Pass 1: rows with every answer at hand are recorded; model requests not yet sent are captured.
+  // A judge request with no answer waits (deferred): judge lines go only into judge jobs.
+  let lookup = await lookupOf(dir, state.jobs);
+  let waiting = await processPass(context, recorded, {
+    lookup,
+    answerOf,
+    judges: judgeRound('defer', lookup),
+    send: async (item, request) => {
+      const captured = await bridge.capture(request);
+      endpoint ??= captured.endpoint;
+      parts.add(JSON.stringify({ custom_id: customIdOf(item.row.index, item.repeat), method: 'POST', url: captured.endpoint, body: captured.body }));
+      throw new Deferred();
+    },
   });
   const added = parts.finish();
   if (context.dispatch.aborted) return true;
-  if (added.length === 0 || endpoint === undefined) return true;
-
-  state.endpoint = endpoint;
-  state.baseURL = client.baseURL;
-  state.jobs.push(...added);
-  const jobs = jobsContext(endpoint);
-  await jobs.save();
-  await jobs.progress(state.jobs);
-  if (!(await finishJobs(added, jobs))) return leftRunning();
-  await processPass({ ...context, retry: new Set() }, bridge, recorded, await lookup(dir, state.jobs), undefined);
-  return true;
-
-  async function lookup(folder: string, all: BatchJobRecord[]): Promise<Lookup> {
-    return { answers: await readAnswers(folder, all), partOf: await requestPartOf(folder, all), jobs: all };
+  if (added.length > 0 && endpoint !== undefined) {
+    state.endpoint = endpoint;
+    if (!(await sendJobs(added, endpoint))) return leftRunning();
   }
+
+  // Then judge rounds: each pass scores the rows with the answers known so far and captures the
+  // judge requests still unanswered into judge jobs; the last pass leaves no row waiting.
+  for (let round = 0; waiting > 0; round++) {
+    lookup = await lookupOf(dir, state.jobs);
+    const judgeParts = round < JUDGE_ROUNDS ? new RequestParts(dir, context.settings.limits, state.jobs.length) : undefined;
+    const judges = judgeRound(judgeParts === undefined ? 'fail' : 'capture', lookup, judgeParts);
+    waiting = await processPass(context, recorded, { lookup, answerOf, judges, send: undefined });
+    const judgeJobs = (judgeParts?.finish() ?? []).map((job): BatchJobRecord => ({ ...job, kind: 'judge', ...(judges?.endpoint ? { endpoint: judges.endpoint } : {}) }));
+    if (judges?.fatal) throw judges.fatal;
+    if (context.dispatch.aborted || judgeJobs.length === 0) return true;
+    if (!(await sendJobs(judgeJobs, judges?.endpoint ?? state.endpoint))) return leftRunning();
+  }
+  return true;
+}
+
+async function lookupOf(dir: string, jobs: BatchJobRecord[]): Promise<Lookup> {
+  return { answers: await readAnswers(dir, jobs), partOf: await requestPartOf(dir, jobs), jobs };
 }
 
 /** Submits, polls and downloads; false when Ctrl-C came first (whatever request it cut short). */
@@ -136,94 +178,5 @@ async function finishJobs(jobs: BatchJobRecord[], context: JobsContext): Promise
   } catch (error) {
     if (context.signal?.aborted) return false;
     throw error;
-  }
-}
-
-interface Lookup {
-  answers: Map<string, BatchAnswer>;
-  partOf: Map<string, number>;
-  jobs: BatchJobRecord[];
-}
-
-/**
- * One pass over the rows still to run. A row whose job answered is processed with that answer; one
- * whose job failed it (or expired, was cancelled, left it out) is an errored row saying why; any
- * other row (never sent, or sent again on resume) goes to `send` when given.
- */
-async function processPass(
-  context: BatchRowsContext,
-  bridge: ProviderBridge,
-  recorded: Set<string>,
-  lookup: Lookup,
-  send: ((item: { row: DatasetRow; repeat: number }, request: ModelRequest) => Promise<ModelResponse>) | undefined,
-): Promise<void> {
-  await runPool(
-    context.items(),
-    context.concurrency,
-    async (item) => {
-      const key = rowKey(item.row.index, item.repeat);
-      if (recorded.has(key)) return;
-      const id = customIdOf(item.row.index, item.repeat);
-      let deferred = false;
-      const pipeline: RowPipeline = {
-        ...context.pipeline,
-        call: (request, repeat) =>
-          context.callWith(request, repeat, async () => {
-            const answer = lookup.answers.get(id);
-            const part = lookup.partOf.get(id);
-            const job = part === undefined ? undefined : lookup.jobs[part];
-            if (send !== undefined && (context.retry.has(key) || job === undefined)) {
-              try {
-                return await send(item, request);
-              } catch (error) {
-                // Only a request that went into a file waits for its job; one that could not (too large) is a row error.
-                if (error instanceof Deferred) deferred = true;
-                throw error;
-              }
-            }
-            if (answer?.ok) return answerOf(context, bridge, request, answer.body);
-            throw failureOf(id, job, answer, context.handle.id);
-          }),
-      };
-      let result: RowResult;
-      try {
-        result = await processRow(pipeline, item.row, item.repeat, context.rowSignal);
-      } catch (error) {
-        if (error instanceof RowAborted) return;
-        throw error;
-      }
-      if (deferred) return;
-      recorded.add(key);
-      await context.record(result);
-    },
-    context.dispatch,
-  );
-}
-
-async function answerOf(context: BatchRowsContext, bridge: ProviderBridge, request: ModelRequest, body: unknown): Promise<ModelResponse> {
-  const response = await bridge.answer(request, body);
-  return { ...response, latencyMs: 0, retries: 0, batch: true, costUsd: batchCostOf(request.modelName, response.usage, context.prices) };
-}
-
-/** Why a row has no answer, from its error line or its job's end. */
-function failureOf(id: string, job: BatchJobRecord | undefined, answer: BatchAnswer | undefined, runId: string): ModelCallError {
-  const which = job?.batchId === undefined ? 'its batch job' : `batch job ${job.batchId}`;
-  const hint = { hint: `continue with --resume ${runId} to send it again` };
-  if (answer !== undefined && !answer.ok) {
-    const expired = answer.code === 'batch_expired';
-    const cancelled = answer.code === 'batch_cancelled';
-    const code = expired ? 'MODEL_BATCH_EXPIRED' : cancelled ? 'MODEL_BATCH_CANCELLED' : 'MODEL_BATCH_ROW_FAILED';
-    return new ModelCallError(code, `${which}: ${answer.reason}`, hint);
-  }
-  if (job === undefined) return new ModelCallError('MODEL_BATCH_NOT_SENT', `${id} was in no batch job`, hint);
-  switch (job.status) {
-    case 'expired':
-      return new ModelCallError('MODEL_BATCH_EXPIRED', `${which} expired (24 h window) before this request ran`, hint);
-    case 'cancelled':
-      return new ModelCallError('MODEL_BATCH_CANCELLED', `${which} was cancelled before this request ran`, hint);
-    case 'failed':
-      return new ModelCallError('MODEL_BATCH_JOB_FAILED', `${which} failed${job.failure ? `: ${job.failure}` : ''}`, hint);
-    default:
-      return new ModelCallError('MODEL_BATCH_MISSING', `${which} ended ${job.status ?? 'unknown'} but its output has no answer for this request (partial output)`, hint);
   }
 }

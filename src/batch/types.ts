@@ -38,6 +38,10 @@ export interface BatchObject {
 export interface BatchJobRecord {
   /** 0-based; the request file is `batch/requests-<part>.jsonl` in the run folder. */
   part: number;
+  /** `judge`: the LLM-judge calls of rows whose model answers are known (a later round); absent for model calls. */
+  kind?: 'judge';
+  /** The endpoint its lines post to, when it is not the run's `endpoint` (judge jobs record theirs). */
+  endpoint?: BatchEndpoint;
   requests: number;
   bytes: number;
   /** Set once the file is uploaded. */

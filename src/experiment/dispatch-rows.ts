@@ -45,6 +45,9 @@ export async function dispatchRows(context: DispatchContext): Promise<void> {
       handle,
       pipeline,
       callWith: caller.callWith,
+      judgeWith: caller.judgeWith,
+      // A resume without --batch keeps the run's own choice.
+      judgeLive: options.batch?.judgeLive ?? (handle.manifest.options as { batch?: { judgeLive?: boolean } }).batch?.judgeLive ?? false,
       items: context.items,
       record,
       retry: context.retry,

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { UsageError } from '../errors/index.js';
@@ -30,6 +31,8 @@ export interface ModelCaller {
   close: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
   judge: (request: ModelRequest) => Promise<ModelResponse>;
+  /** Runs `fn` with judge calls that miss the cache answered by `live` instead of an HTTP call (`--batch`). */
+  judgeWith: <T>(live: (request: ModelRequest) => Promise<ModelResponse>, fn: () => Promise<T>) => Promise<T>;
 }
 
 /** Wires the provider registry, the response cache and the run's call options together. */
@@ -82,6 +85,15 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
   const call = (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number): Promise<ModelResponse> =>
     cachedCall(request, { cache, mode, repeat }, () => executeModelRequest(request, { ...callOptions, ...(timeoutMs === undefined ? {} : { timeoutMs }), signal }));
 
+  // Evals are bound once with `judge`; a batch pass swaps what answers a miss per row, and the
+  // choice travels with the row's async work (its evals run inside it).
+  const judgeTransports = new AsyncLocalStorage<(request: ModelRequest) => Promise<ModelResponse>>();
+  const judgeSignal = options.signal ?? new AbortController().signal;
+  const judge = (request: ModelRequest): Promise<ModelResponse> => {
+    const live = judgeTransports.getStore();
+    return live === undefined ? call(request, 0, judgeSignal) : cachedCall(request, { cache, mode, repeat: 0 }, () => live(request));
+  };
+
   const { model_name: _model, max_retries: _retries, ...settings } = frontmatterConfig as ModelSettings & Record<string, unknown>;
   return {
     modelName,
@@ -92,6 +104,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     callWith: (request, repeat, live) => cachedCall(request, { cache, mode, repeat }, live),
     timeoutMs: callOptions.timeoutMs,
     close: () => cache.close(),
-    judge: (request) => call(request, 0, options.signal ?? new AbortController().signal),
+    judge,
+    judgeWith: (live, fn) => judgeTransports.run(live, fn),
   };
 }

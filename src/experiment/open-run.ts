@@ -47,8 +47,9 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
       options: { repeat: options.repeat ?? 1, selection: options.selection ?? { kind: 'all' }, skipEval: options.skipEval ?? false },
       ...(options.shard ? { shard: options.shard } : {}),
     });
-    // A batch run's rows whose job failed them (expired, cancelled, an error line) are sent again.
-    const opened = await store.open(options.resume, manifest.batch ? { drop: (row) => row.errorCode?.startsWith('MODEL_BATCH_') === true } : {});
+    // A batch run's rows whose job failed them (expired, cancelled, an error line), or failed one
+    // of their judge requests, are sent again.
+    const opened = await store.open(options.resume, manifest.batch ? { drop: batchFailed } : {});
     return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom, retry: opened.dropped };
   }
   const now = options.now ?? Date.now;
@@ -65,6 +66,10 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     ...(options.shard ? { shard: shardRecord(options, prompt) } : {}),
   });
   return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined, retry: new Set() };
+}
+
+function batchFailed(row: RowResult): boolean {
+  return row.errorCode?.startsWith('MODEL_BATCH_') === true || Object.values(row.evals).some((scored) => scored.errorCode?.startsWith('MODEL_BATCH_') === true);
 }
 
 function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): ShardRecord {

@@ -90,6 +90,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       customProviders: Object.keys(config.providers ?? {}),
       evals: bound.evals,
       judgeLive: options.batch.judgeLive ?? false,
+      judgeModel: options.judgeModel ?? config.judgeModel,
       cacheMode: options.cacheMode ?? 'use',
     });
   }

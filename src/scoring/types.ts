@@ -58,6 +58,8 @@ export interface ScoredEval {
   normalized?: number;
   /** The scorer threw, timed out or broke its schema; such an eval counts as not passed. */
   error?: string;
+  /** Set when a `--batch` judge request failed in its job (`MODEL_BATCH_*`): `--resume` sends it again. */
+  errorCode?: string;
   /** No score schema: shown as given, without validation. */
   untyped?: boolean;
   /** No verdict on this row (see EvalResult.skipped). */

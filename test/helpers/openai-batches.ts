@@ -28,13 +28,15 @@ export interface BatchServerState {
   uploadFaults: number;
   /** While true, jobs stay `in_progress`. */
   hold: boolean;
+  /** Jobs numbered this or higher (0-based, creation order) stay `in_progress`, e.g. 1 holds a second round. */
+  holdFrom: number;
   /** Act as a server without the Batch API: every files and batches route is a 404. */
   absent: boolean;
   plan: (jobNumber: number) => BatchPlan;
 }
 
 export function createBatchState(): BatchServerState {
-  return { files: new Map(), batches: [], uploadFaults: 0, hold: false, absent: false, plan: () => ({}) };
+  return { files: new Map(), batches: [], uploadFaults: 0, hold: false, holdFrom: Infinity, absent: false, plan: () => ({}) };
 }
 
 const CREATED = 1_700_000_000;
@@ -123,7 +125,7 @@ async function advance(state: BatchServerState, batch: BatchServerState['batches
     return;
   }
   if (batch.status === 'cancelling') return finish(state, batch, responder, { ...plan, outcome: 'cancelled' });
-  if (batch.status !== 'in_progress' || state.hold) return;
+  if (batch.status !== 'in_progress' || state.hold || (batch.number as number) >= state.holdFrom) return;
   await finish(state, batch, responder, plan);
 }
 

@@ -15,7 +15,7 @@ const help = {
   usage: 'agentmark batches [list|status|cancel] <run> [--json]',
   summary:
     'The OpenAI Batch API jobs of a run made with `run-experiment --batch`:\n' +
-    '  list    the jobs as the run recorded them (no network)\n' +
+    '  list    the jobs as the run recorded them (no network); kind: model calls, or LLM-judge calls\n' +
     '  status  each job as the server reports it now\n' +
     '  cancel  cancels the jobs still running (their finished answers stay in the output files)\n' +
     'The run is any run reference (an id or unique prefix, a folder, latest).',
@@ -57,9 +57,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${JSON.stringify({ run: stored.manifest.id, baseURL: batch.baseURL, endpoint: batch.endpoint, jobs }, null, 2)}\n`);
     return ExitCode.ok;
   }
-  const header = ['part', 'batch', 'input file', 'status', 'done/total', 'failed'];
+  const header = ['part', 'kind', 'batch', 'input file', 'status', 'done/total', 'failed'];
   const rows = jobs.map((job) => [
     String(job.part),
+    job.kind ?? 'model',
     job.batchId ?? '-',
     job.inputFileId ?? '-',
     job.status ?? 'not submitted',

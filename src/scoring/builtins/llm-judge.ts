@@ -8,7 +8,8 @@ import type { BuiltinScorer, Scorer, ScorerContext } from '../types.js';
 import { defineScorer } from './define-scorer.js';
 import { expectedText, outputText } from './text.js';
 
-const DEFAULT_JUDGE_MODEL = 'openai/gpt-4o-mini';
+/** The judge model when neither the eval's options nor the run name one. */
+export const DEFAULT_JUDGE_MODEL = 'openai/gpt-4o-mini';
 const ACCURACY_CRITERIA =
   'How accurately and completely the output answers the input, judged against the expected output when one is given.';
 
