@@ -21,7 +21,7 @@ function completeLines(dir: string, only?: string): number {
 }
 
 describe('the response cache and results.jsonl', () => {
-  it("a row is in results.jsonl only once its answer's cache line is in the cache file", async () => {
+  it("a row is in results.jsonl only once its answer's cache line is in the cache file, and reported only once in results.jsonl", async () => {
     // 64 words spread over the 16 segment files: every row's segment is new at some point, and
     // opening a segment file happens off the main thread, after the answer is back.
     const words = Array.from({ length: 64 }, (_, i) => `word${i}`);
@@ -46,5 +46,7 @@ describe('the response cache and results.jsonl', () => {
     expect(checks).toHaveLength(64);
     // A kill -9 at any of these moments keeps every stored row replayable with --cache-only.
     for (const [i, check] of checks.entries()) expect(check.cached, `after row ${i + 1}`).toBeGreaterThanOrEqual(check.rows);
+    // A row is reported only once it is in results.jsonl: a kill never loses a row already shown.
+    for (const [i, check] of checks.entries()) expect(check.rows, `row-end ${i + 1}`).toBeGreaterThanOrEqual(i + 1);
   });
 });

@@ -31,7 +31,8 @@ describe('create, append, read', () => {
     expect(handle.dir).toBe(join(root, '.agentmark', 'runs', ID));
     handle.append(row(1));
     handle.append(row(0));
-    // Appended rows are in the file as soon as append returns: nothing is buffered.
+    // Appended rows are in the file once `written` resolves (at the end of this turn).
+    await handle.written();
     expect(await readFile(resultsPath(), 'utf8')).toBe(`${JSON.stringify(row(1))}\n${JSON.stringify(row(0))}\n`);
     await handle.updateManifest({ status: 'completed', endedAt: '2026-11-30T03:16:00.000Z' });
     await handle.close();
