@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { LightResponse } from './light-response.js';
 import { requestStarting } from './request-start.js';
 
@@ -36,7 +37,8 @@ export const nodeFetch: typeof fetch = (input, init) => {
     if (body !== undefined && body !== null && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
       headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     }
-    const request = (https ? httpsRequest : httpRequest)(url, {
+    const request = (https ? httpsRequest : httpRequest)({
+      ...targetOf(url),
       method: init?.method ?? 'GET',
       headers,
       agent: https ? httpsAgent : httpAgent,
@@ -89,6 +91,19 @@ function plainHeaders(init: RequestInit['headers']): Record<string, string> {
   }
   for (const [name, value] of Object.entries(init)) if (value !== undefined) headers[name.toLowerCase()] = String(value);
   return headers;
+}
+
+/** Parsed once per URL: a run posts to one or two URLs thousands of times. */
+const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
+
+function targetOf(url: string): ReturnType<typeof urlToHttpOptions> {
+  let target = targets.get(url);
+  if (target === undefined) {
+    target = urlToHttpOptions(new URL(url));
+    if (targets.size >= 64) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
 }
 
 function abortReason(signal: AbortSignal | undefined): unknown {

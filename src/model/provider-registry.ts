@@ -54,6 +54,8 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
   const baseURL = nonEmpty(env.OPENAI_BASE_URL) ?? nonEmpty(options.baseURL);
   let openai: Promise<OpenAIProvider> | undefined;
+  // One model object per id for the whole run: they hold no per-call state.
+  const openaiModels = new Map<string, LanguageModel>();
   const installed = new Map<string, Promise<ProviderFactory>>();
 
   async function openaiModel(modelId: string): Promise<LanguageModel> {
@@ -71,9 +73,14 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       }),
     );
     const provider = await openai;
-    const api = options.openaiApi ?? 'auto';
-    const useChat = api === 'chat' || (api === 'auto' && baseURL !== undefined);
-    return useChat ? provider.chat(modelId) : provider.responses(modelId);
+    let model = openaiModels.get(modelId);
+    if (model === undefined) {
+      const api = options.openaiApi ?? 'auto';
+      const useChat = api === 'chat' || (api === 'auto' && baseURL !== undefined);
+      model = useChat ? provider.chat(modelId) : provider.responses(modelId);
+      openaiModels.set(modelId, model);
+    }
+    return model;
   }
 
   /** The installed package's folder for a prefix, or the UsageError saying what to do. */
@@ -133,3 +140,4 @@ export function splitModelName(modelName: string, knownPrefixes: readonly string
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
+

@@ -86,3 +86,39 @@ describe('the API key stays secret', () => {
     expect(JSON.stringify({ message: error.message, hint: (error as ModelCallError).hint })).not.toContain(SECRET);
   });
 });
+
+describe('openai models are built once per id', () => {
+  /** A fetch that records each request's headers and answers a chat completion. */
+  function recordingFetch(seen: Array<Record<string, string>>): typeof fetch {
+    return async (_input, init) => {
+      seen.push({ ...(init?.headers as Record<string, string>) });
+      const body = { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+  }
+  const request: ModelRequest = { kind: 'text', modelName: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], settings: {} };
+
+  it('the same model object serves every call, sending the headers a provider made per call sends', async () => {
+    const env = { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const ours: Array<Record<string, string>> = [];
+    const registry = createProviderRegistry({ env, fetch: recordingFetch(ours) });
+    expect(await registry.resolve('openai/gpt-4o-mini')).toBe(await registry.resolve('openai/gpt-4o-mini'));
+    await executeModelRequest(request, { registry });
+    await executeModelRequest(request, { registry });
+
+    // The reference: the provider as it comes, made through createOpenAI for each call.
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    const plain: Array<Record<string, string>> = [];
+    const reference = createProviderRegistry({
+      env: {},
+      providers: { openai: (id) => createOpenAI({ apiKey: SECRET, baseURL: env.OPENAI_BASE_URL, fetch: recordingFetch(plain) }).chat(id) },
+    });
+    await executeModelRequest(request, { registry: reference });
+    await executeModelRequest(request, { registry: reference });
+
+    expect(ours).toHaveLength(2);
+    expect(ours).toEqual(plain);
+    expect(ours[0]).toMatchObject({ authorization: `Bearer ${SECRET}` });
+    expect(ours[0]?.['user-agent']).toMatch(/ai-sdk\/openai\/\d+\.\d+\.\d+/);
+  });
+});
