@@ -1,6 +1,6 @@
-import type { LanguageModel, LanguageModelUsage } from 'ai';
+import type { LanguageModel, LanguageModelMiddleware, LanguageModelUsage } from 'ai';
 import type { ChatMessage } from '../prompt/types.js';
-import type { AiSdk } from './ai-sdk.js';
+import { loadAiSdk } from './ai-sdk.js';
 import { plainText } from './model-messages.js';
 import type { ModelRequest, ModelResponse } from './types.js';
 
@@ -50,11 +50,10 @@ export function plainPrompt(messages: readonly ChatMessage[]): LanguageModelV3Pr
  * way (`NoObjectGeneratedError`).
  */
 export async function directGenerate(
-  model: LanguageModelV3,
+  model: Pick<LanguageModelV3, 'doGenerate'>,
   prompt: LanguageModelV3Prompt,
   request: ModelRequest,
   signal: AbortSignal | undefined,
-  ai: AiSdk,
 ): Promise<DirectResult> {
   const options: LanguageModelV3CallOptions = {
     prompt,
@@ -87,7 +86,8 @@ export async function directGenerate(
   try {
     return { output: JSON.parse(text) as ModelResponse['output'], usage, finishReason };
   } catch (error) {
-    throw new ai.NoObjectGeneratedError({
+    const { NoObjectGeneratedError } = await loadAiSdk();
+    throw new NoObjectGeneratedError({
       message: 'No object generated: could not parse the response.',
       cause: error instanceof Error ? error : undefined,
       text,
@@ -96,4 +96,17 @@ export async function directGenerate(
       finishReason,
     });
   }
+}
+
+/**
+ * The model with `middleware` around each `doGenerate`, as `wrapLanguageModel` puts it (our
+ * guard transforms no parameters): direct calls then never load the `ai` package, ~25 ms of
+ * start-up and a wrapper object per call.
+ */
+export function guardedModel(model: LanguageModelV3, middleware: LanguageModelMiddleware): Pick<LanguageModelV3, 'doGenerate'> {
+  const wrap = middleware.wrapGenerate;
+  if (wrap === undefined) return model;
+  return {
+    doGenerate: (params) => wrap({ model, params, doGenerate: () => model.doGenerate(params), doStream: () => model.doStream(params) }),
+  };
 }

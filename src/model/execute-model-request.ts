@@ -1,11 +1,11 @@
-import type { LanguageModelUsage, Tool, ToolChoice as SdkToolChoice, ToolSet } from 'ai';
+import type { LanguageModel, LanguageModelUsage, Tool, ToolChoice as SdkToolChoice, ToolSet } from 'ai';
 import { ConfigError } from '../errors/index.js';
 import type { ToolChoice } from '../prompt/types.js';
 import { attemptGuard, type AttemptLog } from './attempt-guard.js';
 import { checkTools, pickTools } from './check-tools.js';
 import { toModelCallError } from './model-call-error.js';
 import type { ConnectionHealth } from './network-errors.js';
-import { directGenerate, plainPrompt } from './direct-generate.js';
+import { directGenerate, guardedModel, plainPrompt } from './direct-generate.js';
 import { toModelMessages } from './model-messages.js';
 import { costOf } from './prices.js';
 import type { ProviderRegistry } from './provider-registry.js';
@@ -42,7 +42,6 @@ export interface ExecuteOptions {
  */
 export async function executeModelRequest(request: ModelRequest, options: ExecuteOptions): Promise<ModelResponse> {
   checkTools(request, options.tools);
-  const ai = await loadAiSdk();
   const now = options.now ?? Date.now;
   const maxRetries = options.maxRetries ?? 3;
   const log: AttemptLog = { failures: 0 };
@@ -53,24 +52,21 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
       hint: 'a provider factory must return a LanguageModelV3, e.g. createOpenAI(...).chat(id)',
     });
   }
-  const guarded = ai.wrapLanguageModel({
-    model,
-    middleware: attemptGuard(
-      {
-        timeoutMs: options.timeoutMs ?? 60_000,
-        maxRetries,
-        retryDelayMs: options.retryDelayMs ?? 1000,
-        random: options.random ?? Math.random,
-        ...(options.health === undefined ? {} : { health: options.health }),
-      },
-      log,
-    ),
-  });
+  const middleware = attemptGuard(
+    {
+      timeoutMs: options.timeoutMs ?? 60_000,
+      maxRetries,
+      retryDelayMs: options.retryDelayMs ?? 1000,
+      random: options.random ?? Math.random,
+      ...(options.health === undefined ? {} : { health: options.health }),
+    },
+    log,
+  );
   const tools: ToolSet = pickTools(request, options.tools);
   const hasTools = Object.keys(tools).length > 0;
   // Most calls are one request and one answer: those skip generateText (see directGenerate).
   const direct = hasTools ? undefined : plainPrompt(request.messages);
-  const common = () => ({
+  const common = (guarded: LanguageModel) => ({
     model: guarded,
     messages: toModelMessages(request.messages),
     // The prompt author writes the system message; it is not untrusted input.
@@ -83,12 +79,14 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
 
   try {
     if (direct !== undefined) {
-      const result = await directGenerate(guarded, direct, request, options.signal, ai);
+      const result = await directGenerate(guardedModel(model, middleware), direct, request, options.signal);
       return finish(result.output, [], result.usage, result.finishReason);
     }
+    const ai = await loadAiSdk();
+    const guarded = ai.wrapLanguageModel({ model, middleware });
     if (request.kind === 'object') {
       const result = await ai.generateText({
-        ...common(),
+        ...common(guarded),
         output: ai.Output.object({
           schema: ai.jsonSchema(request.schema as Parameters<typeof ai.jsonSchema>[0]),
           ...(request.schemaName === undefined ? {} : { name: request.schemaName }),
@@ -98,7 +96,7 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
       return finish(result.output as ModelResponse['output'], [], result.totalUsage, result.finishReason);
     }
     const result = await ai.generateText({
-      ...common(),
+      ...common(guarded),
       ...(hasTools ? { tools, stopWhen: ai.stepCountIs(request.maxCalls ?? 1) } : {}),
       ...(hasTools && request.toolChoice !== undefined ? { toolChoice: sdkToolChoice(request.toolChoice) } : {}),
     });
@@ -107,7 +105,7 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
     throw toModelCallError(
       error,
       { modelName: request.modelName, attempts: log.failures, signal: options.signal, redact: options.registry.redact },
-      ai,
+      await loadAiSdk(),
     );
   }
 
