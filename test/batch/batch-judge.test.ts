@@ -5,6 +5,7 @@ import { formatBatchProgress } from '../../src/batch/index.js';
 import { UsageError } from '../../src/errors/index.js';
 import type { RowResult } from '../../src/experiment/index.js';
 import { RunStore } from '../../src/store/index.js';
+import { batchCreates as countBatchCreates, batchEnv, rowsOf } from './batch-kit.js';
 import { echoResponder, useOpenAIServer, type OpenAIResponder } from '../helpers/openai-server.js';
 import { agentmarkJson, fixture, promptFile, scores, wordsDataset, type Fixture } from '../experiment/setup.js';
 
@@ -13,8 +14,8 @@ let fx: Fixture;
 afterEach(() => fx.cleanup());
 
 const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
-const env = (): NodeJS.ProcessEnv => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' });
-const batchCreates = (): number => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/batches').length;
+const env = (): NodeJS.ProcessEnv => batchEnv(server);
+const batchCreates = (): number => countBatchCreates(server);
 const liveCalls = (): RecordedBody[] =>
   server.requests.filter((r) => r.path === '/v1/chat/completions' || r.path === '/v1/responses').map((r) => r.body);
 type RecordedBody = Record<string, unknown>;
@@ -24,15 +25,6 @@ const judgeAnswers: OpenAIResponder = (request) =>
   request.schema === undefined
     ? echoResponder(request)
     : { object: { reasoning: `judged ${request.lastUserText.length} chars`, passed: !request.messagesText.includes('gamma') } };
-
-async function rowsOf(runDir: string): Promise<RowResult[]> {
-  const text = await readFile(join(runDir, 'results.jsonl'), 'utf8');
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as RowResult)
-    .sort((a, b) => a.index - b.index);
-}
 
 function uploadedLines(): Array<{ custom_id: string; url: string; body: RecordedBody }> {
   return [...server.batches.files.values()]

@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/index.js';
-import type { RowResult } from '../../src/experiment/index.js';
 import { RunStore } from '../../src/store/index.js';
+import { batchCreates as countBatchCreates, batchEnv, rowsOf } from './batch-kit.js';
 import { echoResponder, useOpenAIServer } from '../helpers/openai-server.js';
 import { fixture, promptFile, wordsDataset, type Fixture } from '../experiment/setup.js';
 
@@ -12,18 +10,9 @@ let fx: Fixture;
 afterEach(() => fx.cleanup());
 
 const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
-const env = (): NodeJS.ProcessEnv => ({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' });
-const batchCreates = (): number => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/batches').length;
+const env = (): NodeJS.ProcessEnv => batchEnv(server);
+const batchCreates = (): number => countBatchCreates(server);
 const liveCalls = (): number => server.requests.filter((r) => r.path === '/v1/chat/completions').length;
-
-async function rowsOf(runDir: string): Promise<RowResult[]> {
-  const text = await readFile(join(runDir, 'results.jsonl'), 'utf8');
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as RowResult)
-    .sort((a, b) => a.index - b.index);
-}
 
 async function project(extra?: string): Promise<Fixture> {
   return fixture({

@@ -132,6 +132,8 @@ describe('kill -9 and --resume', () => {
         if (kills === 2) await appendFile(join(dir, '.agentmark', 'runs', runId ?? '', 'results.jsonl'), '{"index":499,"repeat":0,"inp');
       } else {
         expect(result.stderr).not.toMatch(/internal error|^\s+at /m);
+        // A run that ends by itself must have finished the rows: if not, say how it ended.
+        expect({ code: result.code, stderr: result.stderr.split('\n').filter((line) => !line.startsWith('warning: took over')).join('\n') }).toEqual({ code: 0, stderr: '' });
         finished = true;
       }
     }
