@@ -89,8 +89,8 @@ export class RunLock {
       }
       if (current.host !== owner.host || isAlive(current)) throw lockedError(runId, path, current);
       // Stale: the owner was killed. Only the process that creates the marker replaces it.
-      const marker = join(dir, `${TAKEOVER_PREFIX}${current.pid}-${Date.parse(current.since) || 0}`);
-      if (!createExclusive(marker, text, pid)) continue;
+      const marker = claimTakeover(dir, current, text, pid, owner.host, isAlive);
+      if (marker === undefined) continue;
       const again = readOwner(path);
       if (typeof again === 'object' && sameOwner(again, current)) {
         writeAndRename(path, text, pid);
@@ -127,6 +127,26 @@ export class RunLock {
     if (this.#marker !== undefined) removeQuietly(this.#marker);
     this.#marker = undefined;
   }
+}
+
+/**
+ * Creates the takeover marker of the stale `owner`'s lock and returns its path, or undefined when
+ * another live process holds it (it is taking over now). A marker whose creator died before it
+ * finished (killed mid-takeover) would block every later resume: it is stale in turn, and is
+ * claimed the same way, through a marker named after its creator. Depth-bounded: each level
+ * needs a process killed inside the few milliseconds of a takeover.
+ */
+function claimTakeover(dir: string, owner: LockOwner, text: string, pid: number, host: string, isAlive: (owner: LockOwner) => boolean): string | undefined {
+  let stale = owner;
+  for (let depth = 0; depth < 8; depth++) {
+    const marker = join(dir, `${TAKEOVER_PREFIX}${stale.pid}-${Date.parse(stale.since) || 0}`);
+    if (createExclusive(marker, text, pid)) return marker;
+    const creator = readOwner(marker);
+    // Gone meanwhile (released), unreadable, or a live process taking over: not ours to claim.
+    if (typeof creator !== 'object' || creator.host !== host || isAlive(creator)) return undefined;
+    stale = creator;
+  }
+  return undefined;
 }
 
 function lockedError(runId: string, path: string, owner: LockOwner): RunStoreError {

@@ -62,6 +62,31 @@ describe('RunLock', () => {
     expect(await readdir(root)).toEqual([]);
   });
 
+  test('a takeover cut short by a kill does not block later resumes: its marker is taken over in turn', async () => {
+    // P0 held the lock and was killed; P1 found it stale, created the takeover marker and was
+    // killed before replacing the lock. Both are dead: the next process must get the run.
+    const since = '2026-11-30T03:15:00.000Z';
+    const stale = { pid: deadPid(), host: hostname(), since };
+    const killedTaker = { pid: deadPid(), host: hostname(), since: '2026-11-30T03:16:00.000Z' };
+    await writeFile(join(root, LOCK_FILE), JSON.stringify(stale));
+    const firstMarker = `${LOCK_FILE}.takeover-${stale.pid}-${Date.parse(since)}`;
+    await writeFile(join(root, firstMarker), JSON.stringify(killedTaker));
+    const lock = RunLock.acquire(root, ID);
+    expect(lock.tookOverFrom).toEqual(stale);
+    expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid });
+    lock.release();
+    // Our own marker goes with the lock; the killed taker's is left, naming a lock that is gone.
+    expect(await readdir(root)).toEqual([firstMarker]);
+  });
+
+  test('a takeover marker of a live process is left alone: that process is taking the run over', async () => {
+    const since = '2026-11-30T03:15:00.000Z';
+    const stale = { pid: deadPid(), host: hostname(), since };
+    await writeFile(join(root, LOCK_FILE), JSON.stringify(stale));
+    await writeFile(join(root, `${LOCK_FILE}.takeover-${stale.pid}-${Date.parse(since)}`), JSON.stringify({ pid: process.pid, host: hostname(), since }));
+    expect(thrown(() => RunLock.acquire(root, ID, { pid: process.pid + 1 })).message).toMatch(/in use by process/);
+  });
+
   test('a pid reused by another process does not keep a stale lock alive (start times differ)', async () => {
     // Our own pid is alive, but it did not start at tick 1.
     await writeFile(join(root, LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-30T03:15:00.000Z', procStart: '1' }));
