@@ -2,6 +2,7 @@ import { rowLabels } from '../dataset/index.js';
 import type { DatasetRow } from '../dataset/types.js';
 import type { HookRow, SuiteHooks } from '../project/hook-types.js';
 import type { RunListener } from './events.js';
+import { emptyResult } from './row-pipeline.js';
 import { runHook } from './run-hook.js';
 import type { RowResult } from './types.js';
 
@@ -33,7 +34,7 @@ export async function runRowWithHooks(settings: RowHookSettings, row: DatasetRow
   const outcome = setup ? await runHook('setup', (signal) => setup(hookRow, { runId: settings.runId, signal }), timeoutMs) : undefined;
   try {
     if (outcome && !outcome.ok) {
-      result = { ...baseResult(row, repeat), error: outcome.error, errorCode: 'HOOK_SETUP_FAILED' };
+      result = { ...emptyResult(row, repeat), error: outcome.error, errorCode: 'HOOK_SETUP_FAILED' };
     } else {
       context = outcome?.value;
       result = await runRow();
@@ -41,7 +42,7 @@ export async function runRowWithHooks(settings: RowHookSettings, row: DatasetRow
   } catch (error) {
     // Interrupted or held: the row is not recorded now, but what setup opened is still closed.
     const teardown = hooks.teardown;
-    if (teardown) await runHook('teardown', () => teardown(context, { ...baseResult(row, repeat), error: 'cancelled' }), timeoutMs);
+    if (teardown) await runHook('teardown', () => teardown(context, { ...emptyResult(row, repeat), error: 'cancelled' }), timeoutMs);
     throw error;
   }
 
@@ -72,20 +73,5 @@ function toHookRow(row: DatasetRow, repeat: number): HookRow {
     input: row.input,
     ...(row.hasExpectedOutput ? { expectedOutput: row.expectedOutput } : {}),
     metadata: row.metadata,
-  };
-}
-
-function baseResult(row: DatasetRow, repeat: number): RowResult {
-  return {
-    index: row.index,
-    line: row.line,
-    repeat,
-    input: row.input,
-    ...(row.hasExpectedOutput ? { expectedOutput: row.expectedOutput } : {}),
-    metadata: row.metadata,
-    toolCalls: [],
-    evals: {},
-    cached: false,
-    retries: 0,
   };
 }

@@ -50,18 +50,7 @@ export async function processRow(
   repeat: number,
   signal: AbortSignal,
 ): Promise<RowResult> {
-  const base: RowResult = {
-    index: row.index,
-    line: row.line,
-    repeat,
-    input: row.input,
-    ...(row.hasExpectedOutput ? { expectedOutput: row.expectedOutput } : {}),
-    metadata: row.metadata,
-    toolCalls: [],
-    evals: {},
-    cached: false,
-    retries: 0,
-  };
+  const base = emptyResult(row, repeat);
   let messages: ChatMessage[] = [];
   try {
     const rendered = pipeline.prompt.render(row.input);
@@ -118,6 +107,22 @@ export async function processRow(
   if (signal.aborted && results.some(([, r]) => r.error !== undefined)) throw new RowAborted('interrupted');
   base.evals = Object.fromEntries(results);
   return base;
+}
+
+/** The row's result before any call or eval: what an errored row is made of. */
+export function emptyResult(row: DatasetRow, repeat: number): RowResult {
+  return {
+    index: row.index,
+    line: row.line,
+    repeat,
+    input: row.input,
+    ...(row.hasExpectedOutput ? { expectedOutput: row.expectedOutput } : {}),
+    metadata: row.metadata,
+    toolCalls: [],
+    evals: {},
+    cached: false,
+    retries: 0,
+  };
 }
 
 function describeError(error: unknown): { error: string; errorCode?: string; timedOut?: true } {
