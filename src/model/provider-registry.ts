@@ -1,8 +1,8 @@
-import type { OpenAIProvider } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { ModelCallError, UsageError } from '../errors/index.js';
 import { findInstalledPackage, KNOWN_PROVIDERS, loadInstalledProvider, providerPackageName } from './installed-provider.js';
 import { nodeFetch } from './node-fetch.js';
+import { openaiModels as loadOpenAIModels, type OpenAIModels } from './openai-models.js';
 
 /** Builds a model for the part of `provider/model` after the slash. */
 export type ProviderFactory = (modelId: string) => LanguageModel;
@@ -53,7 +53,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   const prefixes = [...new Set(['openai', ...Object.keys(custom)])].sort();
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
   const baseURL = nonEmpty(env.OPENAI_BASE_URL) ?? nonEmpty(options.baseURL);
-  let openai: Promise<OpenAIProvider> | undefined;
+  let openai: Promise<OpenAIModels> | undefined;
   // One model object per id for the whole run: they hold no per-call state.
   const openaiModels = new Map<string, LanguageModel>();
   const installed = new Map<string, Promise<ProviderFactory>>();
@@ -64,14 +64,12 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
         hint: 'set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server), or run with the recorded cache (--cache-only)',
       });
     }
-    openai ??= import('@ai-sdk/openai').then(({ createOpenAI }) =>
-      createOpenAI({
-        // Local OpenAI-compatible servers take no key, but the provider refuses to run without one.
-        apiKey: apiKey ?? 'no-key',
-        ...(baseURL === undefined ? {} : { baseURL }),
-        fetch: options.fetch ?? nodeFetch,
-      }),
-    );
+    openai ??= loadOpenAIModels({
+      // Local OpenAI-compatible servers take no key, but the provider refuses to run without one.
+      apiKey: apiKey ?? 'no-key',
+      baseURL,
+      fetch: options.fetch ?? nodeFetch,
+    });
     const provider = await openai;
     let model = openaiModels.get(modelId);
     if (model === undefined) {
