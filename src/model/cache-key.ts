@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Tool } from 'ai';
 import { canonicalJson } from './canonical-json.js';
 import type { ModelRequest } from './types.js';
@@ -24,7 +24,8 @@ export function cacheKey(request: ModelRequest, repeat: number, tools: Record<st
     schemaDescription: request.schemaDescription,
     repeat,
   };
-  return createHash('sha256').update(canonicalJson(payload)).digest('hex');
+  // One-shot hash: no Hash object per key (half the cost for a key's few hundred bytes).
+  return hash('sha256', canonicalJson(payload), 'hex');
 }
 
 /** A tool's name, and its description and JSON schema when the tool object exposes them. */

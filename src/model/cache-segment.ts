@@ -82,8 +82,16 @@ export class CacheSegment implements TurnFile {
     });
   }
 
-  /** Resolves when every line appended so far is in the file (or was dropped by an error). */
-  async flushed(): Promise<void> {
+  /**
+   * Resolves when every line appended so far is queued for the file (or was dropped by an
+   * error); undefined when that is already so, sparing the caller a promise per line.
+   */
+  flushed(): Promise<void> | undefined {
+    if (this.opening === undefined || this.appendFd !== undefined) return undefined;
+    return this.waitOpened();
+  }
+
+  private async waitOpened(): Promise<void> {
     while (this.opening !== undefined && this.appendFd === undefined) await this.opening;
   }
 

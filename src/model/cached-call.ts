@@ -41,6 +41,7 @@ export async function cachedCall(
   // opening): the caller appends the row to results.jsonl next, and the cache's lines are
   // written first in every turn (write-turn.ts), so a kill never leaves a stored row whose
   // answer is missing from the cache (a later --cache-only would fail on it). A failed write goes to the cache's onError, never to the row: the answer was paid for.
-  await cache.queue(key, response);
+  const queued = cache.queue(key, response);
+  if (queued !== undefined) await queued;
   return response;
 }

@@ -62,9 +62,10 @@ export class ResponseCache {
    * Stores an answer and resolves once its line is queued for this turn's write (after its
    * segment opened): it reaches the file before any result line appended later (write-turn.ts).
    */
-  async queue(key: string, response: ModelResponse): Promise<void> {
+  queue(key: string, response: ModelResponse): Promise<void> | undefined {
     this.store(key, response);
-    await this.segment(key).flushed();
+    // Nothing to wait for once the segment is open (every row of a run after its first few).
+    return this.segment(key).flushed();
   }
 
   /** Stores an answer; the line lands in its file now or, while the file opens, shortly after. */
@@ -103,12 +104,13 @@ export class ResponseCache {
     return segment;
   }
 
+  /** By the key's first hex digit, the segment's name (no path built per lookup). */
   private segment(key: string): CacheSegment {
-    const path = this.pathOf(key);
-    let segment = this.segments.get(path);
+    const digit = key.charAt(0);
+    let segment = this.segments.get(digit);
     if (!segment) {
-      segment = new CacheSegment(path, this.onError);
-      this.segments.set(path, segment);
+      segment = new CacheSegment(this.pathOf(key), this.onError);
+      this.segments.set(digit, segment);
     }
     return segment;
   }
