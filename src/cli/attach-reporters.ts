@@ -35,7 +35,9 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
       : { onRunEnd: (summary, info) => void stderr.write(`${[...formatSummary(summary, info), `  Report:   ${settings.output} (${settings.format})`].join('\n')}\n`) };
   const all = [progress, report, told].filter((reporter): reporter is Reporter => reporter !== undefined);
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
-  return async (event) => {
+  // Synchronous unless a reporter returns a promise: the runner then does not wait a turn of
+  // promises per event (three events a row, ~0.03 ms a row at 10,000 rows).
+  return (event) => {
     if (event.type === 'warning') {
       stderr.write(`warning: ${event.message}\n`);
     } else if (event.type === 'batch-progress') {
@@ -43,11 +45,23 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
       progress.clear();
       stderr.write(`batch: ${formatBatchProgress(event.jobs)}\n`);
     } else if (event.type === 'run-start') {
-      for (const reporter of all) await reporter.onRunStart?.(shown(event.info));
+      const info = shown(event.info);
+      return inOrder(all, (reporter) => reporter.onRunStart?.(info));
     } else if (event.type === 'row-end') {
-      for (const reporter of event.replayed ? [report] : all) await reporter.onRowEnd?.(event.row);
+      return inOrder(event.replayed ? [report] : all, (reporter) => reporter.onRowEnd?.(event.row));
     } else if (event.type === 'run-end') {
-      for (const reporter of all) await reporter.onRunEnd?.(event.summary, shown(event.info), event.rows);
+      const info = shown(event.info);
+      return inOrder(all, (reporter) => reporter.onRunEnd?.(event.summary, info, event.rows));
     }
+    return undefined;
   };
+}
+
+/** Calls `call` on each reporter in turn, waiting for the ones that return a promise. */
+function inOrder(list: readonly Reporter[], call: (reporter: Reporter) => void | Promise<void>, from = 0): void | Promise<void> {
+  for (let i = from; i < list.length; i += 1) {
+    const pending = call(list[i] as Reporter);
+    if (pending instanceof Promise) return pending.then(() => inOrder(list, call, i + 1));
+  }
+  return undefined;
 }

@@ -100,7 +100,8 @@ export async function processRow(
         },
         { timeoutMs: pipeline.evalTimeoutMs, signal },
       );
-      await pipeline.emit({ type: 'eval-end', index: row.index, repeat, name: bound.name, result });
+      const told = pipeline.emit({ type: 'eval-end', index: row.index, repeat, name: bound.name, result });
+      if (told !== undefined) await told;
       return [bound.name, result];
     }),
   );
