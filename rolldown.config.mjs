@@ -37,4 +37,7 @@ const cli = {
 // the CLI, so workers start from one file too and the CLI's chunks stay as they were.
 const scorerWorker = { ...cli, plugins: [], input: { 'scorer-worker': 'dist/scoring/workers/scorer-worker.js' } };
 
-export default [cli, scorerWorker];
+// The worker thread that sends a long run's model requests (src/model/http/), bundled the same way.
+const httpWorker = { ...cli, plugins: [], input: { 'http-worker': 'dist/model/http/http-worker.js' } };
+
+export default [cli, scorerWorker, httpWorker];

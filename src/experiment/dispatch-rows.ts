@@ -8,6 +8,14 @@ import { runRowWithHooks, type RowHookSettings } from './row-hooks.js';
 import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
 import type { RowResult } from './types.js';
 import type { WorkItem } from './work-items.js';
+import { sendFromThread } from '../model/index.js';
+
+/**
+ * Live runs of at least this many rows send their requests from a worker thread
+ * (model/http/http-thread.ts): starting it costs ~30 ms of the other core, which a few hundred
+ * fast requests repay.
+ */
+export const HTTP_THREAD_MIN_ROWS = 200;
 
 export interface DispatchContext {
   options: RunExperimentOptions;
@@ -28,6 +36,8 @@ export interface DispatchContext {
   /** Aborts the rows in flight. */
   rowSignal: AbortSignal;
   emit: RunListener;
+  /** Rows × repeats this run expects to send, when known (a shard's is not). */
+  expectedRows?: number;
 }
 
 /**
@@ -64,6 +74,17 @@ export async function dispatchRows(context: DispatchContext): Promise<void> {
     return;
   }
 
+  const threaded = options.httpThread ?? ((context.expectedRows ?? 0) >= HTTP_THREAD_MIN_ROWS && !pipeline.scoreOnly && options.cacheMode !== 'only');
+  if (threaded) sendFromThread(true);
+  try {
+    await dispatchLive(context);
+  } finally {
+    if (threaded) sendFromThread(false);
+  }
+}
+
+async function dispatchLive(context: DispatchContext): Promise<void> {
+  const { options, pipeline, breaker, record } = context;
   const held: RowResult[] = [];
   let dispatched = 0;
   const isWarmup = (position: number, r: number): boolean => position < (options.warmup ?? 0) || r < (options.warmupRepeats ?? 0);
@@ -73,7 +94,8 @@ export async function dispatchRows(context: DispatchContext): Promise<void> {
     async ({ row, repeat }) => {
       // Counted before any await: items start in dispatch order.
       const warmup = isWarmup(dispatched++, repeat);
-      await context.emit({ type: 'row-start', index: row.index, repeat });
+      const started = context.emit({ type: 'row-start', index: row.index, repeat });
+      if (started !== undefined) await started;
       let result;
       try {
         const runRow = (): Promise<RowResult> => processRow(pipeline, row, repeat, context.rowSignal);

@@ -20,6 +20,11 @@ export interface RunExperimentOptions {
   model?: string;
   /** Rows in flight at once. @default 20 (AgentMark's default) */
   concurrency?: number;
+  /**
+   * Send the model requests from a worker thread (model/http/http-thread.ts). By default a live
+   * run of at least HTTP_THREAD_MIN_ROWS rows does; `false` keeps them on the main thread.
+   */
+  httpThread?: boolean;
   /** Per model call, in ms; aborts the request itself. @default 60000 */
   timeoutMs?: number;
   /** @default the prompt's max_retries, else 3 */

@@ -227,6 +227,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
       dispatch: signals.dispatch,
       rowSignal: signals.rows,
       emit,
+      ...(info.total === undefined ? {} : { expectedRows: info.total }),
     });
   } catch (error) {
     failure = error;

@@ -2,7 +2,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import { backoffDelay, sleep } from './backoff.js';
 import { findConnectionFailure, findUnreachableFailure, type ConnectionHealth } from './network-errors.js';
 import { formatSeconds } from '../format-seconds.js';
-import { onRequestStart } from './request-start.js';
+import { trackAttempt, untrackAttempt } from './attempt-hooks.js';
 
 export interface AttemptPolicy {
   /** Each HTTP request is aborted after this long. */
@@ -54,20 +54,20 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
     wrapGenerate: async ({ model, params }) => {
       const callerSignal = params.abortSignal;
       for (;;) {
-        // One controller per attempt, fed by the timer and by the caller's signal through a
-        // listener removed in `finally`. (AbortSignal.any would leave an entry on the run-long
-        // caller signal for every call on Node 20: a leak over a 100,000-row run.)
+        // One controller per attempt, aborted by its timer, or by the caller's signal through
+        // the caller's one listener (followCaller). AbortSignal.any would leave an entry on the
+        // run-long caller signal for every call on Node 20: a leak over a 100,000-row run.
         const timer = new AbortController();
-        const expire = (): void => timer.abort(new AttemptTimeoutError(policy.timeoutMs));
-        let timeout = setTimeout(expire, policy.timeoutMs);
-        // Counted again from when the request goes out, if our fetch sends it (see request-start.ts).
-        onRequestStart(timer.signal, () => {
-          clearTimeout(timeout);
-          timeout = setTimeout(expire, policy.timeoutMs);
-        });
-        const forward = (): void => timer.abort(callerSignal?.reason);
-        if (callerSignal?.aborted) forward();
-        else callerSignal?.addEventListener('abort', forward, { once: true });
+        const abort = (reason: unknown): void => {
+          if (timer.signal.aborted) return;
+          timer.abort(reason);
+          hooks.onAbort?.();
+        };
+        const timeout = setTimeout(() => abort(new AttemptTimeoutError(policy.timeoutMs)), policy.timeoutMs);
+        // Counted again from when the request goes out, if our fetch sends it (see attempt-hooks.ts).
+        const hooks = trackAttempt(timer.signal, () => timeout.refresh());
+        if (callerSignal?.aborted) abort(callerSignal.reason);
+        else if (callerSignal !== undefined) followCaller(callerSignal, abort);
         try {
           const result = await model.doGenerate({ ...params, abortSignal: timer.signal });
           policy.health?.reached();
@@ -85,11 +85,41 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
           else throw error;
         } finally {
           clearTimeout(timeout);
-          callerSignal?.removeEventListener('abort', forward);
+          untrackAttempt(timer.signal);
+          if (callerSignal !== undefined) unfollowCaller(callerSignal, abort);
         }
       }
     },
   };
+}
+
+/** The attempts in flight under each caller signal, aborted together by the signal's one listener. */
+const followers = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+
+/**
+ * Aborts `abort`'s attempt when `caller` aborts. One listener per caller signal (a run has one),
+ * not an add and a remove per attempt: node's EventTarget costs a few µs each, on every row.
+ */
+function followCaller(caller: AbortSignal, abort: (reason: unknown) => void): void {
+  let aborts = followers.get(caller);
+  if (aborts === undefined) {
+    const set = new Set<(reason: unknown) => void>();
+    followers.set(caller, set);
+    caller.addEventListener(
+      'abort',
+      () => {
+        for (const each of [...set]) each(caller.reason);
+        set.clear();
+      },
+      { once: true },
+    );
+    aborts = set;
+  }
+  aborts.add(abort);
+}
+
+function unfollowCaller(caller: AbortSignal, abort: (reason: unknown) => void): void {
+  followers.get(caller)?.delete(abort);
 }
 
 /** An AI SDK APICallError (checked by shape: the guard does not load the SDK) the provider says may be retried. */

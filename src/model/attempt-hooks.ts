@@ -1,23 +1,47 @@
 /**
- * Lets the HTTP layer tell an attempt's timer that its request is going out now. The timer of
- * `--timeout` (attemptGuard) starts when the provider is asked for an answer; a provider may
- * then spend a while before its first request (the first call in a process builds its schemas,
- * hundreds of ms on a loaded machine), which must not count against a per-request timeout.
- * `nodeFetch` finds the attempt by the abort signal the provider hands it and restarts the
- * timer; a provider that uses another fetch keeps the earlier start.
+ * What the attempt guard (attempt-guard.ts) and our fetch (node-fetch.ts) tell each other about
+ * one HTTP attempt, found by the abort signal the guard hands the provider and the provider hands
+ * the fetch. A provider that uses another fetch never looks here and gets the plain signal.
+ *
+ * - `requestStarting`: the timer of `--timeout` starts when the provider is asked for an answer;
+ *   a provider may then spend a while before its first request (the first call in a process
+ *   builds its schemas, hundreds of ms on a loaded machine), which must not count against a
+ *   per-request timeout, so the fetch restarts the timer as the request goes out.
+ * - `onAbort`: the fetch's way to hear the attempt end, instead of an `abort` listener on the
+ *   signal (node's EventTarget costs a few µs per add and remove, on every row of a run).
  */
-const starters = new WeakMap<AbortSignal, () => void>();
-
-export function onRequestStart(signal: AbortSignal, start: () => void): void {
-  starters.set(signal, start);
+export interface AttemptHooks {
+  /** Called by the fetch as its request goes out; only the first call of an attempt counts. */
+  requestStarting(): void;
+  /** Set by the fetch while its request is in flight; the guard calls it after aborting the signal. */
+  onAbort: (() => void) | undefined;
 }
 
-/** Called by the fetch that sends the request, with the signal it was given. */
-export function requestStarting(signal: AbortSignal | null | undefined): void {
-  if (!signal) return;
-  const start = starters.get(signal);
-  if (start === undefined) return;
-  // Once per attempt: a redirect or a second request in the same attempt keeps the first start.
-  starters.delete(signal);
-  start();
+// A Map with explicit removal (the guard's `finally`), not a WeakMap: a new key per attempt
+// makes a WeakMap's ephemeron table grow and be scanned by every garbage collection.
+const attempts = new Map<AbortSignal, AttemptHooks>();
+
+/** Registers an attempt's signal; `start` runs once, when its request goes out. */
+export function trackAttempt(signal: AbortSignal, start: () => void): AttemptHooks {
+  let started = false;
+  const hooks: AttemptHooks = {
+    requestStarting() {
+      // Once per attempt: a redirect or a second request in the same attempt keeps the first start.
+      if (started) return;
+      started = true;
+      start();
+    },
+    onAbort: undefined,
+  };
+  attempts.set(signal, hooks);
+  return hooks;
+}
+
+export function untrackAttempt(signal: AbortSignal): void {
+  attempts.delete(signal);
+}
+
+/** The guard's hooks for the signal a fetch was given, if an attempt guard made it. */
+export function attemptOf(signal: AbortSignal | null | undefined): AttemptHooks | undefined {
+  return signal ? attempts.get(signal) : undefined;
 }

@@ -1,12 +1,28 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { urlToHttpOptions } from 'node:url';
 import { LightResponse } from './light-response.js';
-import { requestStarting } from './request-start.js';
+import { attemptOf } from './attempt-hooks.js';
+import { exchange, type ExchangeAnswer, type ExchangeFailure, type ExchangeRequest } from './http/exchange.js';
+import { HttpThread } from './http/http-thread.js';
 
-// Keep-alive pools shared by every call of the process, like fetch's own.
-const httpAgent = new HttpAgent({ keepAlive: true });
-const httpsAgent = new HttpsAgent({ keepAlive: true });
+/** Where requests go out from, when not from the main thread (see `sendFromThread`). */
+let thread: HttpThread | undefined;
+
+/**
+ * From now on, send requests from a worker thread (http/http-thread.ts), or again from the main
+ * thread. The runner turns it on for runs of many rows; requests in flight finish where they are.
+ */
+export function sendFromThread(on: boolean): void {
+  if (on && !thread?.alive) thread = HttpThread.start();
+  else if (!on && thread !== undefined) {
+    const stopping = thread;
+    thread = undefined;
+    void stopping.close();
+  }
+}
+
+/** Whether requests go out from the worker thread now. */
+export function sendingFromThread(): boolean {
+  return thread?.alive === true;
+}
 
 /**
  * A `fetch` for the model providers built on node:http(s). The AI SDK only ever posts a JSON
@@ -29,57 +45,61 @@ export const nodeFetch: typeof fetch = (input, init) => {
       reject(abortReason(signal));
       return;
     }
-    requestStarting(signal);
-    const https = url.startsWith('https:') || url.startsWith('HTTPS:');
-    const headers = plainHeaders(init?.headers);
-    // A known length lets node send the head and the body in one write instead of chunked
-    // encoding's five-part writev (measured: the largest single cost of a fast run's requests).
-    if (body !== undefined && body !== null && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-      headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    }
-    const request = (https ? httpsRequest : httpRequest)({
-      ...targetOf(url),
-      method: init?.method ?? 'GET',
-      headers,
-      agent: https ? httpsAgent : httpAgent,
-    });
+    const attempt = attemptOf(signal);
+    attempt?.requestStarting();
+    const request: ExchangeRequest = { url, method: init?.method ?? 'GET', headers: plainHeaders(init?.headers), body: body ?? undefined };
+    const done = (answer: ExchangeAnswer | undefined, failure?: ExchangeFailure): void => {
+      if (attempt !== undefined) attempt.onAbort = undefined;
+      else signal?.removeEventListener('abort', onAbort);
+      if (answer !== undefined) resolve(toResponse(answer, url));
+      else if (signal?.aborted) reject(abortReason(signal));
+      else reject(new TypeError('fetch failed', { cause: failure?.error ?? Object.assign(new Error(failure?.message ?? 'fetch failed'), { code: failure?.code }) }));
+    };
+    const sending = thread?.alive ? thread.exchange(request, done) : sendWithTurn(exchange(request, done));
     const onAbort = (): void => {
-      request.destroy();
+      sending.cancel();
       reject(abortReason(signal));
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const done = (): void => signal?.removeEventListener('abort', onAbort);
-    const fail = (error: Error): void => {
-      done();
-      if (signal?.aborted) reject(abortReason(signal));
-      else reject(new TypeError('fetch failed', { cause: error }));
-    };
-    request.on('error', fail);
-    request.on('response', (response: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', fail);
-      response.on('aborted', () => fail(Object.assign(new Error('the connection closed mid-response'), { code: 'ECONNRESET' })));
-      response.on('end', () => {
-        if (!response.complete) return fail(Object.assign(new Error('the connection closed mid-response'), { code: 'ECONNRESET' }));
-        done();
-        const status = response.statusCode ?? 0;
-        const payload = Buffer.concat(chunks);
-        const noBody = status === 204 || status === 205 || status === 304 || payload.length === 0;
-        const statusText = response.statusMessage ?? '';
-        if (!String(response.headers['content-type']).includes('text/event-stream')) {
-          resolve(new LightResponse(noBody ? null : payload, status, statusText, response.headers, url) as unknown as Response);
-          return;
-        }
-        const responseHeaders = new Headers();
-        const raw = response.rawHeaders;
-        for (let i = 0; i + 1 < raw.length; i += 2) responseHeaders.append(raw[i] as string, raw[i + 1] as string);
-        resolve(new Response(noBody ? null : payload, { status, statusText, headers: responseHeaders }));
-      });
-    });
-    request.end(body ?? undefined);
+    // An attempt guard's signal tells us through its hooks (no EventTarget listener per request).
+    if (attempt !== undefined) attempt.onAbort = onAbort;
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 };
+
+/** The fetch Response for a whole answer: a light one, or a real one for a streamed body. */
+function toResponse(answer: ExchangeAnswer, url: string): Response {
+  const { status, statusText, payload } = answer;
+  const noBody = status === 204 || status === 205 || status === 304 || payload.length === 0;
+  if (!String(answer.headers['content-type']).includes('text/event-stream')) {
+    return new LightResponse(noBody ? null : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), status, statusText, answer.headers, url) as unknown as Response;
+  }
+  const headers = new Headers();
+  const raw = answer.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  return new Response(noBody ? null : payload, { status, statusText, headers });
+}
+
+/** Requests made in this event-loop turn, sent together at its end. */
+let sends: Array<{ send(): void }> = [];
+
+/**
+ * Sends a request at the end of this turn (`setImmediate`), with every other request made in
+ * it, instead of the moment its row asks. On a fast server each request sent alone found the
+ * server asleep, and the write that woke it cost the sender ~60 µs against ~12 µs for writes
+ * that came in a burst: 10,000 rows at 0 ms latency took 3.84 s sent one by one and 3.22 s
+ * sent a turn at a time (medians of 9, same session). A request waits at most one turn.
+ */
+function sendWithTurn<T extends { send(): void }>(handle: T): T {
+  if (sends.length === 0) {
+    setImmediate(() => {
+      const batch = sends;
+      sends = [];
+      for (const each of batch) each.send();
+    });
+  }
+  sends.push(handle);
+  return handle;
+}
 
 /** The request's headers as node:http takes them; the SDK passes a plain object, copied as is. */
 function plainHeaders(init: RequestInit['headers']): Record<string, string> {
@@ -91,19 +111,6 @@ function plainHeaders(init: RequestInit['headers']): Record<string, string> {
   }
   for (const [name, value] of Object.entries(init)) if (value !== undefined) headers[name.toLowerCase()] = String(value);
   return headers;
-}
-
-/** Parsed once per URL: a run posts to one or two URLs thousands of times. */
-const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
-
-function targetOf(url: string): ReturnType<typeof urlToHttpOptions> {
-  let target = targets.get(url);
-  if (target === undefined) {
-    target = urlToHttpOptions(new URL(url));
-    if (targets.size >= 64) targets.clear();
-    targets.set(url, target);
-  }
-  return target;
 }
 
 function abortReason(signal: AbortSignal | undefined): unknown {

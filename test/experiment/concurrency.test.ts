@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EvalBindingError } from '../../src/errors/index.js';
+import { HTTP_THREAD_MIN_ROWS } from '../../src/experiment/dispatch-rows.js';
+import { sendingFromThread } from '../../src/model/index.js';
+import type { RowResult } from '../../src/experiment/types.js';
 import { echoResponder, useOpenAIServer, type OpenAIReply, type OpenAIResponder } from '../helpers/openai-server.js';
 import { fixture, promptFile, wordsDataset, type Fixture } from './setup.js';
 
@@ -89,4 +92,42 @@ describe('runExperiment against the loopback OpenAI server', () => {
     expect(outcome.summary.rows).toBeLessThanOrEqual(6);
     expect(server.requests.length).toBe(outcome.summary.rows);
   });
+
+  it('sends a long run from the HTTP worker thread, with the same results as from the main thread', async () => {
+    const many = Array.from({ length: HTTP_THREAD_MIN_ROWS + 20 }, (_, i) => `word${i}`);
+    fx = await fixture({
+      'prompts/echo.prompt.mdx': promptFile({ model: 'openai/gpt-4o-mini' }),
+      'datasets/words.jsonl': wordsDataset(many),
+    });
+    const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' };
+    // The server notes, per request, where our requests were sent from.
+    const fromThread: boolean[] = [];
+    server.setHandler((request) => {
+      fromThread.push(sendingFromThread());
+      return echoResponder(request);
+    });
+    const stable = (rows: RowResult[]) => rows.map(({ latencyMs: _latency, ...row }) => row);
+    const rowsOf = (outcome: { runDir: string }) => readRows(outcome.runDir);
+
+    const threaded = await fx.run({ concurrency: 8, cacheMode: 'off', env });
+    expect(fromThread).toHaveLength(many.length);
+    expect(fromThread.every(Boolean)).toBe(true);
+    // The run's end stops the thread.
+    expect(sendingFromThread()).toBe(false);
+
+    fromThread.length = 0;
+    const inline = await fx.run({ concurrency: 8, cacheMode: 'off', httpThread: false, env });
+    expect(fromThread).toHaveLength(many.length);
+    expect(fromThread.some(Boolean)).toBe(false);
+
+    expect(threaded.summary).toMatchObject({ rows: many.length, errored: 0, passed: true });
+    expect(stable(await rowsOf(threaded))).toEqual(stable(await rowsOf(inline)));
+  });
 });
+
+async function readRows(runDir: string): Promise<RowResult[]> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(`${runDir}/results.jsonl`, 'utf8');
+  const rows = text.trim().split('\n').map((line) => JSON.parse(line) as RowResult);
+  return rows.sort((a, b) => a.index - b.index);
+}

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeFetch } from '../../src/model/node-fetch.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { nodeFetch, sendFromThread, sendingFromThread } from '../../src/model/node-fetch.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -38,7 +38,14 @@ async function readAll(body: ReadableStream<Uint8Array> | null): Promise<string>
   return Buffer.concat(parts).toString('utf8');
 }
 
-describe('nodeFetch', () => {
+// Every case runs with requests sent from the main thread and from the HTTP worker thread.
+describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
+  beforeAll(() => {
+    sendFromThread(threaded);
+    expect(sendingFromThread()).toBe(threaded);
+  });
+  afterAll(() => sendFromThread(false));
+
   it('posts the body with the headers of a plain object, lower-cased', async () => {
     let seen: { method?: string; headers?: IncomingMessage['headers']; body?: string } = {};
     handler = (req, body, res) => {
@@ -141,5 +148,48 @@ describe('nodeFetch', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe('fetch failed');
     expect(((error as Error).cause as { code?: string }).code).toBe('ECONNRESET');
+  });
+
+  it('never sends a request aborted before the end of the turn it was made in', async () => {
+    let seen = 0;
+    handler = (_req, _body, res) => {
+      seen += 1;
+      res.end('{}');
+    };
+    const controller = new AbortController();
+    const dropped = nodeFetch(url, { method: 'POST', body: '{"n":1}', signal: controller.signal });
+    controller.abort(new Error('changed my mind'));
+    await expect(dropped).rejects.toThrow('changed my mind');
+    // A later request is answered, and it is the only one the server saw.
+    expect(await (await nodeFetch(url, { method: 'POST', body: '{"n":2}' })).text()).toBe('{}');
+    expect(seen).toBe(1);
+  });
+
+  it('sends the requests of one turn together and answers each with its own body', async () => {
+    handler = (_req, body, res) => res.end(`echo ${body}`);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => nodeFetch(url, { method: 'POST', body: String(i) }).then((r) => r.text())));
+    expect(answers).toEqual(Array.from({ length: 30 }, (_, i) => `echo ${i}`));
+  });
+});
+
+describe('the HTTP worker thread', () => {
+  afterEach(() => sendFromThread(false));
+
+  it('fails the requests in flight as a dropped connection when it stops, and later requests go out from the main thread', async () => {
+    handler = () => {}; // never answers
+    sendFromThread(true);
+    const pending = nodeFetch(url, { method: 'POST', body: '{}' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    sendFromThread(false);
+    const error = await pending;
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('fetch failed');
+    expect(((error as Error).cause as { code?: string }).code).toBe('ECONNRESET');
+    expect(sendingFromThread()).toBe(false);
+    handler = (_req, _body, res) => res.end('back');
+    expect(await (await nodeFetch(url)).text()).toBe('back');
   });
 });

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { packageFile } from '../../package-paths.js';
+import type { ExchangeAnswer, ExchangeFailure, ExchangeRequest } from './exchange.js';
+import type { FromHttpThread, ToHttpThread } from './protocol.js';
+
+type Done = (answer: ExchangeAnswer | undefined, failure?: ExchangeFailure) => void;
+
+/**
+ * Model requests sent from a worker thread. On a fast server a run's HTTP work (node's client,
+ * the socket writes and reads, parsing the answers) is a third of the main thread's time; on a
+ * machine with a second core it runs there, beside the rows' own work. The main thread posts
+ * the requests of each event-loop turn in one message and gets the answers of each of the
+ * worker's turns in one message, whole, so a request costs it a few µs.
+ *
+ * The thread never keeps the process alive when nothing is in flight. If it dies, the requests
+ * in flight fail as a dropped connection would (retried like one) and later requests go out
+ * from the main thread again.
+ */
+export class HttpThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Done>();
+  #nextId = 1;
+  #queued: Array<ExchangeRequest & { id: number }> = [];
+  #dead = false;
+
+  private constructor(file: string) {
+    this.#worker = new Worker(file);
+    this.#worker.unref();
+    this.#worker.on('message', (message: FromHttpThread) => {
+      for (const result of message.results) {
+        const done = this.#pending.get(result.id);
+        if (done === undefined) continue;
+        this.#pending.delete(result.id);
+        if ('answer' in result) done(result.answer);
+        else done(undefined, result.failure);
+      }
+      if (this.#pending.size === 0) this.#worker.unref();
+    });
+    this.#worker.on('error', (error) => this.#die(error.message));
+    this.#worker.on('exit', (code) => this.#die(`the HTTP thread exited (code ${code})`));
+  }
+
+  /** The thread, or undefined when its bundled script is missing (running from src/ unbuilt). */
+  static start(): HttpThread | undefined {
+    const file = packageFile('dist', 'bundle', 'http-worker.js');
+    return existsSync(file) ? new HttpThread(file) : undefined;
+  }
+
+  get alive(): boolean {
+    return !this.#dead;
+  }
+
+  /**
+   * Queues the request; it is posted with the rest of this turn's. Returns the exchange's
+   * `cancel`, which abandons it (`done` is then never called).
+   */
+  exchange(request: ExchangeRequest, done: Done): { cancel(): void } {
+    const id = this.#nextId;
+    this.#nextId += 1;
+    this.#pending.set(id, done);
+    if (this.#pending.size === 1) this.#worker.ref();
+    // Posted once the rows that woke up with this turn's answers have all asked (their promise
+    // chains run before the next tick): one message per turn, without waiting for the poll phase.
+    if (this.#queued.length === 0) process.nextTick(() => this.#post());
+    this.#queued.push({ id, ...request });
+    return {
+      cancel: () => {
+        if (!this.#pending.delete(id)) return;
+        const queuedAt = this.#queued.findIndex((each) => each.id === id);
+        if (queuedAt !== -1) this.#queued.splice(queuedAt, 1);
+        else this.#send({ type: 'cancel', id });
+        if (this.#pending.size === 0) this.#worker.unref();
+      },
+    };
+  }
+
+  /** Stops the thread; requests in flight fail. */
+  async close(): Promise<void> {
+    this.#die('the HTTP thread was closed');
+    await this.#worker.terminate();
+  }
+
+  #post(): void {
+    const requests = this.#queued;
+    this.#queued = [];
+    if (requests.length > 0) this.#send({ type: 'send', requests });
+  }
+
+  #send(message: ToHttpThread): void {
+    if (!this.#dead) this.#worker.postMessage(message);
+  }
+
+  #die(reason: string): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    this.#queued = [];
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#worker.unref();
+    for (const done of pending) done(undefined, { message: reason, code: 'ECONNRESET' });
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The worker thread that sends a run's model requests (see http-thread.ts): it does the HTTP
+ * exchanges the main thread asks for and hands back whole answers, a turn's worth per message.
+ */
+import { parentPort } from 'node:worker_threads';
+import { exchange } from './exchange.js';
+import type { FromHttpThread, ToHttpThread } from './protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('http-worker.js runs as a worker thread');
+
+const inFlight = new Map<number, { cancel(): void }>();
+let results: FromHttpThread['results'] = [];
+
+/** Answers go back together at the end of this thread's turn: one message, not one per answer. */
+function report(result: FromHttpThread['results'][number]): void {
+  if (results.length === 0) {
+    setImmediate(() => {
+      const message: FromHttpThread = { type: 'done', results };
+      results = [];
+      port?.postMessage(message);
+    });
+  }
+  results.push(result);
+}
+
+port.on('message', (message: ToHttpThread) => {
+  if (message.type === 'cancel') {
+    inFlight.get(message.id)?.cancel();
+    inFlight.delete(message.id);
+    return;
+  }
+  const started: Array<{ send(): void }> = [];
+  for (const { id, ...request } of message.requests) {
+    const handle = exchange(request, (answer, failure) => {
+      inFlight.delete(id);
+      if (answer === undefined) report({ id, failure: { message: failure?.message ?? 'fetch failed', code: failure?.code } });
+      // Copied to its exact size: a view into a larger buffer would be cloned whole.
+      else report({ id, answer: { ...answer, payload: new Uint8Array(answer.payload) } });
+    });
+    inFlight.set(id, handle);
+    started.push(handle);
+  }
+  // The message is already a burst (see node-fetch.ts): sent at once, together.
+  for (const handle of started) handle.send();
+});
