@@ -8,7 +8,7 @@ import { runRowWithHooks, type RowHookSettings } from './row-hooks.js';
 import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
 import type { RowResult } from './types.js';
 import type { WorkItem } from './work-items.js';
-import { sendFromThread } from '../model/index.js';
+import { useHttpThread } from '../model/index.js';
 
 /**
  * Live runs of at least this many rows send their requests from a worker thread
@@ -75,11 +75,11 @@ export async function dispatchRows(context: DispatchContext): Promise<void> {
   }
 
   const threaded = options.httpThread ?? ((context.expectedRows ?? 0) >= HTTP_THREAD_MIN_ROWS && !pipeline.scoreOnly && options.cacheMode !== 'only');
-  if (threaded) sendFromThread(true);
+  const release = threaded ? useHttpThread() : undefined;
   try {
     await dispatchLive(context);
   } finally {
-    if (threaded) sendFromThread(false);
+    release?.();
   }
 }
 

@@ -14,4 +14,4 @@ export { cachedCall, type CacheMode, type CachedCallOptions } from './cached-cal
 export { BUILT_IN_PRICES, costOf, priceOf } from './prices.js';
 export type { CallSettings, ModelPrice, ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from './types.js';
 export { findUnreachableFailure, baseUrlOf, type ConnectionHealth, type UnreachableFailure } from './network-errors.js';
-export { nodeFetch, sendFromThread, sendingFromThread } from './node-fetch.js';
+export { nodeFetch, useHttpThread, sendingFromThread } from './node-fetch.js';

@@ -3,20 +3,29 @@ import { attemptOf } from './attempt-hooks.js';
 import { exchange, type ExchangeAnswer, type ExchangeFailure, type ExchangeRequest } from './http/exchange.js';
 import { HttpThread } from './http/http-thread.js';
 
-/** Where requests go out from, when not from the main thread (see `sendFromThread`). */
+/** Where requests go out from, when not from the main thread (see `useHttpThread`). */
 let thread: HttpThread | undefined;
+/** Runs using the thread now: it stops when the last one is done with it. */
+let users = 0;
 
 /**
- * From now on, send requests from a worker thread (http/http-thread.ts), or again from the main
- * thread. The runner turns it on for runs of many rows; requests in flight finish where they are.
+ * Sends requests from a worker thread (http/http-thread.ts) until the returned function is
+ * called. The runner asks for it for runs of many rows; runs at the same time share the thread,
+ * which stops when the last of them is done. Requests in flight then finish where they are.
  */
-export function sendFromThread(on: boolean): void {
-  if (on && !thread?.alive) thread = HttpThread.start();
-  else if (!on && thread !== undefined) {
+export function useHttpThread(): () => void {
+  users += 1;
+  if (!thread?.alive) thread = HttpThread.start();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    users -= 1;
+    if (users > 0 || thread === undefined) return;
     const stopping = thread;
     thread = undefined;
     void stopping.close();
-  }
+  };
 }
 
 /** Whether requests go out from the worker thread now. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { nodeFetch, sendFromThread, sendingFromThread } from '../../src/model/node-fetch.js';
+import { nodeFetch, useHttpThread, sendingFromThread } from '../../src/model/node-fetch.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -40,11 +40,12 @@ async function readAll(body: ReadableStream<Uint8Array> | null): Promise<string>
 
 // Every case runs with requests sent from the main thread and from the HTTP worker thread.
 describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
+  let release: (() => void) | undefined;
   beforeAll(() => {
-    sendFromThread(threaded);
+    if (threaded) release = useHttpThread();
     expect(sendingFromThread()).toBe(threaded);
   });
-  afterAll(() => sendFromThread(false));
+  afterAll(() => release?.());
 
   it('posts the body with the headers of a plain object, lower-cased', async () => {
     let seen: { method?: string; headers?: IncomingMessage['headers']; body?: string } = {};
@@ -173,17 +174,15 @@ describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
 });
 
 describe('the HTTP worker thread', () => {
-  afterEach(() => sendFromThread(false));
-
   it('fails the requests in flight as a dropped connection when it stops, and later requests go out from the main thread', async () => {
     handler = () => {}; // never answers
-    sendFromThread(true);
+    const release = useHttpThread();
     const pending = nodeFetch(url, { method: 'POST', body: '{}' }).then(
       () => undefined,
       (e: unknown) => e,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    sendFromThread(false);
+    release();
     const error = await pending;
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe('fetch failed');
@@ -191,5 +190,17 @@ describe('the HTTP worker thread', () => {
     expect(sendingFromThread()).toBe(false);
     handler = (_req, _body, res) => res.end('back');
     expect(await (await nodeFetch(url)).text()).toBe('back');
+  });
+
+  it('is shared by runs at the same time and stops when the last one is done with it', async () => {
+    handler = (_req, _body, res) => res.end('ok');
+    const first = useHttpThread();
+    const second = useHttpThread();
+    first();
+    first(); // a second call of the same release changes nothing
+    expect(sendingFromThread()).toBe(true);
+    expect(await (await nodeFetch(url)).text()).toBe('ok');
+    second();
+    expect(sendingFromThread()).toBe(false);
   });
 });
