@@ -3,34 +3,46 @@ import { attemptOf } from './attempt-hooks.js';
 import { exchange, type ExchangeAnswer, type ExchangeFailure, type ExchangeRequest } from './http/exchange.js';
 import { HttpThread } from './http/http-thread.js';
 
-/** Where requests go out from, when not from the main thread (see `useHttpThread`). */
-let thread: HttpThread | undefined;
-/** Runs using the thread now: it stops when the last one is done with it. */
+/** Runs that asked for the HTTP thread and are not done with it yet. */
 let users = 0;
+/** The thread, started by the first request while a run wants it (a cached rerun never does). */
+let thread: HttpThread | undefined;
+let threadStarted = false;
 
 /**
  * Sends requests from a worker thread (http/http-thread.ts) until the returned function is
- * called. The runner asks for it for runs of many rows; runs at the same time share the thread,
- * which stops when the last of them is done. Requests in flight then finish where they are.
+ * called. The runner asks for it for runs of many rows; the thread starts with the first request
+ * that goes out, runs at the same time share it, and it stops when the last of them is done.
+ * Requests in flight then finish where they are.
  */
 export function useHttpThread(): () => void {
   users += 1;
-  if (!thread?.alive) thread = HttpThread.start();
   let released = false;
   return () => {
     if (released) return;
     released = true;
     users -= 1;
-    if (users > 0 || thread === undefined) return;
+    if (users > 0) return;
     const stopping = thread;
     thread = undefined;
-    void stopping.close();
+    threadStarted = false;
+    if (stopping !== undefined) void stopping.close();
   };
 }
 
-/** Whether requests go out from the worker thread now. */
+/** Whether requests go out from the worker thread now (or will, once the first one does). */
 export function sendingFromThread(): boolean {
-  return thread?.alive === true;
+  return users > 0 && (!threadStarted || thread?.alive === true);
+}
+
+/** The thread for a request about to go out, started now if a run wants one; undefined if it died. */
+function requestThread(): HttpThread | undefined {
+  if (users === 0) return undefined;
+  if (!threadStarted) {
+    threadStarted = true;
+    thread = HttpThread.start();
+  }
+  return thread?.alive ? thread : undefined;
 }
 
 /**
@@ -64,7 +76,8 @@ export const nodeFetch: typeof fetch = (input, init) => {
       else if (signal?.aborted) reject(abortReason(signal));
       else reject(new TypeError('fetch failed', { cause: failure?.error ?? Object.assign(new Error(failure?.message ?? 'fetch failed'), { code: failure?.code }) }));
     };
-    const sending = thread?.alive ? thread.exchange(request, done) : sendWithTurn(exchange(request, done));
+    const viaThread = requestThread();
+    const sending = viaThread !== undefined ? viaThread.exchange(request, done) : sendWithTurn(exchange(request, done));
     const onAbort = (): void => {
       sending.cancel();
       reject(abortReason(signal));
