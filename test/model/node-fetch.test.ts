@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeFetch, useHttpThread, sendingFromThread } from '../../src/model/node-fetch.js';
+import { sendRequestsFromThread } from '../helpers/http-thread.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -40,12 +41,7 @@ async function readAll(body: ReadableStream<Uint8Array> | null): Promise<string>
 
 // Every case runs with requests sent from the main thread and from the HTTP worker thread.
 describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
-  let release: (() => void) | undefined;
-  beforeAll(() => {
-    if (threaded) release = useHttpThread();
-    expect(sendingFromThread()).toBe(threaded);
-  });
-  afterAll(() => release?.());
+  sendRequestsFromThread(threaded);
 
   it('posts the body with the headers of a plain object, lower-cased', async () => {
     let seen: { method?: string; headers?: IncomingMessage['headers']; body?: string } = {};
@@ -164,6 +160,13 @@ describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
     // A later request is answered, and it is the only one the server saw.
     expect(await (await nodeFetch(url, { method: 'POST', body: '{"n":2}' })).text()).toBe('{}');
     expect(seen).toBe(1);
+  });
+
+  it('rejects a request node cannot build (a header with a newline) and goes on sending others', async () => {
+    handler = (_req, _body, res) => res.end('fine');
+    await expect(nodeFetch(url, { headers: { 'X-Bad': 'a\nb' } })).rejects.toThrow();
+    expect(await (await nodeFetch(url)).text()).toBe('fine');
+    expect(sendingFromThread()).toBe(threaded);
   });
 
   it('sends the requests of one turn together and answers each with its own body', async () => {

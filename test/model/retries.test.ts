@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ModelCallError } from '../../src/errors/index.js';
-import { createProviderRegistry, executeModelRequest, useHttpThread, sendingFromThread, type ExecuteOptions, type ModelRequest } from '../../src/model/index.js';
+import { createProviderRegistry, executeModelRequest, type ExecuteOptions, type ModelRequest } from '../../src/model/index.js';
 import { retryAfterMs } from '../../src/model/attempt-guard.js';
 import { startOpenAIServer, useOpenAIServer, type OpenAIReply } from '../helpers/openai-server.js';
+import { sendRequestsFromThread } from '../helpers/http-thread.js';
 
 const server = useOpenAIServer();
 
@@ -39,12 +40,7 @@ async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
 
 // Every case runs with requests sent from the main thread and from the HTTP worker thread.
 describe.each([false, true])('retries and timeouts against the loopback server (worker thread: %s)', (threaded) => {
-  let release: (() => void) | undefined;
-  beforeAll(() => {
-    if (threaded) release = useHttpThread();
-    expect(sendingFromThread()).toBe(threaded);
-  });
-  afterAll(() => release?.());
+  sendRequestsFromThread(threaded);
 
   it('waits out a 429 with Retry-After, then succeeds and counts the retry', async () => {
     script({ status: 429, retryAfter: 1, message: 'slow down' }, { text: 'pong' });

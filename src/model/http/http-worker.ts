@@ -32,14 +32,20 @@ port.on('message', (message: ToHttpThread) => {
   }
   const started: Array<{ send(): void }> = [];
   for (const { id, ...request } of message.requests) {
-    const handle = exchange(request, (answer, failure) => {
-      inFlight.delete(id);
-      if (answer === undefined) report({ id, failure: { message: failure?.message ?? 'fetch failed', code: failure?.code } });
-      // Copied to its exact size: a view into a larger buffer would be cloned whole.
-      else report({ id, answer: { ...answer, payload: new Uint8Array(answer.payload) } });
-    });
-    inFlight.set(id, handle);
-    started.push(handle);
+    try {
+      const handle = exchange(request, (answer, failure) => {
+        inFlight.delete(id);
+        if (answer === undefined) report({ id, failure: { message: failure?.message ?? 'fetch failed', code: failure?.code } });
+        // Copied to its exact size: a view into a larger buffer would be cloned whole.
+        else report({ id, answer: { ...answer, payload: new Uint8Array(answer.payload) } });
+      });
+      inFlight.set(id, handle);
+      started.push(handle);
+    } catch (error) {
+      // A request node refuses to build (a header with a newline) fails alone, not the thread.
+      const { message, code } = error as Error & { code?: unknown };
+      report({ id, failure: { message: String(message), code: typeof code === 'string' ? code : undefined } });
+    }
   }
   // The message is already a burst (see node-fetch.ts): sent at once, together.
   for (const handle of started) handle.send();
