@@ -41,10 +41,18 @@ export class HttpThread {
     this.#worker.on('exit', (code) => this.#die(`the HTTP thread exited (code ${code})`));
   }
 
-  /** The thread, or undefined when its bundled script is missing (running from src/ unbuilt). */
+  /**
+   * The thread, or undefined when it cannot be had: its bundled script is missing (running from
+   * src/ unbuilt) or the process may start no more threads. Requests then go out from the main
+   * thread, as they do for short runs.
+   */
   static start(): HttpThread | undefined {
-    const file = packageFile('dist', 'bundle', 'http-worker.js');
-    return existsSync(file) ? new HttpThread(file) : undefined;
+    try {
+      const file = packageFile('dist', 'bundle', 'http-worker.js');
+      return existsSync(file) ? new HttpThread(file) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   get alive(): boolean {
