@@ -8,6 +8,7 @@ import { runRowWithHooks, type RowHookSettings } from './row-hooks.js';
 import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-pipeline.js';
 import type { RowResult } from './types.js';
 import type { WorkItem } from './work-items.js';
+import { availableParallelism } from 'node:os';
 import { useHttpThread } from '../model/index.js';
 
 /**
@@ -16,6 +17,15 @@ import { useHttpThread } from '../model/index.js';
  * fast requests repay.
  */
 export const HTTP_THREAD_MIN_ROWS = 200;
+
+/**
+ * Whether a run sends from the HTTP thread when the caller did not say: a live run expecting
+ * HTTP_THREAD_MIN_ROWS rows or more, on a machine with a second core for the thread to run on
+ * (on one core it would only add the messages between the threads).
+ */
+export function wantsHttpThread(run: { expectedRows: number | undefined; scoreOnly: boolean; cacheOnly: boolean; cores: number }): boolean {
+  return (run.expectedRows ?? 0) >= HTTP_THREAD_MIN_ROWS && !run.scoreOnly && !run.cacheOnly && run.cores > 1;
+}
 
 export interface DispatchContext {
   options: RunExperimentOptions;
@@ -74,7 +84,9 @@ export async function dispatchRows(context: DispatchContext): Promise<void> {
     return;
   }
 
-  const threaded = options.httpThread ?? ((context.expectedRows ?? 0) >= HTTP_THREAD_MIN_ROWS && !pipeline.scoreOnly && options.cacheMode !== 'only');
+  const threaded =
+    options.httpThread ??
+    wantsHttpThread({ expectedRows: context.expectedRows, scoreOnly: pipeline.scoreOnly, cacheOnly: options.cacheMode === 'only', cores: availableParallelism() });
   const release = threaded ? useHttpThread() : undefined;
   try {
     await dispatchLive(context);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EvalBindingError } from '../../src/errors/index.js';
-import { HTTP_THREAD_MIN_ROWS } from '../../src/experiment/dispatch-rows.js';
+import { HTTP_THREAD_MIN_ROWS, wantsHttpThread } from '../../src/experiment/dispatch-rows.js';
 import { sendingFromThread } from '../../src/model/index.js';
 import type { RowResult } from '../../src/experiment/types.js';
 import { echoResponder, useOpenAIServer, type OpenAIReply, type OpenAIResponder } from '../helpers/openai-server.js';
@@ -131,3 +131,17 @@ async function readRows(runDir: string): Promise<RowResult[]> {
   const rows = text.trim().split('\n').map((line) => JSON.parse(line) as RowResult);
   return rows.sort((a, b) => a.index - b.index);
 }
+
+describe('wantsHttpThread: when a run sends from the HTTP thread by default', () => {
+  const run = { expectedRows: HTTP_THREAD_MIN_ROWS, scoreOnly: false, cacheOnly: false, cores: 2 };
+  it.each([
+    ['a live run of HTTP_THREAD_MIN_ROWS rows on two cores', run, true],
+    ['one row fewer', { ...run, expectedRows: HTTP_THREAD_MIN_ROWS - 1 }, false],
+    ['an unknown number of rows (a shard)', { ...run, expectedRows: undefined }, false],
+    ['a single core', { ...run, cores: 1 }, false],
+    ['scoring pre-generated outputs', { ...run, scoreOnly: true }, false],
+    ['--cache-only', { ...run, cacheOnly: true }, false],
+  ])('%s', (_name, input, expected) => {
+    expect(wantsHttpThread(input)).toBe(expected);
+  });
+});
