@@ -59,8 +59,9 @@ export class ResponseCache {
   }
 
   /**
-   * Stores an answer and resolves once its line is queued for this turn's write (after its
-   * segment opened): it reaches the file before any result line appended later (write-turn.ts).
+   * Stores an answer; the promise, when there is one, resolves once its line is queued for this
+   * turn's write (its segment was still opening). Either way the line reaches the file before any
+   * result line appended later (write-turn.ts).
    */
   queue(key: string, response: ModelResponse): Promise<void> | undefined {
     this.store(key, response);
