@@ -1,15 +1,13 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { compareRuns, type CompareResult } from '../../src/compare/index.js';
-import { tempDir } from '../store/fixtures.js';
+import { onTempDir } from '../store/fixtures.js';
 import { fail, makeRun, pass, score, type RowSpec } from './make-run.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ dir: root, cleanup } = await tempDir());
+onTempDir((dir) => {
+  root = dir;
 });
-afterEach(() => cleanup());
 
 let counter = 0;
 const nextId = (): string => `20261130-100000.${String(++counter).padStart(3, '0')}-abcdef`;

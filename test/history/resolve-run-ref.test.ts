@@ -1,26 +1,24 @@
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { listRuns, pruneRuns, resolveRunRef } from '../../src/history/index.js';
 import { RunStore } from '../../src/store/index.js';
 import { makeRun, pass } from '../compare/make-run.js';
-import { tempDir } from '../store/fixtures.js';
+import { onTempDir } from '../store/fixtures.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
 
 const rows = [{ input: { q: 1 }, evals: { ok: pass() } }];
 const ID = (n: number, suffix = 'aaaaaa'): string => `20261130-10000${n}.000-${suffix}`;
 
-beforeEach(async () => {
-  ({ dir: root, cleanup } = await tempDir());
+onTempDir(async (dir) => {
+  root = dir;
   await makeRun(root, { id: ID(1), rows, evalNames: ['ok'], prompt: 'prompts/a.prompt.mdx', startedAt: '2026-11-01T10:00:01.000Z' });
   await makeRun(root, { id: ID(2), rows, evalNames: ['ok'], prompt: 'prompts/b.prompt.mdx', startedAt: '2026-11-20T10:00:02.000Z' });
   await makeRun(root, { id: ID(3), rows, evalNames: ['ok'], prompt: 'prompts/a.prompt.mdx', startedAt: '2026-11-30T10:00:03.000Z' });
   await makeRun(root, { id: ID(4, 'bbbbbb'), rows, evalNames: ['ok'], prompt: 'prompts/a.prompt.mdx', status: 'interrupted', startedAt: '2026-11-30T10:00:04.000Z' });
 });
-afterEach(() => cleanup());
 
 const resolveId = async (ref: string, prompt?: string): Promise<string> =>
   (await resolveRunRef(ref, { projectRoot: root, ...(prompt ? { prompt } : {}) })).manifest.id;

@@ -169,7 +169,7 @@ describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
     expect(sendingFromThread()).toBe(threaded);
   });
 
-  it('sends the requests of one turn together and answers each with its own body', async () => {
+  it('answers each of the many requests made in one turn with its own answer', async () => {
     handler = (_req, body, res) => res.end(`echo ${body}`);
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => nodeFetch(url, { method: 'POST', body: String(i) }).then((r) => r.text())));
     expect(answers).toEqual(Array.from({ length: 30 }, (_, i) => `echo ${i}`));

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,17 @@ import type { RunManifest } from '../../src/store/index.js';
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'agentmark-store-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** In the calling file or `describe`: a fresh temporary folder for each test, handed to `use`, removed after it. */
+export function onTempDir(use: (dir: string) => void | Promise<void>): void {
+  let cleanup: (() => Promise<void>) | undefined;
+  beforeEach(async () => {
+    const made = await tempDir();
+    cleanup = made.cleanup;
+    await use(made.dir);
+  });
+  afterEach(() => cleanup?.());
 }
 
 export function manifest(id: string, startedAt = '2026-11-30T03:15:00.000Z'): RunManifest {

@@ -3,17 +3,15 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { LOCK_FILE, RunLock, RunStore, RunStoreError } from '../../src/store/index.js';
 import { REPO_ROOT } from '../helpers/temp-project.js';
-import { manifest, tempDir } from './fixtures.js';
+import { manifest, onTempDir } from './fixtures.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ dir: root, cleanup } = await tempDir());
+onTempDir((dir) => {
+  root = dir;
 });
-afterEach(() => cleanup());
 
 const ID = '20261130-031500.000-ab12cd';
 

@@ -1,20 +1,17 @@
 import { appendFile, readFile, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RowResult } from '../../src/experiment/types.js';
 import { UsageError } from '../../src/errors/index.js';
 import { RunStore, RunStoreError, rowKey } from '../../src/store/index.js';
-import { manifest, row, tempDir } from './fixtures.js';
+import { manifest, row, onTempDir } from './fixtures.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
 let store: RunStore;
-
-beforeEach(async () => {
-  ({ dir: root, cleanup } = await tempDir());
-  store = new RunStore(root);
+onTempDir((dir) => {
+  root = dir;
+  store = new RunStore(dir);
 });
-afterEach(() => cleanup());
 
 async function collect(rows: AsyncIterable<RowResult>): Promise<RowResult[]> {
   const list: RowResult[] = [];

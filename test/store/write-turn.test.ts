@@ -2,19 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ResponseCache } from '../../src/model/response-cache.js';
 import type { ModelResponse } from '../../src/model/types.js';
 import { RunStore } from '../../src/store/index.js';
 import { markDirty, turnWritten, type TurnFile } from '../../src/write-turn.js';
-import { manifest, row, tempDir } from './fixtures.js';
+import { manifest, row, onTempDir } from './fixtures.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ dir: root, cleanup } = await tempDir());
+onTempDir((dir) => {
+  root = dir;
 });
-afterEach(() => cleanup());
 
 const ID = '20261201-060000-ab12cd';
 const read = (path: string): string => {
