@@ -9,7 +9,7 @@ import { customIdOf } from './batch-answers.js';
 import { failureOf } from './batch-failure.js';
 import { Deferred } from './deferred.js';
 import type { JudgeRound, JudgeRowState, Lookup } from './judge-round.js';
-import type { BatchRowsContext } from './run-batch.js';
+import type { BatchRowsContext } from './batch-rows-context.js';
 
 export interface PassOptions {
   lookup: Lookup;

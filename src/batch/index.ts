@@ -1,4 +1,5 @@
-export { runBatchRows, batchSettingsOf, type BatchRowsContext, type BatchSettings } from './run-batch.js';
+export { runBatchRows } from './run-batch.js';
+export { batchSettingsOf, type BatchRowsContext, type BatchSettings } from './batch-rows-context.js';
 export { checkBatchable, type BatchableFacts } from './check-batchable.js';
 export { BatchClient, type BatchClientOptions } from './batch-client.js';
 export { batchCostOf } from './batch-price.js';

@@ -16,49 +16,9 @@ import { batchCostOf } from './batch-price.js';
 import { Deferred } from './deferred.js';
 import { JudgeRound, type JudgeMode, type Lookup } from './judge-round.js';
 import { ProviderBridge } from './provider-bridge.js';
-import { DEFAULT_LIMITS, RequestParts, type BatchLimits } from './request-parts.js';
+import { RequestParts } from './request-parts.js';
+import type { BatchRowsContext } from './batch-rows-context.js';
 import type { BatchEndpoint, BatchJobRecord, BatchManifest } from './types.js';
-
-export interface BatchSettings {
-  limits: BatchLimits;
-  /** First wait between polls, ms. */
-  pollMs: number;
-}
-
-/** The run's `--batch` options with their defaults. */
-export function batchSettingsOf(batch: BatchRunOptions): BatchSettings {
-  return {
-    limits: { maxRequests: batch.maxRequests ?? DEFAULT_LIMITS.maxRequests, maxBytes: batch.maxBytes ?? DEFAULT_LIMITS.maxBytes },
-    pollMs: batch.pollMs ?? 30_000,
-  };
-}
-
-export interface BatchRowsContext {
-  handle: RunHandleLike;
-  pipeline: RowPipeline;
-  /** A model call through the run's response cache, with `live` in place of the HTTP call. */
-  callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
-  /** Runs `fn` with judge calls that miss the response cache answered by `live` instead of an HTTP call. */
-  judgeWith: <T>(live: JudgeFn, fn: () => Promise<T>) => Promise<T>;
-  /** `--judge-live`: judge calls stay live HTTP calls, as each batch answer is scored. */
-  judgeLive: boolean;
-  /** The rows × repeats still to run, a fresh pass per call (the dataset is streamed again). */
-  items: () => AsyncIterable<{ row: DatasetRow; repeat: number }>;
-  record: (row: RowResult) => Promise<void>;
-  /** Rows whose earlier batch attempt failed (`--resume`): they are sent again. */
-  retry: ReadonlySet<string>;
-  concurrency: number;
-  /** Stops dispatching and polling (Ctrl-C); the jobs keep running on the server. */
-  dispatch: AbortSignal;
-  /** Aborts rows in flight. */
-  rowSignal: AbortSignal;
-  emit: RunListener;
-  settings: BatchSettings;
-  env: NodeJS.ProcessEnv;
-  configBaseURL: string | undefined;
-  tools: Record<string, Tool>;
-  prices: Record<string, ModelPrice>;
-}
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 

@@ -11,11 +11,11 @@ export type {
   GitInfo,
   ManifestPatch,
   MergeRecord,
-  OpenedRun,
   RunHandleLike,
   RunManifest,
   RunOptions,
   RunStatus,
   ShardRecord,
 } from './types.js';
+export type { OpenedRun } from './opened-run.js';
 export { openRunFolder, type StoredRun } from './stored-run.js';

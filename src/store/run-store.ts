@@ -12,7 +12,8 @@ import { RunLock, type LockDeps } from './run-lock.js';
 import { rowKey } from './row-key.js';
 import { RowOffsets } from './row-offsets.js';
 import { RunStoreError } from './store-error.js';
-import type { OpenedRun, RunManifest } from './types.js';
+import type { OpenedRun } from './opened-run.js';
+import type { RunManifest } from './types.js';
 
 /** How many recent ids an unknown-run error lists. */
 const RECENT_IDS_SHOWN = 5;

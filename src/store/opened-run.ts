@@ -1,0 +1,23 @@
+import type { RowResult } from '../experiment/types.js';
+import type { RunHandle } from './run-handle.js';
+import type { LockOwner } from './run-lock.js';
+import type { RunManifest } from './types.js';
+
+/** What `RunStore.open` gives back to continue a run. */
+export interface OpenedRun {
+  manifest: RunManifest;
+  /** Appends to the existing results file, after any torn last line was dropped. */
+  handle: RunHandle;
+  /** `rowKey(index, repeat)` of every row already in the results file. */
+  done: Set<string>;
+  /** Complete rows found in the results file. */
+  rowCount: number;
+  /** Whether a torn last line was found and cut off. */
+  droppedTornLine: boolean;
+  /** `rowKey`s of the rows `open`'s `drop` took out of the results file, to be run again. */
+  dropped: Set<string>;
+  /** Set when the run's lock was left by a killed process and this one took it over. */
+  tookOverFrom?: LockOwner;
+  /** Streams the rows already stored, in file order. */
+  rows(): AsyncIterable<RowResult>;
+}
