@@ -1,4 +1,4 @@
-import { canonicalJson } from '../model/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { StoredRun } from '../store/index.js';
 import type { RunDescription, RunDifference, RunPerformance } from './types.js';
 

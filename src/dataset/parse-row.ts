@@ -1,7 +1,7 @@
 import type { TextDecoder } from 'node:util';
 import { DatasetError } from '../errors/index.js';
 import { scanJson } from '../project/json-source-map.js';
-import type { InputValidator } from './input-validator.js';
+import type { InputValidator } from '../prompt/input-validator.js';
 import { jsonTooDeepAt, MAX_ROW_DEPTH } from './json-depth.js';
 import { readRowLabels } from './row-labels.js';
 import { readRowTimeout } from './row-timeout.js';

@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { DatasetError } from '../errors/index.js';
-import { compileInputSchema } from './input-validator.js';
+import { compileInputSchema } from '../prompt/input-validator.js';
 import { parseRow } from './parse-row.js';
 import { isBlankLine, readLines } from './read-lines.js';
 import type { DatasetRow } from './types.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../model/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 
 /** The parts of a row that make its identity: a dataset row and a stored result both have them. */
 export interface RowContent {

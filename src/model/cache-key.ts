@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Tool } from 'ai';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { ModelRequest } from './types.js';
 
 /** Bumped when the key's payload changes, so old entries simply miss. */

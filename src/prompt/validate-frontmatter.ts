@@ -1,4 +1,4 @@
-import { compileInputSchema } from '../dataset/input-validator.js';
+import { compileInputSchema } from './input-validator.js';
 import { DatasetError, PromptSyntaxError, type AgentmarkError } from '../errors/index.js';
 import { validatePromptFrontmatterSchema } from '../generated/prompt-frontmatter-schema.validate.js';
 import type { PromptFrontmatter, PromptKind } from './types.js';

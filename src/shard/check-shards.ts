@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/index.js';
-import { canonicalJson } from '../model/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { RunManifest, ShardRecord, StoredRun } from '../store/index.js';
 
 /** A run that `--shard` made, with its record. */
