@@ -63,7 +63,7 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
       <button type="button" data-testid="open-compare" disabled=${picked.length !== 2} onClick=${openCompare}>compare the two ticked runs</button>
       <span class="muted" aria-live="polite">${picked.length === 2 ? 'the older one is the base' : `tick two runs to compare them (${picked.length} ticked)`}</span>
     </div>
-    <table class="runs">
+    <div class="table-scroll"><table class="runs">
       <thead><tr><th scope="col"><span class="visually-hidden">compare</span></th><th scope="col">started (UTC)</th><th scope="col">prompt</th><th scope="col">model</th><th scope="col">status</th>
         <th scope="col">rows</th><th scope="col">pass rate per eval</th><th scope="col">cost</th><th scope="col">commit</th></tr></thead>
       <tbody>${shown.map(
@@ -80,6 +80,6 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
           <td class="mono small">${run.gitCommit?.slice(0, 8) ?? '—'}</td>
         </tr>`,
       )}</tbody>
-    </table>
+    </table></div>
   </main>`;
 }
