@@ -196,3 +196,52 @@ function inPage({ tables, optional, noScrollingSideways, slack }: { tables: read
   for (const el of unreachable.slice(0, 5)) problems.push(`${describe(el)} reaches ${Math.round(el.getBoundingClientRect().right)} px, past the ${innerWidth} px window, and nothing scrolls to it`);
   return problems;
 }
+
+/** What a chart draws, read from the page: its axes' titles, its marks, and where they fall. */
+export interface ChartShape {
+  /** The chart's caption (a figure's figcaption), or its aria-label. */
+  caption: string;
+  /** Both axes drawn, as lines with a length. */
+  axes: boolean;
+  xTitle: string;
+  yTitle: string;
+  /** Points (.point) per series (g[data-eval]); a histogram has none. */
+  series: Record<string, number>;
+  /** Marks (.point, .bar) in all. */
+  marks: number;
+  /** Marks whose centre lies outside the box the axes draw. */
+  outside: number;
+}
+
+/** Every chart matching `selector` (an svg.chart, or an element holding one). */
+export async function chartShapes(page: Page, selector: string): Promise<ChartShape[]> {
+  return page.evaluate(
+    ({ selector, slack }) => {
+      const { document } = globalThis as unknown as PageGlobals;
+      return Array.from(document.querySelectorAll(selector)).map((el) => {
+        const svg = el.tagName.toLowerCase() === 'svg' ? el : (el.querySelectorAll('svg.chart')[0] as El);
+        const x = svg.querySelectorAll('.x-axis')[0]?.getBoundingClientRect();
+        const y = svg.querySelectorAll('.y-axis')[0]?.getBoundingClientRect();
+        const marks = Array.from(svg.querySelectorAll('.point, .bar')).map((m) => m.getBoundingClientRect());
+        const box = { left: (y?.left ?? 0) - slack, right: (x?.right ?? 0) + slack, top: (y?.top ?? 0) - slack, bottom: (x?.bottom ?? 0) + slack };
+        const series: Record<string, number> = {};
+        for (const g of Array.from(svg.querySelectorAll('g[data-eval]'))) series[g.getAttribute('data-eval') ?? ''] = g.querySelectorAll('.point').length;
+        const text = (s: string): string => svg.querySelectorAll(s)[0]?.textContent ?? '';
+        return {
+          caption: el.querySelectorAll('figcaption')[0]?.textContent ?? svg.getAttribute('aria-label') ?? '',
+          axes: x !== undefined && y !== undefined && x.width > 0 && y.height > 0,
+          xTitle: text('.x-title'),
+          yTitle: text('.y-title'),
+          series,
+          marks: marks.length,
+          outside: marks.filter((m) => {
+            const cx = m.left + m.width / 2;
+            const cy = m.top + m.height / 2;
+            return cx < box.left || cx > box.right || cy < box.top || cy > box.bottom;
+          }).length,
+        };
+      });
+    },
+    { selector, slack: SLACK },
+  );
+}

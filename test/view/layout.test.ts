@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAVICON } from '../../src/view/favicon.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { launchBrowser } from './browser.js';
 import { exampleProject } from './example-project.js';
-import { TABLES, viewportProblems, type LayoutCheck } from './geometry.js';
+import { TABLES, chartShapes, viewportProblems, type LayoutCheck } from './geometry.js';
 
 /** The browser globals that callbacks given to page.waitForFunction use (they run in the page). */
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
@@ -18,7 +19,11 @@ let page: Page;
 let base: string;
 let head: string;
 const pageErrors: string[] = [];
+/** Requests answered with an error (a missing favicon was one). */
+const failedRequests: string[] = [];
 
+const V1 = 'prompts/classify-intent.prompt.mdx';
+const V2 = 'prompts/classify-intent-v2.prompt.mdx';
 const cli = (args: string[]): ReturnType<typeof runCli> => runCli(args, { cwd: project.dir, env: {}, timeoutMs: 60_000 });
 const NONE = { 1280: [], 390: [] };
 
@@ -36,17 +41,22 @@ async function runPageDrawn(): Promise<void> {
 describe('every page is laid out: rows in one line, columns aligned, nothing overlapping, at 1280 and 390 px', () => {
   beforeAll(async () => {
     project = await exampleProject();
-    // The README's walkthrough: v1 (the base), then v2 (the head), over the same dataset.
-    for (const prompt of ['prompts/classify-intent.prompt.mdx', 'prompts/classify-intent-v2.prompt.mdx']) {
+    // The README's walkthrough: v1 (the base), then v2 (the head), over the same dataset; v1
+    // once more, so its chart has two points.
+    for (const prompt of [V1, V2, V1]) {
       const run = await cli(['run-experiment', prompt, '--format', 'json', '-q']);
       expect(run.stderr).not.toMatch(/^error:/m);
     }
-    const runs = JSON.parse((await cli(['runs', '--format', 'json'])).stdout) as Array<{ id: string }>;
-    [head, base] = runs.map((r) => r.id) as [string, string];
+    const runs = (JSON.parse((await cli(['runs', '--format', 'json'])).stdout) as Array<{ id: string; prompt: string }>).reverse();
+    base = runs.find((r) => r.prompt === V1)?.id as string;
+    head = runs.find((r) => r.prompt === V2)?.id as string;
     server = await startViewServer({ projectRoot: project.dir, port: 0 });
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failedRequests.push(`${response.status()} ${response.url()}`);
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -60,6 +70,8 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       await page.goto(server.url);
       await page.waitForSelector('table.runs tbody tr');
       expect(await viewportProblems(page, RUNS)).toEqual(NONE);
+      // An icon in the page: no browser asks for /favicon.ico (a 404).
+      expect(await page.getAttribute('link[rel=icon]', 'href')).toBe(FAVICON);
     });
 
     it('the run page', async () => {
@@ -87,6 +99,7 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       await page.goto(pathToFileURL(join(project.dir, 'run.html')).href);
       await runPageDrawn();
       expect(await viewportProblems(page, RUN)).toEqual(NONE);
+      expect(await page.getAttribute('link[rel=icon]', 'href')).toBe(FAVICON);
       await page.click('.row[data-index="11"] a');
       await page.waitForSelector('.row-page .message');
       expect(await viewportProblems(page, ROW)).toEqual(NONE);
@@ -100,7 +113,31 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
     });
   });
 
-  it('raised no page errors', () => {
+  describe('charts', () => {
+    it('the runs page: per prompt, pass rate over its runs, one point per run and eval, inside the axes', async () => {
+      await page.goto(server.url);
+      await page.waitForSelector('.pass-chart svg');
+      const axes = { axes: true, yTitle: 'pass rate', outside: 0 };
+      const intents = { exact_intent: 0, known_intent: 0 };
+      expect(await chartShapes(page, '.pass-chart')).toEqual([
+        { ...axes, caption: V2, xTitle: 'runs, oldest → newest (1)', series: { exact_intent: 1, known_intent: 1 }, marks: 2 },
+        { ...axes, caption: V1, xTitle: 'runs, oldest → newest (2)', series: { exact_intent: 2, known_intent: 2 }, marks: 4 },
+      ].map((c) => ({ ...c, series: { ...intents, ...c.series } })));
+      // each point names its run
+      const titles = await page.locator(`.pass-chart:has(figcaption:text-is("${V1}")) g[data-eval=exact_intent] .point title`).allTextContents();
+      expect(titles).toEqual([expect.stringContaining(`run ${base}`), expect.stringMatching(/^exact_intent 91\.7% \(95% interval 64\.6%–98\.5%\) · run \d{8}-/)]);
+    });
+
+    it('the run page: a latency histogram with labelled axes', async () => {
+      await page.goto(`${server.url}#/runs/${base}`);
+      await runPageDrawn();
+      const [latency] = await chartShapes(page, '.latency-card svg.chart');
+      expect(latency).toMatchObject({ axes: true, xTitle: 'latency', yTitle: 'rows', series: {}, marks: 12, outside: 0 });
+    });
+  });
+
+  it('raised no page errors, and every request found what it asked for (the favicon too)', () => {
     expect(pageErrors).toEqual([]);
+    expect(failedRequests).toEqual([]);
   });
 });

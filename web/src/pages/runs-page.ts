@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunListItem } from '../api.js';
 import { PassRateChart } from '../components/pass-rate-chart.js';
 import type { DataSource } from '../data/source.js';
-import { dateTime, percent, usd } from '../format.js';
+import { dateTime, number, percent, usd } from '../format.js';
 import { href, navigate } from '../router.js';
 
 interface Filters {
@@ -75,7 +75,9 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
           <td class="mono">${run.model}</td>
           <td><span class=${`status status-${run.status}`}>${run.status}</span>${run.passed === undefined ? '' : html` <span class=${run.passed ? 'gate-pass' : 'gate-fail'}>${run.passed ? 'passed' : 'failed'}</span>`}</td>
           <td class="num">${run.rows ?? '—'}${run.errored ? html` <span class="error-text">(${run.errored} errored)</span>` : ''}</td>
-          <td>${run.evals.map((e) => html`<div class="small">${e.name}: <b>${percent(e.passRate)}</b></div>`)}</td>
+          <td><dl class="rates">${run.evals.map(
+            (e) => html`<div data-eval=${e.name}><dt title=${e.name}>${e.name}</dt><dd>${e.passRate !== undefined ? percent(e.passRate) : e.meanScore !== undefined ? `mean ${number(e.meanScore, 2)}` : '—'}</dd></div>`,
+          )}</dl></td>
           <td class="num">${usd(run.costUsd)}</td>
           <td class="mono small">${run.gitCommit?.slice(0, 8) ?? '—'}</td>
         </tr>`,
