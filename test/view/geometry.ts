@@ -18,6 +18,8 @@ export interface TableShape {
 export const TABLES = {
   rows: { name: 'rows table', table: '.rows-table', row: '.rows-head, .row', cell: '[role=columnheader], [role=cell]' },
   runs: { name: 'runs table', table: 'table.runs', row: 'tr', cell: 'th, td' },
+  /** The runs page's pass rate per eval: one line per eval, names and rates in two columns. */
+  rates: { name: 'pass rates', table: '.rates', row: '.rates > div', cell: 'dt, dd' },
   evals: { name: 'evals table', table: 'table.evals', row: 'tr', cell: 'th, td' },
   compareEvals: { name: 'compare evals table', table: 'table.compare-evals', row: 'tr', cell: 'th, td' },
   grid: { name: 'results grid', table: '[role=grid], table.grid', row: '[role=row], tr', cell: '[role=columnheader], [role=rowheader], [role=gridcell], [role=cell], th, td' },

@@ -27,7 +27,7 @@ const V2 = 'prompts/classify-intent-v2.prompt.mdx';
 const cli = (args: string[]): ReturnType<typeof runCli> => runCli(args, { cwd: project.dir, env: {}, timeoutMs: 60_000 });
 const NONE = { 1280: [], 390: [] };
 
-const RUNS: LayoutCheck = { tables: [TABLES.runs] };
+const RUNS: LayoutCheck = { tables: [TABLES.runs, TABLES.rates] };
 const RUN: LayoutCheck = { tables: [TABLES.rows] };
 const ROW: LayoutCheck = { tables: [TABLES.evals] };
 const COMPARE: LayoutCheck = { tables: [TABLES.compareEvals], optional: [TABLES.grid] };
@@ -42,8 +42,8 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
   beforeAll(async () => {
     project = await exampleProject();
     // The README's walkthrough: v1 (the base), then v2 (the head), over the same dataset; v1
-    // once more, so its chart has two points.
-    for (const prompt of [V1, V2, V1]) {
+    // once more, so its chart has two points; and a prompt with five evals.
+    for (const prompt of [V1, V2, V1, 'prompts/support-reply.prompt.mdx']) {
       const run = await cli(['run-experiment', prompt, '--format', 'json', '-q']);
       expect(run.stderr).not.toMatch(/^error:/m);
     }
@@ -119,7 +119,7 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       await page.waitForSelector('.pass-chart svg');
       const axes = { axes: true, yTitle: 'pass rate', outside: 0 };
       const intents = { exact_intent: 0, known_intent: 0 };
-      expect(await chartShapes(page, '.pass-chart')).toEqual([
+      expect((await chartShapes(page, '.pass-chart')).filter((c) => c.caption.includes('classify-intent'))).toEqual([
         { ...axes, caption: V2, xTitle: 'runs, oldest → newest (1)', series: { exact_intent: 1, known_intent: 1 }, marks: 2 },
         { ...axes, caption: V1, xTitle: 'runs, oldest → newest (2)', series: { exact_intent: 2, known_intent: 2 }, marks: 4 },
       ].map((c) => ({ ...c, series: { ...intents, ...c.series } })));
