@@ -70,7 +70,7 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
         (run) => html`<tr data-run=${run.id}>
           <td><input type="checkbox" class="pick" aria-label=${`compare ${run.id}`} checked=${picked.includes(run.id)}
             onChange=${(e: Event) => pick(run.id, (e.target as HTMLInputElement).checked)} /></td>
-          <td><a href=${href.run(run.id)}>${dateTime(run.startedAt)}</a><div class="muted mono small">${run.id}</div></td>
+          <td><a class="started" href=${href.run(run.id)}>${dateTime(run.startedAt)}</a><div class="muted mono small">${run.id}</div></td>
           <td>${run.promptName}<div class="muted mono small">${run.promptPath}</div></td>
           <td class="mono">${run.model}</td>
           <td><span class=${`status status-${run.status}`}>${run.status}</span>${run.passed === undefined ? '' : html` <span class=${run.passed ? 'gate-pass' : 'gate-fail'}>${run.passed ? 'passed' : 'failed'}</span>`}</td>
