@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAVICON } from '../../src/view/favicon.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -133,6 +133,43 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       await runPageDrawn();
       const [latency] = await chartShapes(page, '.latency-card svg.chart');
       expect(latency).toMatchObject({ axes: true, xTitle: 'latency', yTitle: 'rows', series: {}, marks: 12, outside: 0 });
+    });
+  });
+
+  describe('the checks themselves', () => {
+    const table = (rowStyle: string): string => `<!doctype html><body style="margin:0"><div class="rows-table" style="max-width:600px">
+      ${[0, 1].map((i) => `<div class="row" style="${rowStyle}"><span role="cell">${i}</span><span role="cell">input ${i}</span><span role="cell">PASS</span></div>`).join('')}
+    </div></body>`;
+    // A blank page first: content set into a report keeps the report's Content-Security-Policy,
+    // which blocks these inline styles.
+    beforeEach(() => page.goto('about:blank'));
+
+    it('find a row whose cells are piled into one column (an invalid grid template), and pass a good one', async () => {
+      await page.setContent(table('display:grid; height:40px; grid-template-columns:[object Object]'));
+      const piled = await viewportProblems(page, RUN, [1280]);
+      expect(piled[1280]).toEqual(expect.arrayContaining([
+        expect.stringMatching(/^rows table row 0: cell 1 starts \d+ px below cell 0/),
+        expect.stringMatching(/^rows table row 0: cell 2 sticks out of its row/),
+      ]));
+      await page.setContent(table('display:grid; height:40px; grid-template-columns:4rem 1fr 5rem'));
+      expect(await viewportProblems(page, RUN, [1280, 390])).toEqual(NONE);
+    });
+
+    it('find rows drawn over each other', async () => {
+      await page.setContent(table('display:grid; height:40px; grid-template-columns:4rem 1fr 5rem; margin-bottom:-20px'));
+      expect((await viewportProblems(page, RUN, [1280]))[1280]).toEqual(['rows table: rows 0 and 1 overlap']);
+    });
+
+    it('find columns that do not line up across rows, and a page that scrolls sideways', async () => {
+      await page.setContent(`<!doctype html><body style="margin:0"><table class="runs" style="width:1600px"><tr><td style="width:100px">a</td><td>b</td></tr></table>
+        <div class="rows-table"><div class="row" style="display:flex;height:40px"><span role="cell">0</span><span role="cell">x</span></div>
+        <div class="row" style="display:flex;height:40px"><span role="cell">10000</span><span role="cell">y</span></div></div></body>`);
+      const found = await viewportProblems(page, { tables: [TABLES.rows, TABLES.runs] }, [1280]);
+      expect(found[1280]).toEqual([
+        expect.stringMatching(/^rows table row 1: column 1 starts at \d+ px, in the first row at \d+ px$/),
+        'the page is 1600 px wide in a 1280 px window: it scrolls sideways',
+        expect.stringMatching(/^td "b" reaches \d+ px, past the 1280 px window, and nothing scrolls to it$/),
+      ]);
     });
   });
 
