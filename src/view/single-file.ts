@@ -11,6 +11,7 @@ import { emptyColumns } from './row-columns.js';
 import { listItem } from './run-catalog.js';
 import { loadRunPrompt, renderRowMessages, reproduceCommand } from './row-messages.js';
 import { webDir } from './static-assets.js';
+import { FAVICON } from './favicon.js';
 
 /** Above this many bytes of JSON the data is gzipped (and base64-encoded) in the file. */
 export const COMPRESS_ABOVE = 512 * 1024;
@@ -108,6 +109,7 @@ export async function renderReportHtml(data: ReportData, dir = webDir()): Promis
     `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
+    `<link rel="icon" href="${escapeHtml(FAVICON)}">`,
     `<title>${escapeHtml(title)}</title>`,
     `<style>${css}</style>`,
     '</head>',

@@ -178,7 +178,9 @@ describe('the viewer in a real browser', () => {
     expect(dialogs).toEqual([]);
   });
 
-  it(`opens a ${BIG_ROWS.toLocaleString('en')}-row run in under 2 s and scrolls to its end`, async () => {
+  // How fast these happen is measured in the bench (scenarios viewer-open and viewer-live, with
+  // targets of 2 s and 1 s); a wall-clock bound here would fail on a loaded machine.
+  it(`opens a ${BIG_ROWS.toLocaleString('en')}-row run and scrolls to its end with few rows in the page`, async () => {
     await writeRun(project.dir, {
       id: BIG_RUN,
       evalNames: ['correct', 'short'],
@@ -189,27 +191,20 @@ describe('the viewer in a real browser', () => {
         }
       })(),
     });
-    const started = Date.now();
     await page.goto(`${server.url}#/runs/${BIG_RUN}`);
     await page.waitForFunction((n) => document.querySelector('[data-testid=shown-count]')?.textContent === String(n), BIG_ROWS);
     await page.waitForFunction(() => document.querySelector('.row[data-index="0"]')?.textContent?.includes('question 0'));
-    const opened = Date.now() - started;
-    expect(opened).toBeLessThan(2000);
     await page.locator('[data-testid=rows-scroll]').evaluate((el) => (el.scrollTop = el.scrollHeight));
-    await page.waitForFunction(() => document.querySelector('.row[data-index="99999"]')?.textContent?.includes('question 99999'), undefined, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('.row[data-index="99999"]')?.textContent?.includes('question 99999'));
     expect(await page.locator('.row[data-index]').count()).toBeLessThan(80);
-    console.info(`${BIG_ROWS} rows: page open ${opened} ms`);
   }, 60_000);
 
-  it('shows a row of a running run less than 1 s after the run writes it', async () => {
+  it('shows a row of a running run once the run writes it', async () => {
     const handle = await writeRun(project.dir, { id: LIVE_RUN, evalNames: ['correct'], rows: [row(0, { evals: { correct: { passed: true } } })], keepOpen: true });
     try {
       await openRun(LIVE_RUN);
-      await page.waitForTimeout(200);
-      const started = Date.now();
       handle.append(row(1, { output: 'a live answer', evals: { correct: { passed: false } } }));
-      await page.waitForFunction(() => document.querySelector('.row[data-index="1"]')?.textContent?.includes('a live answer'), undefined, { timeout: 3000 });
-      expect(Date.now() - started).toBeLessThan(1000);
+      await page.waitForFunction(() => document.querySelector('.row[data-index="1"]')?.textContent?.includes('a live answer'));
       await page.waitForFunction(() => document.querySelector('[data-testid=rows-run]')?.textContent === '2');
     } finally {
       await handle.close();

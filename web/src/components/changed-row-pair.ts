@@ -44,7 +44,7 @@ export function ChangedRowPair({ row, baseId, headId }: { row: ChangedRow; baseI
       </section>
     </div>
     ${base === head ? null : html`<h4>difference (base → head)</h4><${WordDiff} before=${base} after=${head} label="difference from base's output to head's" />`}
-    <table class="evals">
+    <div class="table-scroll"><table class="evals">
       <thead><tr><th scope="col">eval</th><th scope="col">base</th><th scope="col">head</th><th scope="col">base reason</th><th scope="col">head reason</th></tr></thead>
       <tbody>${Object.entries(row.evals).map(
         ([name, e]) => html`<tr data-eval=${name} data-change=${e.change}><th scope="row">${name}</th>
@@ -52,6 +52,6 @@ export function ChangedRowPair({ row, baseId, headId }: { row: ChangedRow; baseI
           <td class="head-verdict"><${Chip} verdict=${verdictOf(e.head)} detail=${detail(e.head)} /></td>
           <td class="reason">${e.base?.error ?? e.base?.reason ?? ''}</td><td class="reason">${e.head?.error ?? e.head?.reason ?? ''}</td></tr>`,
       )}</tbody>
-    </table>
+    </table></div>
   </article>`;
 }

@@ -24,7 +24,7 @@ export function CompareEvals({ evals }: { evals: readonly EvalComparison[] }): V
     for (const v of [d?.estimate, ...(d?.ci95 ?? [])]) if (v !== undefined) scale = Math.max(scale, Math.abs(v));
   }
   const tested = evals.filter((e) => primary(e).diff !== undefined).length;
-  return html`<table class="compare-evals">
+  return html`<div class="table-scroll"><table class="compare-evals">
     <thead><tr><th scope="col">eval</th><th scope="col">base</th><th scope="col">head</th><th scope="col">difference [95% CI]</th>
       <th scope="col">bootstrap 95%</th><th scope="col">p (Holm)</th><th scope="col">p (unadjusted)</th><th scope="col">improved / regressed / same</th><th scope="col">detectable</th></tr></thead>
     <tbody>${evals.map((e) => {
@@ -43,7 +43,7 @@ export function CompareEvals({ evals }: { evals: readonly EvalComparison[] }): V
         <td class="detectable num">${e.minDetectable === undefined ? 'n/a' : `±${(e.minDetectable * 100).toFixed(1)} pts`}</td>
       </tr>`;
     })}</tbody>
-  </table>
+  </table></div>
   <p class="muted small">Differences are head − base in points, over paired rows. Pass rates: Newcombe interval, McNemar exact p; mean scores: paired t
     interval, Wilcoxon signed-rank p. p (Holm): adjusted across ${tested} eval${tested === 1 ? '' : 's'}. Detectable: smallest change found with 80% power at 5%.</p>`;
 }

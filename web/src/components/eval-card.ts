@@ -43,7 +43,7 @@ export function EvalCard(props: { summary: EvalSummary; scores: ReadonlyArray<nu
       ? html`<p>mean <span class="mean">${number(summary.meanScore)}</span>${summary.meanScoreStdErr === undefined ? '' : html` ± <span class="stderr">${number(summary.meanScoreStdErr)}</span> <span class="muted">(SE)</span>`}</p>`
       : null}
     <p class="muted counts">${summary.count} results${summary.errored > 0 ? html`, <span class="errored">${summary.errored} errored</span>` : ''}${summary.skipped ? `, ${summary.skipped} skipped` : ''}</p>
-    ${isNumeric ? html`<${Histogram} bins=${binValues(scores, 10, (v) => number(v, 2))} label=${`${summary.name} scores`} />` : null}
+    ${isNumeric ? html`<${Histogram} bins=${binValues(scores, 10, (v) => number(v, 2))} label=${`${summary.name} scores`} xTitle="score" format=${(v: number) => number(v, 2)} />` : null}
     ${labels.size > 0
       ? html`<ul class="labels" aria-label=${`${summary.name} labels`}>${[...labels].sort((a, b) => b[1] - a[1]).map(([label, count]) => html`<li><span>${label}</span> <b>${count}</b></li>`)}</ul>`
       : null}

@@ -7,6 +7,7 @@ import { verdictAt } from '../data/row-columns.js';
 import { cellText, ms, number } from '../format.js';
 import { href } from '../router.js';
 import { Chip } from './chip.js';
+import { gridTemplate, type GridColumn } from './grid-template.js';
 
 export const ROW_HEIGHT = 40;
 
@@ -24,6 +25,11 @@ export interface RowsTableProps {
   flips?: ReadonlyMap<number, 'pass' | 'fail'>;
   selected: number;
   onSelect: (viewIndex: number) => void;
+}
+
+/** #, input, output, expected, one per eval, latency. */
+function rowsColumns(evalCount: number): GridColumn[] {
+  return [{ min: 4.5 }, { min: 8, fr: 2 }, { min: 8, fr: 2 }, { min: 8, fr: 1.5 }, ...Array.from({ length: evalCount }, () => ({ min: 6, fr: 1 })), { min: 5.5 }];
 }
 
 function evalDetail(row: RowResult | undefined, name: string): string | undefined {
@@ -78,41 +84,43 @@ export function RowsTable(props: RowsTableProps): VNode {
     if (props.selected >= 0 && props.selected < props.view.length) virtualizer.scrollToIndex(props.selected, { align: 'auto' });
   }, [props.selected]);
 
-  const columns = `4.5rem minmax(8rem, 2fr) minmax(8rem, 2fr) minmax(8rem, 1.5fr) ${props.evalNames.map(() => 'minmax(6rem, 1fr)').join(' ')} 5.5rem`;
+  const template = gridTemplate(rowsColumns(props.evalNames.length));
+  const { columns } = props;
   return html`<div class="rows-table" role="table" aria-label="rows" aria-rowcount=${props.view.length + 1}>
-    <div class="rows-head" role="row" style=${{ gridTemplateColumns: columns }}>
-      <span role="columnheader">#</span><span role="columnheader">input</span><span role="columnheader">output</span>
-      <span role="columnheader">expected</span>
-      ${props.evalNames.map((name) => html`<span role="columnheader">${name}</span>`)}
-      <span role="columnheader">latency</span>
-    </div>
-    <div class="rows-scroll" ref=${scroller} tabindex="-1" data-testid="rows-scroll">
-      <div class="rows-sizer" style=${{ height: `${virtualizer.getTotalSize()}px` }}>
-        ${items.map((item) => {
-          const position = props.view[item.index] as number;
-          const { columns } = props;
-          const index = columns.index[position] as number;
-          const repeat = columns.repeat[position] as number;
-          const row = props.rows.get(position);
-          const selected = item.index === props.selected;
-          return html`<div
-            key=${position}
-            role="row"
-            aria-rowindex=${item.index + 2}
-            aria-selected=${selected}
-            class=${`row${selected ? ' selected' : ''}${(columns.flags[position] as number) & 1 ? ' errored' : ''}`}
-            data-index=${index}
-            style=${{ transform: `translateY(${item.start}px)`, gridTemplateColumns: columns }}
-            onClick=${() => props.onSelect(item.index)}
-          >
-            <span role="cell"><a href=${href.row(props.runId, index)}>${index}${repeat > 0 ? `·${repeat}` : ''}</a>${flipMark(props.flips?.get(position))}</span>
-            <span role="cell" class="text">${row ? cellText(row.input) : '…'}</span>
-            <span role="cell" class="text">${row ? (row.error !== undefined ? html`<span class="error-text">${cellText(row.error)}</span>` : cellText(row.output)) : '…'}</span>
-            <span role="cell" class="text">${row ? cellText(row.expectedOutput) : '…'}</span>
-            ${props.evalNames.map((name, k) => html`<span role="cell"><${Chip} verdict=${verdictAt(columns, position, k)} detail=${evalDetail(row, name)} /></span>`)}
-            <span role="cell" class="num">${ms(columns.latencyMs[position])}</span>
-          </div>`;
-        })}
+    <div class="rows-wide" style=${template}>
+      <div class="rows-head" role="row">
+        <span role="columnheader">#</span><span role="columnheader">input</span><span role="columnheader">output</span>
+        <span role="columnheader">expected</span>
+        ${props.evalNames.map((name) => html`<span role="columnheader" title=${name}>${name}</span>`)}
+        <span role="columnheader">latency</span>
+      </div>
+      <div class="rows-scroll" ref=${scroller} tabindex="-1" data-testid="rows-scroll">
+        <div class="rows-sizer" style=${{ height: `${virtualizer.getTotalSize()}px` }}>
+          ${items.map((item) => {
+            const position = props.view[item.index] as number;
+            const index = columns.index[position] as number;
+            const repeat = columns.repeat[position] as number;
+            const row = props.rows.get(position);
+            const selected = item.index === props.selected;
+            return html`<div
+              key=${position}
+              role="row"
+              aria-rowindex=${item.index + 2}
+              aria-selected=${selected}
+              class=${`row${selected ? ' selected' : ''}${(columns.flags[position] as number) & 1 ? ' errored' : ''}`}
+              data-index=${index}
+              style=${{ transform: `translateY(${item.start}px)` }}
+              onClick=${() => props.onSelect(item.index)}
+            >
+              <span role="cell"><a href=${href.row(props.runId, index)}>${index}${repeat > 0 ? `·${repeat}` : ''}</a>${flipMark(props.flips?.get(position))}</span>
+              <span role="cell" class="text">${row ? cellText(row.input) : '…'}</span>
+              <span role="cell" class="text">${row ? (row.error !== undefined ? html`<span class="error-text">${cellText(row.error)}</span>` : cellText(row.output)) : '…'}</span>
+              <span role="cell" class="text">${row ? cellText(row.expectedOutput) : '…'}</span>
+              ${props.evalNames.map((name, k) => html`<span role="cell"><${Chip} verdict=${verdictAt(columns, position, k)} detail=${evalDetail(row, name)} /></span>`)}
+              <span role="cell" class="num">${ms(columns.latencyMs[position])}</span>
+            </div>`;
+          })}
+        </div>
       </div>
     </div>
   </div>`;

@@ -54,14 +54,14 @@ function Repeat({ row }: { row: RowResult }): VNode {
           ${output !== undefined ? html`<h4>difference (expected → output)</h4><${WordDiff} before=${expected} after=${output} />` : null}`
       : null}
     <h4>evals</h4>
-    <table class="evals">
+    <div class="table-scroll"><table class="evals">
       <thead><tr><th scope="col">eval</th><th scope="col">verdict</th><th scope="col">score</th><th scope="col">label</th><th scope="col">reason</th></tr></thead>
       <tbody>${Object.entries(row.evals).map(
         ([name, r]) => html`<tr data-eval=${name}><th scope="row">${name}</th><td><${Chip} verdict=${verdictOf(r)} /></td>
           <td>${r.score ?? '—'}${r.normalized !== undefined && r.normalized !== r.score ? html` <span class="muted">(${r.normalized.toFixed(2)})</span>` : ''}</td>
           <td>${r.label ?? '—'}</td><td class="reason">${r.error ?? r.reason ?? ''}</td></tr>`,
       )}</tbody>
-    </table>
+    </table></div>
     <dl class="facts">
       <div><dt>latency</dt><dd>${ms(row.latencyMs)}${row.cached ? ' (cached)' : ''}${row.pregenerated ? ' (pre-generated)' : ''}</dd></div>
       <div><dt>tokens</dt><dd>${row.usage ? `${row.usage.inputTokens} in, ${row.usage.outputTokens} out` : '—'}</dd></div>

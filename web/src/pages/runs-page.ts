@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunListItem } from '../api.js';
 import { PassRateChart } from '../components/pass-rate-chart.js';
 import type { DataSource } from '../data/source.js';
-import { dateTime, percent, usd } from '../format.js';
+import { dateTime, number, percent, usd } from '../format.js';
 import { href, navigate } from '../router.js';
 
 interface Filters {
@@ -63,23 +63,25 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
       <button type="button" data-testid="open-compare" disabled=${picked.length !== 2} onClick=${openCompare}>compare the two ticked runs</button>
       <span class="muted" aria-live="polite">${picked.length === 2 ? 'the older one is the base' : `tick two runs to compare them (${picked.length} ticked)`}</span>
     </div>
-    <table class="runs">
+    <div class="table-scroll"><table class="runs">
       <thead><tr><th scope="col"><span class="visually-hidden">compare</span></th><th scope="col">started (UTC)</th><th scope="col">prompt</th><th scope="col">model</th><th scope="col">status</th>
         <th scope="col">rows</th><th scope="col">pass rate per eval</th><th scope="col">cost</th><th scope="col">commit</th></tr></thead>
       <tbody>${shown.map(
         (run) => html`<tr data-run=${run.id}>
           <td><input type="checkbox" class="pick" aria-label=${`compare ${run.id}`} checked=${picked.includes(run.id)}
             onChange=${(e: Event) => pick(run.id, (e.target as HTMLInputElement).checked)} /></td>
-          <td><a href=${href.run(run.id)}>${dateTime(run.startedAt)}</a><div class="muted mono small">${run.id}</div></td>
+          <td><a class="started" href=${href.run(run.id)}>${dateTime(run.startedAt)}</a><div class="muted mono small">${run.id}</div></td>
           <td>${run.promptName}<div class="muted mono small">${run.promptPath}</div></td>
           <td class="mono">${run.model}</td>
           <td><span class=${`status status-${run.status}`}>${run.status}</span>${run.passed === undefined ? '' : html` <span class=${run.passed ? 'gate-pass' : 'gate-fail'}>${run.passed ? 'passed' : 'failed'}</span>`}</td>
           <td class="num">${run.rows ?? '—'}${run.errored ? html` <span class="error-text">(${run.errored} errored)</span>` : ''}</td>
-          <td>${run.evals.map((e) => html`<div class="small">${e.name}: <b>${percent(e.passRate)}</b></div>`)}</td>
+          <td><dl class="rates">${run.evals.map(
+            (e) => html`<div data-eval=${e.name}><dt title=${e.name}>${e.name}</dt><dd>${e.passRate !== undefined ? percent(e.passRate) : e.meanScore !== undefined ? `mean ${number(e.meanScore, 2)}` : '—'}</dd></div>`,
+          )}</dl></td>
           <td class="num">${usd(run.costUsd)}</td>
           <td class="mono small">${run.gitCommit?.slice(0, 8) ?? '—'}</td>
         </tr>`,
       )}</tbody>
-    </table>
+    </table></div>
   </main>`;
 }
