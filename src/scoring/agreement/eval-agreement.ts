@@ -3,8 +3,9 @@ import { kappa, percentAgreement } from './kappa.js';
 import { meanAbsoluteDifference, spearman } from './rank-correlation.js';
 import { rowBootstrapInterval } from './row-bootstrap.js';
 
-/** A verdict as a score schema reads it: pass/fail, a number, or a category label. */
-export type Verdict = boolean | number | string;
+import type { Verdict } from '../../dataset/row-verdicts.js';
+
+export type { Verdict };
 
 export type VerdictKind = 'boolean' | 'numeric' | 'categorical';
 
