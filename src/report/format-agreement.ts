@@ -30,9 +30,12 @@ export function reviewerLine(agreement: ReviewerAgreement): string {
 /** The confusion matrix as aligned text: people in rows, the judge in columns. */
 export function confusionLines(agreement: EvalAgreement, indent = '  '): string[] {
   const { categories, counts } = agreement.confusion;
-  const width = Math.max(6, ...categories.map((c) => c.length), ...counts.flat().map((n) => String(n).length));
-  const head = `${indent}${'people \\ judge'.padEnd(width + 8)}${categories.map((c) => c.padStart(width)).join('  ')}`;
-  const rows = categories.map((category, i) => `${indent}${category.padEnd(width + 8)}${(counts[i] ?? []).map((n) => String(n).padStart(width)).join('  ')}`);
+  const corner = 'people \\ judge';
+  const width = Math.max(5, ...categories.map((c) => c.length), ...counts.flat().map((n) => String(n).length));
+  const label = Math.max(corner.length, ...categories.map((c) => c.length));
+  const line = (first: string, cells: readonly string[]) => `${indent}${first.padEnd(label)}  ${cells.map((cell) => cell.padStart(width)).join('  ')}`;
+  const head = line(corner, categories);
+  const rows = categories.map((category, i) => line(category, (counts[i] ?? []).map(String)));
   return [head, ...rows];
 }
 
