@@ -41,6 +41,18 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Compare two runs row by row, with paired statistics and an optional regression gate',
     load: () => import('./commands/compare.js'),
   },
+  annotate: {
+    summary: "Label a row's eval as a person judged it (kept in the run's annotations.jsonl)",
+    load: () => import('./commands/annotate.js'),
+  },
+  agreement: {
+    summary: 'How often each judge agrees with the human labels of a run, with intervals',
+    load: () => import('./commands/agreement.js'),
+  },
+  dataset: {
+    summary: 'Write dataset rows from a run: failed or reviewed rows become tests (dataset from-run)',
+    load: () => import('./commands/dataset.js'),
+  },
   merge: {
     summary: 'Build one run from the shards of a sharded run (run-experiment --shard i/n)',
     load: () => import('./commands/merge.js'),

@@ -22,3 +22,4 @@ export { rowLabels, type RowLabels } from './row-labels.js';
 export { LabelIndex } from './label-index.js';
 export { filteredIndexes, noRowsMatched } from './filtered-selection.js';
 export { readRowTimeout } from './row-timeout.js';
+export { readRowVerdicts, rowVerdicts, type Verdict } from './row-verdicts.js';

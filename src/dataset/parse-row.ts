@@ -5,6 +5,7 @@ import type { InputValidator } from '../prompt/input-validator.js';
 import { jsonTooDeepAt, MAX_ROW_DEPTH } from './json-depth.js';
 import { readRowLabels } from './row-labels.js';
 import { readRowTimeout } from './row-timeout.js';
+import { readRowVerdicts } from './row-verdicts.js';
 import type { DatasetRow } from './types.js';
 
 export interface RowContext {
@@ -57,6 +58,8 @@ export function parseRow(bytes: Buffer, context: RowContext): DatasetRow {
   }
   const labels = readRowLabels(metadata);
   if ('problem' in labels) throw fail(labels.code, labels.problem, { hint: 'e.g. {"name": "refund-basic", "tags": ["smoke", "billing"], "input": {...}}' });
+  const verdicts = readRowVerdicts(metadata);
+  if (verdicts !== undefined && 'problem' in verdicts) throw fail('DATASET_BAD_LABELS', verdicts.problem, { hint: 'e.g. {"labels": {"correct": true, "tone": "formal"}, "input": {...}}' });
   const timeout = readRowTimeout(metadata);
   if ('problem' in timeout) throw fail('DATASET_BAD_TIMEOUT', timeout.problem, { hint: 'e.g. {"timeout_seconds": 5, "input": {...}}' });
   const violations = context.validateInput?.(input) ?? [];

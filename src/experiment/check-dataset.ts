@@ -1,5 +1,6 @@
 import { readDataset, type LabelIndex } from '../dataset/index.js';
 import { ErrorList, type AgentmarkError } from '../errors/index.js';
+import type { RowCheck } from './check-verdicts.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
 
 /** Problems listed before giving up; the count of the rest is still reported. */
@@ -9,9 +10,9 @@ const MAX_LISTED = 20;
  * Reads the whole dataset once before any model call, so a bad line anywhere is an input
  * error (exit 2) up front instead of a run that spends money and then stops halfway.
  * Returns the number of rows. `labels`, when given, sees every row (duplicate names are
- * problems like bad lines).
+ * problems like bad lines); so does `checkRow`, when given.
  */
-export async function checkDataset(path: string, inputSchema: JSONSchema7 | undefined, signal?: AbortSignal, labels?: LabelIndex): Promise<number> {
+export async function checkDataset(path: string, inputSchema: JSONSchema7 | undefined, signal?: AbortSignal, labels?: LabelIndex, checkRow?: RowCheck): Promise<number> {
   const problems: AgentmarkError[] = [];
   let bad = 0;
   let rows = 0;
@@ -27,6 +28,8 @@ export async function checkDataset(path: string, inputSchema: JSONSchema7 | unde
     rows++;
     const duplicate = labels?.add(row);
     if (duplicate) options.onError(duplicate);
+    const problem = checkRow?.(row);
+    if (problem) options.onError(problem);
   }
   if (bad > 0) {
     const more = bad - problems.length;

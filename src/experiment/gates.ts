@@ -9,6 +9,8 @@ export interface GateOptions {
   evalNames: string[];
   /** Evals whose score schema says `"gate": false`: reported, left out of the evals and threshold gates. */
   ungated?: string[];
+  /** `test_settings.judge_min_agreement`: minimum lower bound of each judge's kappa against labels. */
+  judgeMinAgreement?: Record<string, number>;
   /** `test_settings.latency_p95_ms`, `cost_max_usd`, `tokens_max`. */
   runLimits?: RunLimits;
 }

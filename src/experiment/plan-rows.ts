@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { checkRowsInRange, filteredIndexes, LabelIndex, noRowsMatched, type RowFilter, type RowSelection } from '../dataset/index.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
 import { checkDataset } from './check-dataset.js';
+import type { RowCheck } from './check-verdicts.js';
 
 /** Which rows a run takes, decided before any call. */
 export interface RowPlan {
@@ -21,6 +22,8 @@ export interface PlanRowsOptions {
   filter?: RowFilter;
   onlyIndexes?: ReadonlySet<number>;
   signal?: AbortSignal;
+  /** More checks of every row (a calibration set's labels against the score schemas). */
+  checkRow?: RowCheck;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface PlanRowsOptions {
 export async function planRows(options: PlanRowsOptions): Promise<RowPlan> {
   const file = relative(options.projectRoot, options.datasetPath);
   const labels = new LabelIndex(file, options.filter);
-  const datasetRows = await checkDataset(options.datasetPath, options.inputSchema, options.signal, labels);
+  const datasetRows = await checkDataset(options.datasetPath, options.inputSchema, options.signal, labels, options.checkRow);
   const selection = options.selection ?? { kind: 'all' };
   checkRowsInRange(selection, datasetRows);
   if (!options.filter) return { datasetRows, selection, ...(options.onlyIndexes ? { only: options.onlyIndexes } : {}) };

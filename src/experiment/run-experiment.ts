@@ -18,7 +18,9 @@ import { dispatchRows } from './dispatch-rows.js';
 import { stopSignals } from './stop-signals.js';
 import { RowRecorder } from './row-recorder.js';
 import { datasetOf } from './prompt-dataset.js';
+import type { ScoreSchema } from '../project/types.js';
 import { RunAccumulator } from './run-summary.js';
+import { verdictCheck } from './check-verdicts.js';
 import { runHook } from './run-hook.js';
 import { runLimitsOf } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
@@ -110,7 +112,13 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const store = new RunStore(project.root);
   // Both read the whole file; side by side, the hash's reads overlap the rows' parsing.
   const [plan, dataset] = await Promise.all([
-    planRows({ datasetPath, projectRoot: project.root, inputSchema: prompt.inputSchema, ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal') }),
+    planRows({
+      datasetPath,
+      projectRoot: project.root,
+      inputSchema: prompt.inputSchema,
+      checkRow: verdictCheck(relative(project.root, datasetPath), evalNames, project.scores),
+      ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
+    }),
     fingerprintFile(project.root, datasetPath),
   ]);
   const opened = await openRun(store, options, { prompt, caller, dataset, git });
@@ -154,7 +162,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   const now = options.now ?? Date.now;
   const repeat = options.repeat ?? 1;
   const ungated = context.evals.filter((bound) => bound.schema?.gate === false).map((bound) => bound.name);
-  const accumulator = new RunAccumulator(evalNames, repeat, scoreRanges(context.evals), ungated);
+  const accumulator = new RunAccumulator(evalNames, repeat, scoreRanges(context.evals), ungated, schemasOf(context.evals));
   if (tookOverFrom) {
     await emit({
       type: 'warning',
@@ -248,6 +256,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     evalNames,
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(prompt.testSettings.score_thresholds ? { scoreThresholds: prompt.testSettings.score_thresholds } : {}),
+    ...(prompt.testSettings.judge_min_agreement ? { judgeMinAgreement: prompt.testSettings.judge_min_agreement } : {}),
     runLimits: runLimitsOf(prompt),
   });
   if (runHookErrors.length > 0) {
@@ -291,4 +300,9 @@ function pick<T extends object, K extends keyof T>(from: T, ...keys: K[]): Parti
 
 function totalOf(total: number): { total?: number } {
   return Number.isFinite(total) && total >= 0 ? { total } : {};
+}
+
+/** Each eval's score schema, by name (an untyped eval has none). */
+function schemasOf(evals: readonly BoundEval[]): Record<string, ScoreSchema | undefined> {
+  return Object.fromEntries(evals.map((bound) => [bound.name, bound.schema]));
 }

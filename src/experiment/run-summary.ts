@@ -1,4 +1,8 @@
+import { rowVerdicts } from '../dataset/index.js';
+import type { ScoreSchema } from '../project/types.js';
+import { AgreementCollector, DATASET_REVIEWER } from '../scoring/agreement/index.js';
 import { EvalTallies, FlakyTracker, type ScoreRange } from '../scoring/index.js';
+import { agreementGates } from './agreement-gates.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
 import { LatencyStats } from './latency-stats.js';
 import type { RowResult, RunSummary } from './types.js';
@@ -28,16 +32,26 @@ export class RunAccumulator {
   private costKnown = false;
 
   private readonly ungated: ReadonlySet<string>;
+  /** Judge–human agreement over rows whose dataset line carries `labels` (a calibration set). */
+  private readonly agreement: AgreementCollector;
 
   /**
    * @param ranges each eval's score range, which bounds its mean's interval
    * @param ungated evals whose score schema says `"gate": false` (reported, not counted in the verdict)
+   * @param schemas each eval's score schema, which says how its verdicts compare with people's
    */
-  constructor(evalNames: readonly string[], repeat = 1, ranges?: ReadonlyMap<string, ScoreRange>, ungated: readonly string[] = []) {
+  constructor(
+    evalNames: readonly string[],
+    repeat = 1,
+    ranges?: ReadonlyMap<string, ScoreRange>,
+    ungated: readonly string[] = [],
+    schemas: Readonly<Record<string, ScoreSchema | undefined>> = {},
+  ) {
     this.evals = new EvalTallies(evalNames, ranges);
     this.flaky = repeat > 1 ? new FlakyTracker() : undefined;
     this.latency = new LatencyStats(repeat);
     this.ungated = new Set(ungated);
+    this.agreement = new AgreementCollector(schemas);
   }
 
   add(row: RowResult): void {
@@ -48,6 +62,11 @@ export class RunAccumulator {
       this.failed.add(row.index);
     }
     tallyRow(this.tally, row, this.ungated);
+    const verdicts = rowVerdicts(row.metadata);
+    if (verdicts) {
+      const known = Object.entries(verdicts).filter(([name]) => name in row.evals);
+      this.agreement.add(row, known.map(([name, value]) => ({ eval: name, value, reviewer: DATASET_REVIEWER })));
+    }
     if (row.error !== undefined) this.errored++;
     if (row.cached) this.cached++;
     if (row.pregenerated) this.pregenerated++;
@@ -82,6 +101,9 @@ export class RunAccumulator {
     const usage = { inputTokens: this.inputTokens, outputTokens: this.outputTokens, totalTokens: this.totalTokens };
     const measured = { liveCalls: this.live, latencyMs, usage, ...(this.costKnown ? { costUsd: this.cost } : {}) };
     const gates = evaluateGates(this.tally, { ...gateOptions, ungated: [...this.ungated] }, evals, measured);
+    const agreement = this.agreement.finish();
+    const hasAgreement = agreement.evals.length > 0;
+    gates.push(...agreementGates(gateOptions.judgeMinAgreement, hasAgreement ? agreement : undefined));
     return {
       rows: this.rows,
       errored: this.errored,
@@ -92,6 +114,7 @@ export class RunAccumulator {
       usage,
       ...(this.costKnown ? { costUsd: this.cost } : {}),
       flaky: this.flaky?.finish() ?? [],
+      ...(hasAgreement ? { agreement } : {}),
       gates,
       passed: gates.every((gate) => gate.passed),
     };

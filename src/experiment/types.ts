@@ -1,4 +1,5 @@
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { RunAgreement } from '../scoring/agreement/index.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { LatencySummary } from './latency-stats.js';
 
@@ -73,6 +74,8 @@ export interface RunSummary {
   costUsd?: number;
   /** Rows whose verdict differed between repeats (with --repeat). */
   flaky: Array<{ index: number; evals: string[] }>;
+  /** Judge–human agreement, when dataset rows carry `labels` (a calibration set). */
+  agreement?: RunAgreement;
   gates: GateResult[];
   passed: boolean;
 }

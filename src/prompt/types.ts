@@ -46,6 +46,8 @@ export interface TestSettings {
   /** `null` in the file means no props, as in AgentMark. */
   props?: Record<string, unknown> | null;
   score_thresholds?: Record<string, number>;
+  /** Gate: minimum lower bound of each judged eval's kappa against the dataset rows' `labels`. */
+  judge_min_agreement?: Record<string, number>;
   experiment_key?: string;
   regression_tolerance?: number;
   /** Per model call for this prompt's rows; a row's `timeout_seconds` wins, and so does an explicit `--timeout`. @default 60 */

@@ -1,5 +1,6 @@
 import type { EvalSummary, RunSummary } from '../experiment/types.js';
 import type { LatencySummary } from '../experiment/latency-stats.js';
+import { agreementSummaryLines } from './format-agreement.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatMean } from './format-mean.js';
@@ -80,6 +81,7 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
     const flaky = summary.flaky.map((row) => `#${row.index} (${row.evals.join(', ')})`).join(', ');
     lines.push(`  Flaky:    ${plural(summary.flaky.length, 'row')}: ${flaky}`);
   }
+  if (summary.agreement) lines.push(...agreementSummaryLines(summary.agreement));
   if (summary.gates.length > 0) {
     lines.push('  Gates:');
     for (const gate of summary.gates) lines.push(`    ${gate.passed ? palette.pass('✔') : palette.fail('✘')} ${gate.name}: ${gate.message}`);

@@ -1,0 +1,10 @@
+export type { AnnotationLine, Label } from './types.js';
+export { ANNOTATIONS_FILE, appendAnnotations, readAnnotations } from './annotations-file.js';
+export { currentLabels, labelKey } from './current-labels.js';
+export { outputHash } from './output-hash.js';
+export { runLabels, type RunLabels } from './run-labels.js';
+export { reviewerName } from './reviewer-name.js';
+export { labelLine, type LabelRequest } from './label-line.js';
+export { findRows, parseRowRef, rowRefKey, type RowRef } from './find-rows.js';
+export { agreementOfRun, type RunAgreementReport } from './run-agreement.js';
+export { datasetFromRun, type FromRunOptions, type FromRunResult } from './dataset-from-run.js';
