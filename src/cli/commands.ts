@@ -41,6 +41,11 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Compare two runs row by row, with paired statistics and an optional regression gate',
     load: () => import('./commands/compare.js'),
   },
+  rerun: {
+    summary: 'Run a past run\'s stored prompt again over the same rows with the same settings',
+    load: () => import('./commands/rerun.js'),
+    interruptible: true,
+  },
   merge: {
     summary: 'Build one run from the shards of a sharded run (run-experiment --shard i/n)',
     load: () => import('./commands/merge.js'),

@@ -106,6 +106,10 @@ function manifestOptions(options: RunExperimentOptions, timeoutMs: number): Reco
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     judgeModel: options.judgeModel,
     threshold: options.threshold,
+    // Kept so `agentmark rerun` runs the same rows.
+    ...(options.filter ? { filter: options.filter } : {}),
+    ...(options.warmup ? { warmup: options.warmup } : {}),
+    ...(options.warmupRepeats ? { warmupRepeats: options.warmupRepeats } : {}),
     ...(options.batch ? { batch: { judgeLive: options.batch.judgeLive ?? false } } : {}),
   };
 }
