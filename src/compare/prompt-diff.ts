@@ -1,15 +1,8 @@
-import { dirname, join } from 'node:path';
 import { BlobStore, type FileFingerprint, type StoredRun } from '../store/index.js';
 import { unifiedDiff } from './line-diff.js';
 import type { PromptDiff, PromptFileDiff } from './prompt-diff-types.js';
 
 export type { PromptDiff, PromptFileDiff } from './prompt-diff-types.js';
-
-/** A run's blobs live next to its runs folder: `<root>/.agentmark/{runs/<id>,blobs}`. */
-function blobsOf(run: StoredRun): BlobStore {
-  const agentmarkDir = dirname(dirname(run.dir));
-  return new BlobStore(agentmarkDir, join(agentmarkDir, 'blobs'));
-}
 
 /**
  * The difference between the prompts two runs were made from: the prompt files paired with
@@ -28,8 +21,8 @@ export async function promptDiff(base: StoredRun, head: StoredRun): Promise<Prom
   const restHead = headFiles.slice(1);
   const paths = [...new Set([...restBase, ...restHead].map((file) => file.path))].sort();
   for (const path of paths) pairs.push([restBase.find((f) => f.path === path), restHead.find((f) => f.path === path)]);
-  const baseBlobs = blobsOf(base);
-  const headBlobs = blobsOf(head);
+  const baseBlobs = BlobStore.ofRunDir(base.dir);
+  const headBlobs = BlobStore.ofRunDir(head.dir);
   const files: PromptFileDiff[] = [];
   try {
     for (const [b, h] of pairs) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { RunStoreError } from './store-error.js';
 
@@ -39,6 +39,24 @@ export class BlobStore {
     await mkdir(this.dir, { recursive: true });
     await writeFileAtomic(path, text);
     return hash;
+  }
+
+  /**
+   * Copies the blobs of `hashes` that `from` has and this store lacks (a merge of shards made in
+   * other checkouts); a blob neither has is left for `get` to report.
+   */
+  async copyFrom(from: BlobStore, hashes: readonly string[]): Promise<void> {
+    if (from.dir === this.dir) return;
+    for (const hash of hashes) {
+      const text = await from.get(hash).catch(() => undefined);
+      if (text !== undefined) await this.put(text);
+    }
+  }
+
+  /** The blob store of the project a run folder belongs to: `<root>/.agentmark/{runs/<id>,blobs}`. */
+  static ofRunDir(runDir: string): BlobStore {
+    const agentmarkDir = dirname(dirname(runDir));
+    return new BlobStore(agentmarkDir, join(agentmarkDir, 'blobs'));
   }
 
   /** The text stored under `hash`; STORE_BLOB_MISSING when it is not there (pruned, or copied without it). */
