@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { AgentmarkError } from '../errors/index.js';
 import { realPath } from '../project/path-scope.js';
 import type { LoadedPrompt, UserFilter } from '../prompt/index.js';
@@ -26,7 +26,7 @@ export async function loadStoredPrompt(projectRoot: string, manifest: RunManifes
   const main = files[0];
   if (main === undefined) {
     throw new RunStoreError('STORE_NO_PROVENANCE', `run ${manifest.id} did not keep its prompt`, {
-      hint: 'runs keep the prompt they were made from since agentmark-eval 0.x; run it again with run-experiment',
+      hint: 'it was made before runs kept their prompt in .agentmark/blobs/; run the prompt again with run-experiment',
     });
   }
   const blobs = new BlobStore(projectRoot);
@@ -35,8 +35,13 @@ export async function loadStoredPrompt(projectRoot: string, manifest: RunManifes
   const depth = Math.max(0, ...files.map((file) => file.path.split('/').findIndex((part) => part !== '..')));
   const base = await mkdtemp(join(tmpdir(), 'agentmark-run-prompt-'));
   const root = join(base, ...Array.from({ length: depth }, () => 'r'));
+  // Loading resolves symlinks (a temporary folder may sit behind one): either spelling maps back.
+  const spellings: Array<[string, string]> = [
+    [base, root],
+    [realPath(base), realPath(root)],
+  ];
   const toProject = (file: string): string => {
-    for (const prefix of [root, realPath(root)]) if (file.startsWith(prefix)) return join(projectRoot, file.slice(prefix.length));
+    for (const [folder, copyRoot] of spellings) if (file.startsWith(`${folder}${sep}`)) return join(projectRoot, relative(copyRoot, file));
     return file;
   };
   try {
@@ -54,6 +59,7 @@ export async function loadStoredPrompt(projectRoot: string, manifest: RunManifes
       ...loaded,
       path: join(projectRoot, main.path),
       files: files.map((file) => join(projectRoot, file.path)),
+      warnings: loaded.warnings.map((warning) => ({ ...warning, file: toProject(warning.file) })),
       locate: (path) => ({ ...loaded.locate(path), file: join(projectRoot, main.path) }),
       render(props) {
         try {
