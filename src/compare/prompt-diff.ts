@@ -13,7 +13,8 @@ export async function promptDiff(base: StoredRun, head: StoredRun): Promise<Prom
   const headFiles = head.manifest.provenance?.files;
   const old = [base, head].filter((run) => run.manifest.provenance === undefined).map((run) => run.manifest.id);
   if (!baseFiles?.[0] || !headFiles?.[0]) {
-    if (base.manifest.prompt.hash === head.manifest.prompt.hash && old.length === 0) return { files: [] };
+    // The same prompt text (its components unknown): nothing to show rather than a warning.
+    if (base.manifest.prompt.hash === head.manifest.prompt.hash) return { files: [] };
     return { files: [], note: `run ${old.join(' and ')} did not keep ${old.length > 1 ? 'their' : 'its'} prompt (made before runs kept it), so the prompt diff cannot be shown` };
   }
   const pairs: Array<[FileFingerprint | undefined, FileFingerprint | undefined]> = [[baseFiles[0], headFiles[0]]];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
@@ -97,6 +97,15 @@ describe('runs keep what made them', () => {
     expect(html.code).toBe(0);
     const page = await project.read('compare.html');
     for (const file of result.promptDiff.files) expect(page).toContain(`"unified":${JSON.stringify(file.unified).replace(/</g, '\\u003c')}`);
+
+    // a run made before runs kept their prompt: said, not guessed
+    const old = '20200101-000000.000-000000';
+    await cp(join(project.dir, '.agentmark/runs', head), join(project.dir, '.agentmark/runs', old), { recursive: true });
+    const { provenance: _kept, ...manifest } = await manifestOf(old);
+    await project.write(`.agentmark/runs/${old}/manifest.json`, JSON.stringify({ ...manifest, id: old }));
+    const unknown = await project.run(['compare', base, old]);
+    expect(unknown.stdout).toContain(`\nPrompt diff: run ${old} did not keep its prompt (made before runs kept it), so the prompt diff cannot be shown\n`);
+    await rm(join(project.dir, '.agentmark/runs', old), { recursive: true });
 
     // the same prompt on both sides: nothing to show
     const same = await project.run(['compare', base, ids[1] as string, '--format', 'json']);
