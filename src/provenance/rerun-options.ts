@@ -10,6 +10,19 @@ import { loadStoredPrompt } from './stored-prompt.js';
 /** What `runExperiment` needs to run a stored run again, without the listeners and signals. */
 export type RerunOptions = Omit<RunExperimentOptions, 'onEvent' | 'signal' | 'env'>;
 
+/**
+ * The config files (agentmark.json, agentmark.config.*) that differ from the run's: a rerun
+ * uses today's scorers, score schemas and filters, so its scores may differ from the run's.
+ */
+export async function changedConfig(projectRoot: string, run: StoredRun): Promise<string[]> {
+  const changed: string[] = [];
+  for (const file of run.manifest.provenance?.config ?? []) {
+    const now = await fingerprintFile(projectRoot, join(projectRoot, file.path)).catch(() => undefined);
+    if (now?.hash !== file.hash) changed.push(file.path);
+  }
+  return changed;
+}
+
 const CACHE_MODES: readonly CacheMode[] = ['use', 'off', 'only'];
 
 /**

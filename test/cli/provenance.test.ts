@@ -156,4 +156,13 @@ describe('runs keep what made them', () => {
     );
     expect(await project.runIds()).toEqual(ids);
   });
+
+  it('rerun warns when the config changed since the run', async () => {
+    await project.write('datasets/words.jsonl', (await project.read('datasets/words.jsonl')).split('\n').slice(0, 3).join('\n') + '\n');
+    await project.write('agentmark.config.ts', `${await project.read('agentmark.config.ts')}// edited\n`);
+    const source = (await project.runIds())[0] as string;
+    const rerun = await project.run(['rerun', source, '--cache-only', '--quiet', '--format', 'jsonl']);
+    expect(rerun.stderr).toBe(`warning: agentmark.config.ts changed since run ${source}: the rerun uses today's (scorers, score schemas, filters)\n`);
+    expect(rerun.code).toBe(1);
+  });
 });

@@ -51,8 +51,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   });
   const config = await loadConfig(project, { client: true });
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
-  const { rerunOptions: optionsOf } = await import('../../provenance/rerun-options.js');
+  const { changedConfig, rerunOptions: optionsOf } = await import('../../provenance/rerun-options.js');
   const rerun = await optionsOf(project, config, stored);
+  for (const file of await changedConfig(project.root, stored)) {
+    io.stderr.write(`warning: ${file} changed since run ${stored.manifest.id}: the rerun uses today's (scorers, score schemas, filters)\n`);
+  }
   const report = { format, truncate: options.truncate ?? 1000, quiet: options.quiet ?? false, ...(options.output === undefined ? {} : { output: options.output }) };
   if (!report.quiet) io.stderr.write(`rerun of ${stored.manifest.id}: ${stored.manifest.prompt.path} as that run stored it\n`);
   const output = openReportOutput(report.output, io.cwd, io.stdout);
