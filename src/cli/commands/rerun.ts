@@ -28,7 +28,8 @@ const help = {
   summary:
     'Runs the prompt a past run stored (with its components) again, over the same rows (selection,\n' +
     'sample, shard, repeats) with the same model and settings, as a new run; answers come from the\n' +
-    `response cache as before. Refused (exit 2) when the dataset changed since. A run is ${RUN_REF_FORMS}.`,
+    'response cache as before. Refused (exit 2) when the dataset changed since.\n' +
+    `A run is ${RUN_REF_FORMS}.`,
   options: rerunOptions,
   details: 'Exit codes as run-experiment: 0 all gates passed, 1 a gate failed, 2 usage or input error, 130 interrupted.',
 };
