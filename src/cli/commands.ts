@@ -41,6 +41,11 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Compare two runs row by row, with paired statistics and an optional regression gate',
     load: () => import('./commands/compare.js'),
   },
+  rerun: {
+    summary: 'Run a past run\'s stored prompt again over the same rows with the same settings',
+    load: () => import('./commands/rerun.js'),
+    interruptible: true,
+  },
   annotate: {
     summary: "Label a row's eval as a person judged it (kept in the run's annotations.jsonl)",
     load: () => import('./commands/annotate.js'),

@@ -6,6 +6,7 @@ import { describeRun, runDifferences, runPerformance } from './describe-run.js';
 import { EvalPairs, type RowChange } from './eval-pairs.js';
 import { evalStatistics, type RawEvalStats } from './eval-statistics.js';
 import { evaluateGate } from './gate.js';
+import { promptDiff } from './prompt-diff.js';
 import { pairRows, type Unpaired } from './pair-rows.js';
 import { reduceRows, type ReducedRow } from './reduce-rows.js';
 import { holmAdjust } from './stats/index.js';
@@ -113,6 +114,7 @@ export async function compareRuns(baseSource: RunSource, headSource: RunSource, 
     changedRows: changed.finish(),
     gate: evaluateGate(evals, { alpha, checked, ...(options.maxDrop === undefined ? {} : { maxDropPoints: options.maxDrop }) }),
     ...(tolerance ? { tolerance: tolerance.finish() } : {}),
+    promptDiff: await promptDiff(base, head),
   };
 }
 

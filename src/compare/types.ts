@@ -1,3 +1,4 @@
+import type { PromptDiff } from './prompt-diff-types.js';
 /**
  * The result of comparing two runs (`compareRuns`, `agentmark compare --format json`). Plain
  * JSON: numbers, strings, booleans, arrays and objects only; an optional field is left out
@@ -22,6 +23,8 @@ export interface CompareResult {
   gate: GateOutcome;
   /** AgentMark's per-row `regression_tolerance` check, when asked for (`--baseline-commit`). */
   tolerance?: ToleranceCheck;
+  /** How the two prompts differ, from the texts each run stored (src/compare/prompt-diff.ts). */
+  promptDiff?: PromptDiff;
 }
 
 export interface RunDescription {

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { LoadedPrompt } from '../prompt/types.js';
-import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunStore, type ShardRecord } from '../store/index.js';
+import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunProvenance, type RunStore, type ShardRecord } from '../store/index.js';
 import { scoreRanges } from '../scoring/index.js';
 import { checkResume } from './check-resume.js';
 import { runLimitsOf } from './run-limit-gates.js';
@@ -26,6 +26,8 @@ export interface RunFacts {
   caller: Pick<ModelCaller, 'modelName' | 'promptHash' | 'settings' | 'timeoutMs'>;
   dataset: FileFingerprint;
   git: Promise<GitInfo | undefined> | undefined;
+  /** The prompt's files (stored) and the config's hashes; only a new run records them. */
+  provenance: () => Promise<RunProvenance>;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     startedAt: new Date(now()).toISOString(),
     status: 'running',
     ...(options.shard ? { shard: shardRecord(options, prompt) } : {}),
+    provenance: await facts.provenance(),
   });
   return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined, retry: new Set() };
 }
@@ -103,6 +106,10 @@ function manifestOptions(options: RunExperimentOptions, timeoutMs: number): Reco
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     judgeModel: options.judgeModel,
     threshold: options.threshold,
+    // Kept so `agentmark rerun` runs the same rows.
+    ...(options.filter ? { filter: options.filter } : {}),
+    ...(options.warmup ? { warmup: options.warmup } : {}),
+    ...(options.warmupRepeats ? { warmupRepeats: options.warmupRepeats } : {}),
     ...(options.batch ? { batch: { judgeLive: options.batch.judgeLive ?? false } } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { RowSelection } from '../dataset/types.js';
 import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
+import type { FileFingerprint } from '../store/types.js';
 import type { ShardSpec } from '../shard/index.js';
 import type { RunListener } from './events.js';
 
@@ -16,6 +17,11 @@ export interface RunExperimentOptions {
   promptPath: string;
   /** The prompt already loaded from `promptPath` (watch mode loads it to learn its files); loaded here otherwise. */
   prompt?: LoadedPrompt;
+  /**
+   * With a `prompt` loaded from an earlier run's stored files (`agentmark rerun`): that run's
+   * provenance, whose files this run records as its own instead of reading the project's.
+   */
+  rerunOf?: { id: string; files: FileFingerprint[] };
   /** `provider/model` overriding the prompt's `model_name`. */
   model?: string;
   /** Rows in flight at once. @default 20 (AgentMark's default) */

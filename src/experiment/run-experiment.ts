@@ -6,6 +6,7 @@ import { projectScope } from '../project/path-scope.js';
 import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { bindEvals, scoreRanges, type BoundEval } from '../scoring/index.js';
 import { selectShard } from '../shard/index.js';
+import { snapshotRun } from '../provenance/index.js';
 import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker, unreachableError } from './circuit-breaker.js';
 import type { RunInfo, RunListener, RunStatus } from './events.js';
@@ -121,7 +122,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     }),
     fingerprintFile(project.root, datasetPath),
   ]);
-  const opened = await openRun(store, options, { prompt, caller, dataset, git });
+  const provenance = () => snapshotRun({ projectRoot: project.root, prompt, projectFile: project.configPath, configFile: config.path, rerunOf: options.rerunOf });
+  const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
   try {
     return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, plan, opened });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { RunAccumulator } from '../experiment/run-summary.js';
 import { resolveRunRef } from '../history/index.js';
-import { createRunId, RunHandle, RunStore, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
+import { BlobStore, createRunId, RunHandle, RunStore, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
 import { checkShards, type ShardRun } from './check-shards.js';
 import { ChunkedWriter } from './chunked-writer.js';
 import { mergeRowsInOrder } from './merge-rows.js';
@@ -54,7 +54,14 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     // The sharded run's span: from the first shard's start to the last one's end.
     startedAt: earliest(checked.shards.map((entry) => entry.run.manifest.startedAt)),
     status: 'running',
+    // Every shard ran the same prompt (checked): its stored files come along.
+    ...(base.provenance ? { provenance: base.provenance } : {}),
   };
+  if (base.provenance) {
+    const hashes = base.provenance.files.map((file) => file.hash);
+    const blobs = new BlobStore(options.projectRoot);
+    for (const entry of checked.shards) await blobs.copyFrom(BlobStore.ofRunDir(entry.run.dir), hashes);
+  }
   const handle = await createOutput(manifest, options, context.cwd);
   try {
     const ranges = new Map(Object.entries(first.shard.scoreRanges ?? {}));

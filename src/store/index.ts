@@ -4,6 +4,7 @@ export { createRunId, isValidRunId, type RunIdDeps } from './run-id.js';
 export { rowKey } from './row-key.js';
 export { gitInfo } from './git-info.js';
 export { fingerprintFile } from './fingerprint.js';
+export { BlobStore, textHash } from './blob-store.js';
 export { RunStoreError } from './store-error.js';
 export { RunLock, LOCK_FILE, type LockOwner, type LockDeps } from './run-lock.js';
 export type {
@@ -14,6 +15,7 @@ export type {
   RunHandleLike,
   RunManifest,
   RunOptions,
+  RunProvenance,
   RunStatus,
   ShardRecord,
 } from './types.js';

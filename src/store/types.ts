@@ -53,6 +53,27 @@ export interface RunManifest {
   merged?: MergeRecord;
   /** A `--batch` run's jobs (ids, states, files), so `--resume` and `agentmark batches` find them. */
   batch?: BatchManifest;
+  // --- provenance (issue 26): what made the run, so it can be shown and run again ---
+  /** The prompt's files and the project's config as they were; absent on runs made before. */
+  provenance?: RunProvenance;
+  // --- end provenance ---
+}
+
+/**
+ * What a run was made from, beyond `prompt`, `dataset`, `model`, `settings` and `options`
+ * (which already hold the dataset's hash and the resolved model settings): the text of every
+ * file the prompt loaded, kept in `.agentmark/blobs/` by hash, and the config's hashes.
+ */
+export interface RunProvenance {
+  /**
+   * The prompt file first, then every file it read (imported components, schema `$ref` files),
+   * relative to the project root; each hash names the file's text in `.agentmark/blobs/`.
+   */
+  files: FileFingerprint[];
+  /** `agentmark.json`, then the `agentmark.config.*` file when the project has one. */
+  config: FileFingerprint[];
+  /** Set on a run made by `agentmark rerun`: the id of the run whose stored prompt it ran. */
+  rerunOf?: string;
 }
 
 /**

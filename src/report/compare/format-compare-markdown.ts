@@ -1,3 +1,4 @@
+import { promptDiffMarkdown } from './format-prompt-diff.js';
 import type { ChangedRow, CompareResult } from '../../compare/index.js';
 import { formatCost } from '../format-cost.js';
 import { formatDuration } from '../format-duration.js';
@@ -63,5 +64,6 @@ export function formatCompareMarkdown(result: CompareResult): string {
   } else {
     lines.push('No row changed verdict.', '');
   }
+  lines.push(...promptDiffMarkdown(result.promptDiff));
   return `${lines.join('\n')}`;
 }

@@ -1,3 +1,4 @@
+import { promptDiffLines } from './format-prompt-diff.js';
 import type { ChangedRow, CompareResult, RunDescription, RunPerformance } from '../../compare/index.js';
 import { formatCost } from '../format-cost.js';
 import { formatDuration } from '../format-duration.js';
@@ -95,6 +96,7 @@ export function formatCompareTable(result: CompareResult, options: CompareTableO
     );
     for (const f of t.failures.slice(0, 10)) lines.push(`  #${f.headIndex} ${f.eval}: ${f.base.toFixed(2)} → ${f.head.toFixed(2)}`);
   }
+  lines.push(...promptDiffLines(result.promptDiff));
   lines.push('', `${result.gate.checked ? 'Gate' : 'Regression check'}: ${result.gate.failed ? '✘' : '✔'} ${result.gate.message}`);
   return `${lines.join('\n')}\n`;
 }

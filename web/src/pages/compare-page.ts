@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CompareResponse, RunDescription, RunPerformance } from '../api.js';
 import { ChangedRowPair } from '../components/changed-row-pair.js';
 import { CompareEvals } from '../components/compare-evals.js';
+import { PromptDiffSection } from '../components/prompt-diff.js';
 import type { DataSource } from '../data/source.js';
 import { cellText, dateTime, ms, usd } from '../format.js';
 import { useKeys } from '../keyboard.js';
@@ -67,6 +68,7 @@ export function ComparePage({ source, base, head }: { source: DataSource; base: 
           : html`<p class="small">only in ${side}: ${list.map((r) => html`<a href=${href.row(side === 'base' ? result.base.id : result.head.id, r.index)}>#${r.index}</a> `)}${count > list.length ? `… ${count - list.length} more` : ''}</p>`;
       })}
     </section>
+    <${PromptDiffSection} diff=${result.promptDiff} />
     <section aria-labelledby="evals-title">
       <h2 id="evals-title">evals</h2>
       <${CompareEvals} evals=${result.evals} />
