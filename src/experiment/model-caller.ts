@@ -13,8 +13,10 @@ import {
 import type { ConnectionHealth } from '../model/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/types.js';
+import { JudgeTally } from './judge-tally.js';
 import type { RunExperimentOptions } from './options.js';
 import { promptTimeoutMs } from './row-timeout.js';
+import type { JudgeSpend } from './types.js';
 
 export interface ModelCaller {
   modelName: string;
@@ -33,6 +35,8 @@ export interface ModelCaller {
   judge: (request: ModelRequest) => Promise<ModelResponse>;
   /** Runs `fn` with judge calls that miss the cache answered by `live` instead of an HTTP call (`--batch`). */
   judgeWith: <T>(live: (request: ModelRequest) => Promise<ModelResponse>, fn: () => Promise<T>) => Promise<T>;
+  /** Runs `fn` (a row's evals) and adds up the judge answers its calls received. */
+  meterJudges: <T>(fn: () => Promise<T>) => Promise<[T, JudgeSpend | undefined]>;
 }
 
 /** Wires the provider registry, the response cache and the run's call options together. */
@@ -89,9 +93,13 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
   // choice travels with the row's async work (its evals run inside it).
   const judgeTransports = new AsyncLocalStorage<(request: ModelRequest) => Promise<ModelResponse>>();
   const judgeSignal = options.signal ?? new AbortController().signal;
-  const judge = (request: ModelRequest): Promise<ModelResponse> => {
+  // Like the transport, the tally of a row's judge answers travels with its evals' async work.
+  const judgeTallies = new AsyncLocalStorage<JudgeTally>();
+  const judge = async (request: ModelRequest): Promise<ModelResponse> => {
     const live = judgeTransports.getStore();
-    return live === undefined ? call(request, 0, judgeSignal) : cachedCall(request, { cache, mode, repeat: 0 }, () => live(request));
+    const response = await (live === undefined ? call(request, 0, judgeSignal) : cachedCall(request, { cache, mode, repeat: 0 }, () => live(request)));
+    judgeTallies.getStore()?.addResponse(response);
+    return response;
   };
 
   const { model_name: _model, max_retries: _retries, ...settings } = frontmatterConfig as ModelSettings & Record<string, unknown>;
@@ -106,5 +114,10 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     close: () => cache.close(),
     judge,
     judgeWith: (live, fn) => judgeTransports.run(live, fn),
+    meterJudges: async (fn) => {
+      const tally = new JudgeTally();
+      const value = await judgeTallies.run(tally, fn);
+      return [value, tally.spend()];
+    },
   };
 }

@@ -7,7 +7,7 @@ import { runEval } from '../scoring/index.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { RunListener } from './events.js';
 import { rowTimeoutMs } from './row-timeout.js';
-import type { RowResult } from './types.js';
+import type { JudgeSpend, RowResult } from './types.js';
 
 export interface RowPipeline {
   prompt: LoadedPrompt;
@@ -22,6 +22,8 @@ export interface RowPipeline {
   emit: RunListener;
   /** Never call a model; rows must carry `output`. */
   scoreOnly: boolean;
+  /** Runs a row's evals and adds up what their LLM-judge calls spent (see ModelCaller.meterJudges). */
+  meterJudges?: <T>(fn: () => Promise<T>) => Promise<[T, JudgeSpend | undefined]>;
   /** Whether a failed call could not reach the server at all (the row is then held, see RowUnreachable). */
   isUnreachable?: (error: unknown) => boolean;
 }
@@ -82,7 +84,7 @@ export async function processRow(
   }
 
   const output = base.output ?? '';
-  const results = await Promise.all(
+  const scoreAll = (): Promise<Array<[string, ScoredEval]>> => Promise.all(
     pipeline.evals.map(async (bound): Promise<[string, ScoredEval]> => {
       const result = await runEval(
         bound,
@@ -105,6 +107,8 @@ export async function processRow(
       return [bound.name, result];
     }),
   );
+  const [results, judge] = pipeline.meterJudges ? await pipeline.meterJudges(scoreAll) : [await scoreAll(), undefined];
+  if (judge !== undefined) base.judge = judge;
   if (signal.aborted && results.some(([, r]) => r.error !== undefined)) throw new RowAborted('interrupted');
   base.evals = Object.fromEntries(results);
   return base;

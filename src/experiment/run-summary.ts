@@ -1,5 +1,6 @@
 import { EvalTallies, FlakyTracker, type ScoreRange } from '../scoring/index.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
+import { JudgeTally } from './judge-tally.js';
 import { LatencyStats } from './latency-stats.js';
 import type { RowResult, RunSummary } from './types.js';
 
@@ -26,6 +27,7 @@ export class RunAccumulator {
   private totalTokens = 0;
   private cost = 0;
   private costKnown = false;
+  private readonly judge = new JudgeTally();
 
   private readonly ungated: ReadonlySet<string>;
 
@@ -51,6 +53,8 @@ export class RunAccumulator {
     if (row.error !== undefined) this.errored++;
     if (row.cached) this.cached++;
     if (row.pregenerated) this.pregenerated++;
+    // A row's judge calls are paid for whatever answered its model call (cache, dataset or a live call).
+    if (row.judge) this.judge.addSpend(row.judge);
     // Cached and pre-generated rows made no call now: their figures would skew the run's.
     if (row.cached || row.pregenerated || row.error !== undefined) return;
     this.live++;
@@ -79,8 +83,15 @@ export class RunAccumulator {
   finish(gateOptions: GateOptions): RunSummary {
     const evals = this.evals.finish();
     const latencyMs = this.latency.finish();
-    const usage = { inputTokens: this.inputTokens, outputTokens: this.outputTokens, totalTokens: this.totalTokens };
-    const measured = { liveCalls: this.live, latencyMs, usage, ...(this.costKnown ? { costUsd: this.cost } : {}) };
+    const judge = this.judge.spend();
+    const usage = {
+      inputTokens: this.inputTokens + (judge?.usage.inputTokens ?? 0),
+      outputTokens: this.outputTokens + (judge?.usage.outputTokens ?? 0),
+      totalTokens: this.totalTokens + (judge?.usage.totalTokens ?? 0),
+    };
+    const costUsd = this.totalCost(judge);
+    const spend = { usage, ...(costUsd === undefined ? {} : { costUsd }), ...(judge ? { judge } : {}) };
+    const measured = { liveCalls: this.live + this.judge.paid, latencyMs, ...spend };
     const gates = evaluateGates(this.tally, { ...gateOptions, ungated: [...this.ungated] }, evals, measured);
     return {
       rows: this.rows,
@@ -89,11 +100,22 @@ export class RunAccumulator {
       pregenerated: this.pregenerated,
       evals,
       latencyMs,
-      usage,
-      ...(this.costKnown ? { costUsd: this.cost } : {}),
+      ...spend,
       flaky: this.flaky?.finish() ?? [],
       gates,
       passed: gates.every((gate) => gate.passed),
     };
+  }
+
+  /**
+   * Model and judge calls together. Unknown when calls were made now and one kind of them has no
+   * price (a partial sum would understate the spend); absent when nothing was called now.
+   */
+  private totalCost(judge: ReturnType<JudgeTally['spend']>): number | undefined {
+    const judgePaid = this.judge.paid > 0;
+    if (this.live === 0 && !judgePaid) return undefined;
+    if (this.live > 0 && !this.costKnown) return undefined;
+    if (judge !== undefined && judge.costUsd === undefined) return undefined;
+    return this.cost + (judge?.costUsd ?? 0);
   }
 }

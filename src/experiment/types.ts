@@ -24,8 +24,12 @@ export interface RowResult {
   /** The model call ran out of time (`--timeout`, `timeout_seconds`); `error` says after how long. */
   timedOut?: true;
   latencyMs?: number;
+  /** The model call's tokens (the row's LLM-judge calls are in `judge`). */
   usage?: TokenUsage;
+  /** The model call's cost (the row's LLM-judge calls are in `judge`). */
   costUsd?: number;
+  /** What the row's LLM-judge evals spent; absent when none called a model. */
+  judge?: JudgeSpend;
   finishReason?: string;
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
@@ -37,6 +41,23 @@ export interface RowResult {
   /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */
   warmup?: true;
   retries: number;
+}
+
+/**
+ * What LLM-judge calls spent, on one row or over a run. A judge answer from the response cache
+ * counts in `calls` and `cached`, and costs nothing: tokens, cost and latency are those of the
+ * calls made now (live, or answered by a `--batch` job at batch prices).
+ */
+export interface JudgeSpend {
+  /** Judge answers received, cached ones included. */
+  calls: number;
+  /** Of `calls`, answered from the response cache. */
+  cached: number;
+  usage: TokenUsage;
+  /** USD; absent when a judge call made now has no known price. */
+  costUsd?: number;
+  /** Wall time of the live judge calls, summed (batch and cached answers add nothing). */
+  latencyMs: number;
 }
 
 /** Statistics of one eval across the run's rows. */
@@ -69,8 +90,12 @@ export interface RunSummary {
   evals: EvalSummary[];
   /** Live calls only: cached, pre-generated, errored and warm-up rows never skew these. */
   latencyMs: LatencySummary;
+  /** Tokens of every call made now: the model calls and the LLM-judge calls (`judge` has that part). */
   usage: TokenUsage;
+  /** USD of every call made now, model and judge; absent when a price is unknown or nothing was called. */
   costUsd?: number;
+  /** The LLM-judge calls' part of `usage` and `costUsd`; absent when no judge was asked. */
+  judge?: JudgeSpend;
   /** Rows whose verdict differed between repeats (with --repeat). */
   flaky: Array<{ index: number; evals: string[] }>;
   gates: GateResult[];

@@ -1,4 +1,4 @@
-import type { EvalSummary, RunSummary } from '../experiment/types.js';
+import type { EvalSummary, JudgeSpend, RunSummary } from '../experiment/types.js';
 import type { LatencySummary } from '../experiment/latency-stats.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
@@ -74,8 +74,10 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
       : `  Latency:  p50 ${formatDuration(p50)}, p95 ${formatDuration(p95)} (live calls only)`,
   );
   lines.push(...latencyDetail(summary.latencyMs));
-  lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out`);
-  lines.push(`  Cost:     ${formatCost(summary.costUsd)}`);
+  const both = summary.judge === undefined ? '' : ' (main and judge calls)';
+  lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out${both}`);
+  lines.push(`  Cost:     ${formatCost(summary.costUsd)}${both}`);
+  if (summary.judge) lines.push(`  Judge:    ${judgeLine(summary.judge)}`);
   if (summary.flaky.length > 0) {
     const flaky = summary.flaky.map((row) => `#${row.index} (${row.evals.join(', ')})`).join(', ');
     lines.push(`  Flaky:    ${plural(summary.flaky.length, 'row')}: ${flaky}`);
@@ -90,6 +92,12 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
   if (width !== undefined && run.length > width) lines.push(`  Run:      ${info.runId}`, `            (${info.runDir})`);
   else lines.push(run);
   return lines;
+}
+
+/** `6 calls, 1,200 tokens, $0.0003`, with `2 cached` after the calls when some were. */
+export function judgeLine(judge: JudgeSpend): string {
+  const cached = judge.cached > 0 ? `, ${count(judge.cached)} cached` : '';
+  return `${plural(judge.calls, 'call')}${cached}, ${plural(judge.usage.totalTokens, 'token')}, ${formatCost(judge.costUsd)}`;
 }
 
 /** The rest of the latency statistics, under the p50/p95 line; none for a summary without them. */
