@@ -123,6 +123,36 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     expect(batch.summary.passed).toBe(live.summary.passed);
   });
 
+  it('judge answers from batch jobs are counted at batch prices, per row and in the run totals, as the server billed them', async () => {
+    fx = await project();
+    const billed = { main: 0, judge: 0 };
+    let n = 0;
+    server.setHandler((request) => {
+      n += 1;
+      const judge = request.schema !== undefined;
+      const usage = judge ? { input: 200 + n, output: 10 + n } : { input: 20 + n, output: 2 };
+      billed[judge ? 'judge' : 'main'] += usage.input + usage.output;
+      return { ...(judgeAnswers(request) as object), usage } as ReturnType<OpenAIResponder>;
+    });
+    const outcome = await fx.run({ env: env(), batch: { pollMs: 5 } });
+    expect(liveCalls()).toHaveLength(0);
+    const rows = await rowsOf(outcome.runDir);
+    // Half gpt-4o-mini's live price of 0.15 / 0.6 USD per million (src/model/prices.ts).
+    const batchUsd = (usage: { inputTokens: number; outputTokens: number }): number => (usage.inputTokens * 0.075 + usage.outputTokens * 0.3) / 1_000_000;
+    for (const row of rows) {
+      const judge = row.judge;
+      expect(judge).toMatchObject({ calls: 1, cached: 0, latencyMs: 0 });
+      expect(judge?.costUsd).toBeCloseTo(batchUsd(judge!.usage), 15);
+    }
+    const judgeTokens = rows.reduce((sum, row) => sum + (row.judge?.usage.totalTokens ?? 0), 0);
+    expect(judgeTokens).toBe(billed.judge);
+    expect(outcome.summary.usage.totalTokens).toBe(billed.main + billed.judge);
+    expect(outcome.summary.judge?.calls).toBe(5);
+    expect(outcome.summary.judge?.usage.totalTokens).toBe(billed.judge);
+    const cost = rows.reduce((sum, row) => sum + (row.costUsd ?? 0) + (row.judge?.costUsd ?? 0), 0);
+    expect(outcome.summary.costUsd).toBeCloseTo(cost, 15);
+  });
+
   it('a judge line that failed makes that eval an error saying why; --resume sends only that judge request again', async () => {
     fx = await project();
     server.setHandler((request) => (request.schema !== undefined && request.messagesText.includes('beta') ? { status: 400, message: 'bad judge' } : judgeAnswers(request)));
