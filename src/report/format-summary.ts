@@ -1,7 +1,8 @@
-import type { EvalSummary, JudgeSpend, RunSummary } from '../experiment/types.js';
+import type { EvalSummary, RunSummary } from '../experiment/types.js';
 import type { LatencySummary } from '../experiment/latency-stats.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
+import { judgeLine } from './format-judge.js';
 import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
 import { plainPalette, type Palette } from './palette.js';
@@ -92,12 +93,6 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
   if (width !== undefined && run.length > width) lines.push(`  Run:      ${info.runId}`, `            (${info.runDir})`);
   else lines.push(run);
   return lines;
-}
-
-/** `6 calls, 1,200 tokens, $0.0003`, with `2 cached` after the calls when some were. */
-export function judgeLine(judge: JudgeSpend): string {
-  const cached = judge.cached > 0 ? `, ${count(judge.cached)} cached` : '';
-  return `${plural(judge.calls, 'call')}${cached}, ${plural(judge.usage.totalTokens, 'token')}, ${formatCost(judge.costUsd)}`;
 }
 
 /** The rest of the latency statistics, under the p50/p95 line; none for a summary without them. */
