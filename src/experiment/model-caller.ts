@@ -23,8 +23,11 @@ export interface ModelCaller {
   settings: Record<string, unknown>;
   promptHash: string;
   toRequest: (rendered: RenderedPrompt) => ModelRequest;
-  /** `timeoutMs` overrides the prompt's per-call timeout (a row's own `timeout_seconds`). */
-  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number) => Promise<ModelResponse>;
+  /**
+   * `timeoutMs` overrides the prompt's per-call timeout (a row's own `timeout_seconds`);
+   * `onLive` is called when the call goes to the model, i.e. the cache did not answer it.
+   */
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number, onLive?: () => void) => Promise<ModelResponse>;
   /** Like `call`, through the same cache, with `live` answering a miss instead of an HTTP call (`--batch`). */
   callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
   /** The prompt's per-call timeout: --timeout, else test_settings.timeout_seconds, else 60 s. */
@@ -86,8 +89,11 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     prices: config.prices ?? {},
     ...(health === undefined ? {} : { health }),
   };
-  const call = (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number): Promise<ModelResponse> =>
-    cachedCall(request, { cache, mode, repeat }, () => executeModelRequest(request, { ...callOptions, ...(timeoutMs === undefined ? {} : { timeoutMs }), signal }));
+  const call = (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number, onLive?: () => void): Promise<ModelResponse> =>
+    cachedCall(request, { cache, mode, repeat }, () => {
+      onLive?.();
+      return executeModelRequest(request, { ...callOptions, ...(timeoutMs === undefined ? {} : { timeoutMs }), signal });
+    });
 
   // Evals are bound once with `judge`; a batch pass swaps what answers a miss per row, and the
   // choice travels with the row's async work (its evals run inside it).

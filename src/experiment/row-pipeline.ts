@@ -13,8 +13,8 @@ export interface RowPipeline {
   prompt: LoadedPrompt;
   /** Builds the model request from the rendered prompt (model override applied). */
   toRequest: (rendered: ReturnType<LoadedPrompt['render']>) => ModelRequest;
-  /** One model call through the cache, retries and timeout. */
-  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number) => Promise<ModelResponse>;
+  /** One model call through the cache, retries and timeout; `onLive` when it goes to the model (see ModelCaller.call). */
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number, onLive?: () => void) => Promise<ModelResponse>;
   /** The per-call timeout of rows without their own `timeout_seconds`. */
   timeoutMs?: number;
   evals: BoundEval[];
@@ -44,13 +44,15 @@ export class RowUnreachable extends Error {
 
 /**
  * One row × repeat: render, call the model (or take the row's pre-generated output), run every
- * eval. Failures of the row become an errored result; the run goes on.
+ * eval. Failures of the row become an errored result; the run goes on. `onLive` is called when
+ * the row's model call goes to the model (not answered by the cache).
  */
 export async function processRow(
   pipeline: RowPipeline,
   row: DatasetRow,
   repeat: number,
   signal: AbortSignal,
+  onLive?: () => void,
 ): Promise<RowResult> {
   const base = emptyResult(row, repeat);
   let messages: ChatMessage[] = [];
@@ -64,7 +66,7 @@ export async function processRow(
       return { ...base, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' };
     } else {
       const timeoutMs = pipeline.timeoutMs === undefined ? undefined : rowTimeoutMs(row, pipeline.timeoutMs);
-      const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal, timeoutMs);
+      const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal, timeoutMs, onLive);
       Object.assign(base, {
         output: response.output,
         toolCalls: response.toolCalls,
