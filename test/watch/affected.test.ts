@@ -90,9 +90,12 @@ test('r reruns all, f reruns only the failed rows', async () => {
   expect(out.slice(from)).toMatch(/row 1 pass→fail {2}input \{"topic":"mountains"\}/);
 
   from = watch.stdout.length;
+  const requests = project.server.requests.length;
   watch.child.stdin.write('f\n');
   out = await watch.waitFor(blocksAfter(from, BETA), 'beta to rerun its failed row');
-  expect(out.slice(from)).toMatch(/1 row \(failed rows only; ▲\/▼ vs the same rows before\) · 1 cached/);
+  // Live, not from the cache: the cached answer is the one that failed.
+  expect(out.slice(from)).toMatch(/1 row \(failed rows only; ▲\/▼ vs the same rows before\) · 0 cached/);
+  expect(project.server.requests.slice(requests).map((request) => JSON.stringify(request.body).includes('mountains'))).toEqual([true]);
   expect(out.slice(from)).toMatch(/\n {2}mentions {2}pass 0\.0% {3}mean 0\.000\n/);
   expect(count(out.slice(from), ALPHA)).toBe(0);
 
