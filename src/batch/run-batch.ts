@@ -6,7 +6,7 @@ import type { BatchRunOptions } from '../experiment/options.js';
 import type { RowPipeline } from '../experiment/row-pipeline.js';
 import type { RowResult } from '../experiment/types.js';
 import type { ModelPrice, ModelRequest, ModelResponse } from '../model/types.js';
-import type { JudgeFn } from '../scoring/types.js';
+import type { JudgeTransport } from '../experiment/model-caller.js';
 import type { RunHandleLike } from '../store/index.js';
 import { customIdOf, readAnswers, requestPartOf } from './batch-answers.js';
 import { BatchClient } from './batch-client.js';
@@ -39,7 +39,7 @@ export interface BatchRowsContext {
   /** A model call through the run's response cache, with `live` in place of the HTTP call. */
   callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
   /** Runs `fn` with judge calls that miss the response cache answered by `live` instead of an HTTP call. */
-  judgeWith: <T>(live: JudgeFn, fn: () => Promise<T>) => Promise<T>;
+  judgeWith: <T>(live: JudgeTransport, fn: () => Promise<T>) => Promise<T>;
   /** `--judge-live`: judge calls stay live HTTP calls, as each batch answer is scored. */
   judgeLive: boolean;
   /** The rows × repeats still to run, a fresh pass per call (the dataset is streamed again). */
@@ -125,8 +125,10 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   const recorded = new Set<string>();
   const parts = new RequestParts(dir, context.settings.limits, state.jobs.length);
   let endpoint: BatchEndpoint | undefined;
+  // Which row counts each judge answer of this attempt as paid, across its passes.
+  const judgeOwners = new Map<string, string>();
   const judgeRound = (mode: JudgeMode, lookup: Lookup, judgeParts?: RequestParts): JudgeRound | undefined =>
-    context.judgeLive ? undefined : new JudgeRound({ mode, bridge, lookup, parts: judgeParts, attemptStart, runId: handle.id, answerOf });
+    context.judgeLive ? undefined : new JudgeRound({ mode, bridge, lookup, parts: judgeParts, attemptStart, runId: handle.id, answerOf, owners: judgeOwners });
   // Pass 1: rows with every answer at hand are recorded; model requests not yet sent are captured.
   // A judge request with no answer waits (deferred): judge lines go only into judge jobs.
   let lookup = await lookupOf(dir, state.jobs);

@@ -18,6 +18,13 @@ import type { RunExperimentOptions } from './options.js';
 import { promptTimeoutMs } from './row-timeout.js';
 import type { JudgeSpend } from './types.js';
 
+/**
+ * What answers a `--batch` row's judge calls that miss the cache. `owns(request)` says that a
+ * cached answer came from this run's own judge job and is this row's to count as paid (an
+ * earlier round of the run cached it while the row waited for another answer).
+ */
+export type JudgeTransport = ((request: ModelRequest) => Promise<ModelResponse>) & { owns?: (request: ModelRequest) => boolean };
+
 export interface ModelCaller {
   modelName: string;
   settings: Record<string, unknown>;
@@ -37,7 +44,7 @@ export interface ModelCaller {
   /** Judge calls share the cache, retries and timeout of the main calls. */
   judge: (request: ModelRequest) => Promise<ModelResponse>;
   /** Runs `fn` with judge calls that miss the cache answered by `live` instead of an HTTP call (`--batch`). */
-  judgeWith: <T>(live: (request: ModelRequest) => Promise<ModelResponse>, fn: () => Promise<T>) => Promise<T>;
+  judgeWith: <T>(live: JudgeTransport, fn: () => Promise<T>) => Promise<T>;
   /** Runs `fn` (a row's evals) and adds up the judge answers its calls received. */
   meterJudges: <T>(fn: () => Promise<T>) => Promise<[T, JudgeSpend | undefined]>;
 }
@@ -97,15 +104,16 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
 
   // Evals are bound once with `judge`; a batch pass swaps what answers a miss per row, and the
   // choice travels with the row's async work (its evals run inside it).
-  const judgeTransports = new AsyncLocalStorage<(request: ModelRequest) => Promise<ModelResponse>>();
+  const judgeTransports = new AsyncLocalStorage<JudgeTransport>();
   const judgeSignal = options.signal ?? new AbortController().signal;
   // Like the transport, the tally of a row's judge answers travels with its evals' async work.
   const judgeTallies = new AsyncLocalStorage<JudgeTally>();
   const judge = async (request: ModelRequest): Promise<ModelResponse> => {
     const live = judgeTransports.getStore();
     const response = await (live === undefined ? call(request, 0, judgeSignal) : cachedCall(request, { cache, mode, repeat: 0 }, () => live(request)));
-    judgeTallies.getStore()?.addResponse(response);
-    return response;
+    const paid = response.cached && live?.owns?.(request) === true ? { ...response, cached: false } : response;
+    judgeTallies.getStore()?.addResponse(paid);
+    return paid;
   };
 
   const { model_name: _model, max_retries: _retries, ...settings } = frontmatterConfig as ModelSettings & Record<string, unknown>;

@@ -216,8 +216,12 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     const outcome = await fx.run({ env: env(), batch: { pollMs: 5 } });
     const manifest = await new RunStore(fx.dir).manifest(outcome.runId);
     expect(manifest.batch?.jobs.map((job) => [job.kind ?? 'model', job.requests])).toEqual([['model', 5], ['judge', 5], ['judge', 1]]);
-    expect((await rowsOf(outcome.runDir)).map((row) => row.evals.polite?.passed)).toEqual([true, true, false, true, true]);
+    const rows = await rowsOf(outcome.runDir);
+    expect(rows.map((row) => row.evals.polite?.passed)).toEqual([true, true, false, true, true]);
     expect(liveCalls()).toHaveLength(0);
+    // beta's first answer was paid for in this run, though its row read it back from the cache in the next round.
+    expect(rows.map((row) => [row.judge?.calls, row.judge?.cached])).toEqual([[1, 0], [2, 0], [1, 0], [1, 0], [1, 0]]);
+    expect(outcome.summary.judge).toMatchObject({ calls: 6, cached: 0 });
   });
 
   it('--judge-live keeps the judge calls live: one round of jobs, five live judge calls', async () => {
@@ -281,6 +285,9 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     expect(judgeLines).toHaveLength(2);
     const rows = await rowsOf(outcome.runDir);
     expect(rows.map((row) => row.evals.polite?.passed)).toEqual([true, true, false]);
+    // The shared line is paid for once: one of the two rows counts it, the other has it for nothing.
+    expect(rows.map((row) => row.judge?.cached).sort()).toEqual([0, 0, 1]);
+    expect(outcome.summary.judge).toMatchObject({ calls: 3, cached: 1 });
   });
 
   it('refuses a judge model the Batch API cannot run, before anything is sent, with the --judge-live hint', async () => {
