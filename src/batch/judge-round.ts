@@ -1,7 +1,7 @@
 import { ModelCallError, UsageError } from '../errors/index.js';
 import { cacheKey } from '../model/cache-key.js';
 import { splitModelName } from '../model/index.js';
-import type { JudgeTransport } from '../experiment/model-caller.js';
+import type { JudgeTransport } from '../experiment/types.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { BatchAnswer } from './batch-answers.js';
 import { judgeFailureOf } from './batch-failure.js';

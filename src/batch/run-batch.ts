@@ -6,7 +6,7 @@ import type { BatchRunOptions } from '../experiment/options.js';
 import type { RowPipeline } from '../experiment/row-pipeline.js';
 import type { RowResult } from '../experiment/types.js';
 import type { ModelPrice, ModelRequest, ModelResponse } from '../model/types.js';
-import type { JudgeTransport } from '../experiment/model-caller.js';
+import type { JudgeTransport } from '../experiment/types.js';
 import type { RunHandleLike } from '../store/index.js';
 import { customIdOf, readAnswers, requestPartOf } from './batch-answers.js';
 import { BatchClient } from './batch-client.js';

@@ -16,14 +16,7 @@ import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/type
 import { JudgeTally } from './judge-tally.js';
 import type { RunExperimentOptions } from './options.js';
 import { promptTimeoutMs } from './row-timeout.js';
-import type { JudgeSpend } from './types.js';
-
-/**
- * What answers a `--batch` row's judge calls that miss the cache. `owns(request)` says that a
- * cached answer came from this run's own judge job and is this row's to count as paid (an
- * earlier round of the run cached it while the row waited for another answer).
- */
-export type JudgeTransport = ((request: ModelRequest) => Promise<ModelResponse>) & { owns?: (request: ModelRequest) => boolean };
+import type { JudgeSpend, JudgeTransport } from './types.js';
 
 export interface ModelCaller {
   modelName: string;

@@ -1,4 +1,4 @@
-import type { TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { LatencySummary } from './latency-stats.js';
 
@@ -107,3 +107,10 @@ export interface GateResult {
   passed: boolean;
   message: string;
 }
+
+/**
+ * What answers a `--batch` row's judge calls that miss the cache. `owns(request)` says that a
+ * cached answer came from this run's own judge job and is this row's to count as paid (an
+ * earlier round of the run cached it while the row waited for another answer).
+ */
+export type JudgeTransport = ((request: ModelRequest) => Promise<ModelResponse>) & { owns?: (request: ModelRequest) => boolean };
