@@ -101,6 +101,18 @@ describe('run-level gates, ungated evals, warm-up and the latency summary', { ti
       [2, false, false],
     ]);
     expect(document.summary.latencyMs.count).toBe(1);
+    // --warmup-repeats: a cached first repeat made no call, so it is not warm-up; the repeats after it are measured as usual.
+    const repeats = await project.run([...args, '--repeat', '2', '--warmup-repeats', '1', '--format', 'json'], { server });
+    const again = JSON.parse(repeats.stdout) as typeof document;
+    expect(again.rows.map((row) => [row.index, row.cached, row.warmup])).toEqual([
+      [0, true, false],
+      [0, false, false],
+      [1, true, false],
+      [1, false, false],
+      [2, true, false],
+      [2, false, false],
+    ]);
+    expect(again.summary.latencyMs.count).toBe(3);
   });
 
   it('--warmup-repeats leaves out the first repeats of each row; with repeats the per-row spread is reported', async () => {
