@@ -139,5 +139,11 @@ describe('judge spend', () => {
     const input = billed.main.input + billed.judge.input;
     const output = billed.main.output + billed.judge.output;
     expect(text).toContain(`  Tokens:   ${input} in / ${output} out (main and judge calls)\n`);
+    // The markdown report, from the stored run: the same figures.
+    const markdown = await project.run(['runs', 'show', 'latest', '--format', 'markdown']);
+    const total = usd(input, output);
+    expect(markdown.stdout).toContain(
+      `· tokens ${input} in / ${output} out · cost $${total.toFixed(4)} (main and judge calls; judge: 3 calls, ${judgeTokens} tokens, $${cost.toFixed(4)})\n`,
+    );
   });
 });
