@@ -16,6 +16,7 @@ export type {
   RunSummary,
   EvalSummary,
   GateResult,
+  JudgeSpend,
 } from './experiment/index.js';
 export { builtinScorers, bindEvals, runEval, validateResult } from './scoring/index.js';
 export type { EvalParams, EvalResult, Scorer, ScorerControl, ScoredEval } from './scoring/index.js';

@@ -38,7 +38,7 @@ export async function processPass(context: BatchRowsContext, recorded: Set<strin
       const key = rowKey(item.row.index, item.repeat);
       if (recorded.has(key)) return;
       const id = customIdOf(item.row.index, item.repeat);
-      const state: JudgeRowState = { retry: context.retry.has(key), deferred: false, failures: new Map() };
+      const state: JudgeRowState = { key, retry: context.retry.has(key), deferred: false, failures: new Map() };
       const evalEvents: RunEvent[] = [];
       const pipeline: RowPipeline = {
         ...context.pipeline,

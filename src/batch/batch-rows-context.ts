@@ -5,7 +5,7 @@ import type { BatchRunOptions } from '../experiment/options.js';
 import type { RowPipeline } from '../experiment/row-pipeline.js';
 import type { RowResult } from '../experiment/types.js';
 import type { ModelPrice, ModelRequest, ModelResponse } from '../model/types.js';
-import type { JudgeFn } from '../scoring/types.js';
+import type { JudgeTransport } from '../experiment/types.js';
 import type { RunHandleLike } from '../store/index.js';
 import { DEFAULT_LIMITS, type BatchLimits } from './request-parts.js';
 
@@ -29,7 +29,7 @@ export interface BatchRowsContext {
   /** A model call through the run's response cache, with `live` in place of the HTTP call. */
   callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
   /** Runs `fn` with judge calls that miss the response cache answered by `live` instead of an HTTP call. */
-  judgeWith: <T>(live: JudgeFn, fn: () => Promise<T>) => Promise<T>;
+  judgeWith: <T>(live: JudgeTransport, fn: () => Promise<T>) => Promise<T>;
   /** `--judge-live`: judge calls stay live HTTP calls, as each batch answer is scored. */
   judgeLive: boolean;
   /** The rows × repeats still to run, a fresh pass per call (the dataset is streamed again). */

@@ -1,6 +1,7 @@
 import { ModelCallError, UsageError } from '../errors/index.js';
 import { cacheKey } from '../model/cache-key.js';
 import { splitModelName } from '../model/index.js';
+import type { JudgeTransport } from '../experiment/types.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { BatchAnswer } from './batch-answers.js';
 import { judgeFailureOf } from './batch-failure.js';
@@ -26,6 +27,8 @@ export type JudgeMode = 'defer' | 'capture' | 'fail';
 
 /** What one row's judge calls did in a pass. */
 export interface JudgeRowState {
+  /** The row's `rowKey`: which row counts a judge answer as paid. */
+  key: string;
   /** The row was sent with `--resume` because a job failed it: its failed judge requests are sent again. */
   retry: boolean;
   /** A judge request of the row has no answer yet: the row is not recorded in this pass. */
@@ -53,6 +56,12 @@ export interface JudgeRoundOptions {
   runId: string;
   /** A batch answer body read as a response (batch price). */
   answerOf: (request: ModelRequest, body: unknown) => Promise<ModelResponse>;
+  /**
+   * Judge id → key of the row that counts its answer as paid, shared by the attempt's passes:
+   * an answer is paid for once, by the first row to use it, however often it is read back from
+   * the cache (by that row in a later round, or by another row asking the same request).
+   */
+  owners: Map<string, string>;
 }
 
 /**
@@ -74,17 +83,21 @@ export class JudgeRound {
     this.#options = options;
   }
 
-  forRow(row: JudgeRowState): (request: ModelRequest) => Promise<ModelResponse> {
-    return async (request) => {
+  forRow(row: JudgeRowState): JudgeTransport {
+    const answer = async (request: ModelRequest): Promise<ModelResponse> => {
       const { lookup, mode, runId } = this.#options;
       const id = judgeIdOf(request);
-      const answer = lookup.answers.get(id);
+      const found = lookup.answers.get(id);
       const part = lookup.partOf.get(id);
       const job = part === undefined ? undefined : lookup.jobs[part];
-      const again = job === undefined || (row.retry && !answer?.ok && job.part < this.#options.attemptStart);
+      const again = job === undefined || (row.retry && !found?.ok && job.part < this.#options.attemptStart);
       if (!again) {
-        if (answer?.ok) return this.#options.answerOf(request, answer.body);
-        throw noted(row, judgeFailureOf(id, job, answer, runId));
+        if (found?.ok) {
+          const response = await this.#options.answerOf(request, found.body);
+          // Another row asking the same request counted this answer (one line, paid once): here it costs nothing, like a cached one.
+          return this.#own(row, id) ? response : { ...response, cached: true };
+        }
+        throw noted(row, judgeFailureOf(id, job, found, runId));
       }
       if (mode === 'fail') {
         throw noted(row, new ModelCallError('MODEL_BATCH_NOT_SENT', `judge request ${id} was asked after the last judge round, so no batch job holds it (continue with --resume ${runId} to send it)`));
@@ -96,6 +109,19 @@ export class JudgeRound {
       row.deferred = true;
       throw new Deferred();
     };
+    // A cached answer from this run's own judge job that no other row counted yet is this row's.
+    const owns = (request: ModelRequest): boolean => {
+      const id = judgeIdOf(request);
+      return this.#options.lookup.answers.get(id)?.ok === true && this.#own(row, id);
+    };
+    return Object.assign(answer, { owns });
+  }
+
+  /** Whether `row` counts the answer to `id` as paid: the first row to use it does. */
+  #own(row: JudgeRowState, id: string): boolean {
+    const owner = this.#options.owners.get(id);
+    if (owner === undefined) this.#options.owners.set(id, row.key);
+    return (owner ?? row.key) === row.key;
   }
 
   async #capture(id: string, request: ModelRequest): Promise<void> {

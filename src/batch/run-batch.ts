@@ -1,13 +1,5 @@
 import { join } from 'node:path';
-import type { Tool } from 'ai';
-import type { DatasetRow } from '../dataset/types.js';
-import type { RunListener } from '../experiment/events.js';
-import type { BatchRunOptions } from '../experiment/options.js';
-import type { RowPipeline } from '../experiment/row-pipeline.js';
-import type { RowResult } from '../experiment/types.js';
-import type { ModelPrice, ModelRequest, ModelResponse } from '../model/types.js';
-import type { JudgeFn } from '../scoring/types.js';
-import type { RunHandleLike } from '../store/index.js';
+import type { ModelRequest, ModelResponse } from '../model/types.js';
 import { customIdOf, readAnswers, requestPartOf } from './batch-answers.js';
 import { BatchClient } from './batch-client.js';
 import { downloadResults, isFinal, pollJobs, submitJobs, type JobsContext } from './batch-jobs.js';
@@ -85,8 +77,10 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   const recorded = new Set<string>();
   const parts = new RequestParts(dir, context.settings.limits, state.jobs.length);
   let endpoint: BatchEndpoint | undefined;
+  // Which row counts each judge answer of this attempt as paid, across its passes.
+  const judgeOwners = new Map<string, string>();
   const judgeRound = (mode: JudgeMode, lookup: Lookup, judgeParts?: RequestParts): JudgeRound | undefined =>
-    context.judgeLive ? undefined : new JudgeRound({ mode, bridge, lookup, parts: judgeParts, attemptStart, runId: handle.id, answerOf });
+    context.judgeLive ? undefined : new JudgeRound({ mode, bridge, lookup, parts: judgeParts, attemptStart, runId: handle.id, answerOf, owners: judgeOwners });
   // Pass 1: rows with every answer at hand are recorded; model requests not yet sent are captured.
   // A judge request with no answer waits (deferred): judge lines go only into judge jobs.
   let lookup = await lookupOf(dir, state.jobs);

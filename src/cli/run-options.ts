@@ -19,7 +19,7 @@ export const runOptions = {
   tag: { type: 'string', multiple: true, value: '<tag>', description: 'Only rows with this tag (repeatable: any of them; a+b: rows with both), before --rows/--sample/--split' },
   name: { type: 'string', multiple: true, value: '<name>', description: 'Only the row with this name (repeatable)' },
   list: { type: 'boolean', description: 'Print the selected rows (index, name, tags, input) and run nothing' },
-  warmup: { type: 'integer', value: '<n>', min: 0, description: 'The first n calls are warm-up: made, but left out of latency statistics' },
+  warmup: { type: 'integer', value: '<n>', min: 0, description: 'The first n calls made to the model (not cached) are warm-up: left out of latency statistics' },
   'warmup-repeats': { type: 'integer', value: '<n>', min: 0, description: "With --repeat: each row's first n repeats are warm-up" },
   'skip-eval': { type: 'boolean', description: 'Run the model only; no evals' },
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache ignores it)' },

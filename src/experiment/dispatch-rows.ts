@@ -98,19 +98,24 @@ export async function dispatchRows(context: DispatchContext): Promise<void> {
 async function dispatchLive(context: DispatchContext): Promise<void> {
   const { options, pipeline, breaker, record } = context;
   const held: RowResult[] = [];
-  let dispatched = 0;
-  const isWarmup = (position: number, r: number): boolean => position < (options.warmup ?? 0) || r < (options.warmupRepeats ?? 0);
+  // Warm-up is about calls: the first --warmup calls that went to the model (in the order they
+  // started), and with --warmup-repeats the first repeats of each row that did. An answer from
+  // the cache made no call, so it is never warm-up and takes no warm-up place.
+  let liveCalls = 0;
+  const isWarmup = (r: number): boolean => liveCalls++ < (options.warmup ?? 0) || r < (options.warmupRepeats ?? 0);
   await runPool(
     context.items(),
     options.concurrency ?? 20,
     async ({ row, repeat }) => {
-      // Counted before any await: items start in dispatch order.
-      const warmup = isWarmup(dispatched++, repeat);
+      let warmup = false;
+      const onLive = (): void => {
+        warmup = isWarmup(repeat);
+      };
       const started = context.emit({ type: 'row-start', index: row.index, repeat });
       if (started !== undefined) await started;
       let result;
       try {
-        const runRow = (): Promise<RowResult> => processRow(pipeline, row, repeat, context.rowSignal);
+        const runRow = (): Promise<RowResult> => processRow(pipeline, row, repeat, context.rowSignal, onLive);
         result = context.rowHooks ? await runRowWithHooks(context.rowHooks, row, repeat, runRow) : await runRow();
       } catch (error) {
         if (error instanceof RowAborted) return;

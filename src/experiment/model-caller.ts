@@ -13,16 +13,21 @@ import {
 import type { ConnectionHealth } from '../model/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/types.js';
+import { JudgeTally } from './judge-tally.js';
 import type { RunExperimentOptions } from './options.js';
 import { promptTimeoutMs } from './row-timeout.js';
+import type { JudgeSpend, JudgeTransport } from './types.js';
 
 export interface ModelCaller {
   modelName: string;
   settings: Record<string, unknown>;
   promptHash: string;
   toRequest: (rendered: RenderedPrompt) => ModelRequest;
-  /** `timeoutMs` overrides the prompt's per-call timeout (a row's own `timeout_seconds`). */
-  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number) => Promise<ModelResponse>;
+  /**
+   * `timeoutMs` overrides the prompt's per-call timeout (a row's own `timeout_seconds`);
+   * `onLive` is called when the call goes to the model, i.e. the cache did not answer it.
+   */
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number, onLive?: () => void) => Promise<ModelResponse>;
   /** Like `call`, through the same cache, with `live` answering a miss instead of an HTTP call (`--batch`). */
   callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
   /** The prompt's per-call timeout: --timeout, else test_settings.timeout_seconds, else 60 s. */
@@ -32,7 +37,9 @@ export interface ModelCaller {
   /** Judge calls share the cache, retries and timeout of the main calls. */
   judge: (request: ModelRequest) => Promise<ModelResponse>;
   /** Runs `fn` with judge calls that miss the cache answered by `live` instead of an HTTP call (`--batch`). */
-  judgeWith: <T>(live: (request: ModelRequest) => Promise<ModelResponse>, fn: () => Promise<T>) => Promise<T>;
+  judgeWith: <T>(live: JudgeTransport, fn: () => Promise<T>) => Promise<T>;
+  /** Runs `fn` (a row's evals) and adds up the judge answers its calls received. */
+  meterJudges: <T>(fn: () => Promise<T>) => Promise<[T, JudgeSpend | undefined]>;
 }
 
 /** Wires the provider registry, the response cache and the run's call options together. */
@@ -82,16 +89,24 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     prices: config.prices ?? {},
     ...(health === undefined ? {} : { health }),
   };
-  const call = (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number): Promise<ModelResponse> =>
-    cachedCall(request, { cache, mode, repeat }, () => executeModelRequest(request, { ...callOptions, ...(timeoutMs === undefined ? {} : { timeoutMs }), signal }));
+  const call = (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number, onLive?: () => void): Promise<ModelResponse> =>
+    cachedCall(request, { cache, mode, repeat }, () => {
+      onLive?.();
+      return executeModelRequest(request, { ...callOptions, ...(timeoutMs === undefined ? {} : { timeoutMs }), signal });
+    });
 
   // Evals are bound once with `judge`; a batch pass swaps what answers a miss per row, and the
   // choice travels with the row's async work (its evals run inside it).
-  const judgeTransports = new AsyncLocalStorage<(request: ModelRequest) => Promise<ModelResponse>>();
+  const judgeTransports = new AsyncLocalStorage<JudgeTransport>();
   const judgeSignal = options.signal ?? new AbortController().signal;
-  const judge = (request: ModelRequest): Promise<ModelResponse> => {
+  // Like the transport, the tally of a row's judge answers travels with its evals' async work.
+  const judgeTallies = new AsyncLocalStorage<JudgeTally>();
+  const judge = async (request: ModelRequest): Promise<ModelResponse> => {
     const live = judgeTransports.getStore();
-    return live === undefined ? call(request, 0, judgeSignal) : cachedCall(request, { cache, mode, repeat: 0 }, () => live(request));
+    const response = await (live === undefined ? call(request, 0, judgeSignal) : cachedCall(request, { cache, mode, repeat: 0 }, () => live(request)));
+    const paid = response.cached && live?.owns?.(request) === true ? { ...response, cached: false } : response;
+    judgeTallies.getStore()?.addResponse(paid);
+    return paid;
   };
 
   const { model_name: _model, max_retries: _retries, ...settings } = frontmatterConfig as ModelSettings & Record<string, unknown>;
@@ -106,5 +121,10 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     close: () => cache.close(),
     judge,
     judgeWith: (live, fn) => judgeTransports.run(live, fn),
+    meterJudges: async (fn) => {
+      const tally = new JudgeTally();
+      const value = await judgeTallies.run(tally, fn);
+      return [value, tally.spend()];
+    },
   };
 }

@@ -7,14 +7,14 @@ import { runEval } from '../scoring/index.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { RunListener } from './events.js';
 import { rowTimeoutMs } from './row-timeout.js';
-import type { RowResult } from './types.js';
+import type { JudgeSpend, RowResult } from './types.js';
 
 export interface RowPipeline {
   prompt: LoadedPrompt;
   /** Builds the model request from the rendered prompt (model override applied). */
   toRequest: (rendered: ReturnType<LoadedPrompt['render']>) => ModelRequest;
-  /** One model call through the cache, retries and timeout. */
-  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number) => Promise<ModelResponse>;
+  /** One model call through the cache, retries and timeout; `onLive` when it goes to the model (see ModelCaller.call). */
+  call: (request: ModelRequest, repeat: number, signal: AbortSignal, timeoutMs?: number, onLive?: () => void) => Promise<ModelResponse>;
   /** The per-call timeout of rows without their own `timeout_seconds`. */
   timeoutMs?: number;
   evals: BoundEval[];
@@ -22,6 +22,8 @@ export interface RowPipeline {
   emit: RunListener;
   /** Never call a model; rows must carry `output`. */
   scoreOnly: boolean;
+  /** Runs a row's evals and adds up what their LLM-judge calls spent (see ModelCaller.meterJudges). */
+  meterJudges?: <T>(fn: () => Promise<T>) => Promise<[T, JudgeSpend | undefined]>;
   /** Whether a failed call could not reach the server at all (the row is then held, see RowUnreachable). */
   isUnreachable?: (error: unknown) => boolean;
 }
@@ -42,13 +44,15 @@ export class RowUnreachable extends Error {
 
 /**
  * One row × repeat: render, call the model (or take the row's pre-generated output), run every
- * eval. Failures of the row become an errored result; the run goes on.
+ * eval. Failures of the row become an errored result; the run goes on. `onLive` is called when
+ * the row's model call goes to the model (not answered by the cache).
  */
 export async function processRow(
   pipeline: RowPipeline,
   row: DatasetRow,
   repeat: number,
   signal: AbortSignal,
+  onLive?: () => void,
 ): Promise<RowResult> {
   const base = emptyResult(row, repeat);
   let messages: ChatMessage[] = [];
@@ -62,7 +66,7 @@ export async function processRow(
       return { ...base, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' };
     } else {
       const timeoutMs = pipeline.timeoutMs === undefined ? undefined : rowTimeoutMs(row, pipeline.timeoutMs);
-      const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal, timeoutMs);
+      const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal, timeoutMs, onLive);
       Object.assign(base, {
         output: response.output,
         toolCalls: response.toolCalls,
@@ -82,7 +86,7 @@ export async function processRow(
   }
 
   const output = base.output ?? '';
-  const results = await Promise.all(
+  const scoreAll = (): Promise<Array<[string, ScoredEval]>> => Promise.all(
     pipeline.evals.map(async (bound): Promise<[string, ScoredEval]> => {
       const result = await runEval(
         bound,
@@ -105,6 +109,8 @@ export async function processRow(
       return [bound.name, result];
     }),
   );
+  const [results, judge] = pipeline.meterJudges ? await pipeline.meterJudges(scoreAll) : [await scoreAll(), undefined];
+  if (judge !== undefined) base.judge = judge;
   if (signal.aborted && results.some(([, r]) => r.error !== undefined)) throw new RowAborted('interrupted');
   base.evals = Object.fromEntries(results);
   return base;

@@ -210,6 +210,8 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     toRequest: caller.toRequest,
     call: caller.call,
     timeoutMs: caller.timeoutMs,
+    // Only judges call a model from an eval; a run without them skips the per-row context.
+    ...(context.evals.some((bound) => bound.inline !== true) ? { meterJudges: caller.meterJudges } : {}),
     evals: context.evals,
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,

@@ -4,6 +4,7 @@ import { AgreementCollector, DATASET_REVIEWER } from '../scoring/agreement/index
 import { EvalTallies, FlakyTracker, type ScoreRange } from '../scoring/index.js';
 import { agreementGates } from './agreement-gates.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
+import { JudgeTally } from './judge-tally.js';
 import { LatencyStats } from './latency-stats.js';
 import type { RowResult, RunSummary } from './types.js';
 
@@ -30,6 +31,7 @@ export class RunAccumulator {
   private totalTokens = 0;
   private cost = 0;
   private costKnown = false;
+  private readonly judge = new JudgeTally();
 
   private readonly ungated: ReadonlySet<string>;
   /** Judge–human agreement over rows whose dataset line carries `labels` (a calibration set). */
@@ -70,6 +72,8 @@ export class RunAccumulator {
     if (row.error !== undefined) this.errored++;
     if (row.cached) this.cached++;
     if (row.pregenerated) this.pregenerated++;
+    // A row's judge calls are paid for whatever answered its model call (cache, dataset or a live call).
+    if (row.judge) this.judge.addSpend(row.judge);
     // Cached and pre-generated rows made no call now: their figures would skew the run's.
     if (row.cached || row.pregenerated || row.error !== undefined) return;
     this.live++;
@@ -98,8 +102,15 @@ export class RunAccumulator {
   finish(gateOptions: GateOptions): RunSummary {
     const evals = this.evals.finish();
     const latencyMs = this.latency.finish();
-    const usage = { inputTokens: this.inputTokens, outputTokens: this.outputTokens, totalTokens: this.totalTokens };
-    const measured = { liveCalls: this.live, latencyMs, usage, ...(this.costKnown ? { costUsd: this.cost } : {}) };
+    const judge = this.judge.spend();
+    const usage = {
+      inputTokens: this.inputTokens + (judge?.usage.inputTokens ?? 0),
+      outputTokens: this.outputTokens + (judge?.usage.outputTokens ?? 0),
+      totalTokens: this.totalTokens + (judge?.usage.totalTokens ?? 0),
+    };
+    const costUsd = this.totalCost(judge);
+    const spend = { usage, ...(costUsd === undefined ? {} : { costUsd }), ...(judge ? { judge } : {}) };
+    const measured = { liveCalls: this.live + this.judge.paid, latencyMs, ...spend };
     const gates = evaluateGates(this.tally, { ...gateOptions, ungated: [...this.ungated] }, evals, measured);
     const agreement = this.agreement.finish();
     const hasAgreement = agreement.evals.length > 0;
@@ -111,12 +122,23 @@ export class RunAccumulator {
       pregenerated: this.pregenerated,
       evals,
       latencyMs,
-      usage,
-      ...(this.costKnown ? { costUsd: this.cost } : {}),
+      ...spend,
       flaky: this.flaky?.finish() ?? [],
       ...(hasAgreement ? { agreement } : {}),
       gates,
       passed: gates.every((gate) => gate.passed),
     };
+  }
+
+  /**
+   * Model and judge calls together. Unknown when calls were made now and one kind of them has no
+   * price (a partial sum would understate the spend); absent when nothing was called now.
+   */
+  private totalCost(judge: ReturnType<JudgeTally['spend']>): number | undefined {
+    const judgePaid = this.judge.paid > 0;
+    if (this.live === 0 && !judgePaid) return undefined;
+    if (this.live > 0 && !this.costKnown) return undefined;
+    if (judge !== undefined && judge.costUsd === undefined) return undefined;
+    return this.cost + (judge?.costUsd ?? 0);
   }
 }

@@ -1,4 +1,4 @@
-import type { TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { RunAgreement } from '../scoring/agreement/index.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { LatencySummary } from './latency-stats.js';
@@ -25,8 +25,12 @@ export interface RowResult {
   /** The model call ran out of time (`--timeout`, `timeout_seconds`); `error` says after how long. */
   timedOut?: true;
   latencyMs?: number;
+  /** The model call's tokens (the row's LLM-judge calls are in `judge`). */
   usage?: TokenUsage;
+  /** The model call's cost (the row's LLM-judge calls are in `judge`). */
   costUsd?: number;
+  /** What the row's LLM-judge evals spent; absent when none called a model. */
+  judge?: JudgeSpend;
   finishReason?: string;
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
@@ -38,6 +42,23 @@ export interface RowResult {
   /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */
   warmup?: true;
   retries: number;
+}
+
+/**
+ * What LLM-judge calls spent, on one row or over a run. A judge answer from the response cache
+ * counts in `calls` and `cached`, and costs nothing: tokens, cost and latency are those of the
+ * calls made now (live, or answered by a `--batch` job at batch prices).
+ */
+export interface JudgeSpend {
+  /** Judge answers received, cached ones included. */
+  calls: number;
+  /** Of `calls`, answered from the response cache. */
+  cached: number;
+  usage: TokenUsage;
+  /** USD; absent when a judge call made now has no known price. */
+  costUsd?: number;
+  /** Wall time of the live judge calls, summed (batch and cached answers add nothing). */
+  latencyMs: number;
 }
 
 /** Statistics of one eval across the run's rows. */
@@ -70,8 +91,12 @@ export interface RunSummary {
   evals: EvalSummary[];
   /** Live calls only: cached, pre-generated, errored and warm-up rows never skew these. */
   latencyMs: LatencySummary;
+  /** Tokens of every call made now: the model calls and the LLM-judge calls (`judge` has that part). */
   usage: TokenUsage;
+  /** USD of every call made now, model and judge; absent when a price is unknown or nothing was called. */
   costUsd?: number;
+  /** The LLM-judge calls' part of `usage` and `costUsd`; absent when no judge was asked. */
+  judge?: JudgeSpend;
   /** Rows whose verdict differed between repeats (with --repeat). */
   flaky: Array<{ index: number; evals: string[] }>;
   /** Judge–human agreement, when dataset rows carry `labels` (a calibration set). */
@@ -85,3 +110,10 @@ export interface GateResult {
   passed: boolean;
   message: string;
 }
+
+/**
+ * What answers a `--batch` row's judge calls that miss the cache. `owns(request)` says that a
+ * cached answer came from this run's own judge job and is this row's to count as paid (an
+ * earlier round of the run cached it while the row waited for another answer).
+ */
+export type JudgeTransport = ((request: ModelRequest) => Promise<ModelResponse>) & { owns?: (request: ModelRequest) => boolean };

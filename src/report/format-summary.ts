@@ -3,6 +3,7 @@ import type { LatencySummary } from '../experiment/latency-stats.js';
 import { agreementSummaryLines } from './format-agreement.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
+import { judgeLine } from './format-judge.js';
 import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
 import { plainPalette, type Palette } from './palette.js';
@@ -75,8 +76,10 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
       : `  Latency:  p50 ${formatDuration(p50)}, p95 ${formatDuration(p95)} (live calls only)`,
   );
   lines.push(...latencyDetail(summary.latencyMs));
-  lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out`);
-  lines.push(`  Cost:     ${formatCost(summary.costUsd)}`);
+  const both = summary.judge === undefined ? '' : ' (main and judge calls)';
+  lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out${both}`);
+  lines.push(`  Cost:     ${formatCost(summary.costUsd)}${both}`);
+  if (summary.judge) lines.push(`  Judge:    ${judgeLine(summary.judge)}`);
   if (summary.flaky.length > 0) {
     const flaky = summary.flaky.map((row) => `#${row.index} (${row.evals.join(', ')})`).join(', ');
     lines.push(`  Flaky:    ${plural(summary.flaky.length, 'row')}: ${flaky}`);

@@ -3,6 +3,7 @@ import type { RowResult, RunSummary } from '../experiment/types.js';
 import { formatCompareMarkdown } from './compare/format-compare-markdown.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
+import { judgeLine } from './format-judge.js';
 import { formatEvalCell } from './format-eval-cell.js';
 import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
@@ -38,7 +39,7 @@ export function createMarkdownReporter(out: OutputStream, options: ReporterOptio
         lines.push('');
       }
       const { p50, p95 } = summary.latencyMs;
-      lines.push(`Latency ${p50 === undefined ? 'n/a' : `p50 ${formatDuration(p50)}, p95 ${formatDuration(p95 ?? NaN)}`} (live calls) · tokens ${summary.usage.inputTokens} in / ${summary.usage.outputTokens} out · cost ${formatCost(summary.costUsd)}`, '');
+      lines.push(`Latency ${p50 === undefined ? 'n/a' : `p50 ${formatDuration(p50)}, p95 ${formatDuration(p95 ?? NaN)}`} (live calls) · tokens ${summary.usage.inputTokens} in / ${summary.usage.outputTokens} out · cost ${formatCost(summary.costUsd)}${summary.judge ? ` (main and judge calls; judge: ${judgeLine(summary.judge)})` : ''}`, '');
       for (const gate of summary.gates) lines.push(`- ${gate.passed ? '✔' : '✘'} ${cell(gate.name)}: ${cell(gate.message)}`);
       const failing: RowResult[] = [];
       let count = 0;

@@ -1,4 +1,4 @@
-import type { RowResult } from '../experiment/types.js';
+import type { JudgeSpend, RowResult } from '../experiment/types.js';
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { ScoredEval } from '../scoring/types.js';
 
@@ -37,6 +37,8 @@ export interface ReportRow {
   latencyMs: number | null;
   usage: TokenUsage | null;
   costUsd: number | null;
+  /** What the row's LLM-judge calls spent (not in `usage` / `costUsd`); null when no judge was asked. */
+  judge: JudgeSpend | null;
   finishReason: string | null;
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
@@ -83,6 +85,7 @@ export function reportRow(row: RowResult): ReportRow {
     latencyMs: orNull(row.latencyMs),
     usage: orNull(row.usage),
     costUsd: orNull(row.costUsd),
+    judge: orNull(row.judge),
     finishReason: orNull(row.finishReason),
     cached: row.cached,
     pregenerated: row.pregenerated ?? false,

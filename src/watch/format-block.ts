@@ -83,15 +83,17 @@ export function formatSharedErrorBlock(label: string, message: string): string {
 
 export function formatEvalNumbers(line: EvalLine): string {
   const parts: string[] = [];
-  if (line.passRate !== undefined) parts.push(`pass ${formatPercent(line.passRate)}${delta(line.passRateDelta, (d) => `${(d * 100).toFixed(1)}%`)}`);
+  // A pass rate's change is in percentage points: 50% → 40% is `▼ 10.0 pts`, not `-10.0%` (which reads as a relative drop).
+  if (line.passRate !== undefined) parts.push(`pass ${formatPercent(line.passRate)}${delta(line.passRateDelta, (d) => `${(d * 100).toFixed(1)} pts`, false)}`);
   if (line.meanScore !== undefined) parts.push(`mean ${line.meanScore.toFixed(3)}${delta(line.meanScoreDelta, (d) => d.toFixed(3))}`);
   return parts.length > 0 ? parts.join('   ') : 'no scores';
 }
 
-/** `▲ +5.0%` / `▼ -0.120`; nothing when there is no previous run or no change worth showing. */
-function delta(value: number | undefined, format: (abs: number) => string): string {
+/** `▲ 5.0 pts` (unsigned) / `▼ -0.120`; nothing when there is no previous run or no change worth showing. */
+function delta(value: number | undefined, format: (abs: number) => string, signed = true): string {
   if (value === undefined || Math.abs(value) < 1e-9) return '';
-  return value > 0 ? ` ▲ +${format(value)}` : ` ▼ -${format(-value)}`;
+  const [up, down] = signed ? ['+', '-'] : ['', ''];
+  return value > 0 ? ` ▲ ${up}${format(value)}` : ` ▼ ${down}${format(-value)}`;
 }
 
 function numbersOnly(line: EvalLine): Pick<EvalLine, 'passRate' | 'meanScore'> {

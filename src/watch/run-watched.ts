@@ -19,6 +19,15 @@ export interface WatchedRunInput {
 
 export type WatchedRun = Omit<RecordedRun, 'onlyIndexes'>;
 
+/**
+ * `f` asks the model again: the cache holds the very answers that failed, and replaying them
+ * would show nothing new. The fresh answers are stored as usual. A `--cache-only` session never
+ * calls a model, so there `f` replays.
+ */
+function failedRowsCacheMode(settings: WatchRunSettings): 'off' | 'only' {
+  return settings.cacheMode === 'only' ? 'only' : 'off';
+}
+
 /** One experiment run of watch mode, collecting the rows and model its screen block shows. */
 export async function runWatched(input: WatchedRunInput): Promise<WatchedRun> {
   const rows: RowResult[] = [];
@@ -33,7 +42,7 @@ export async function runWatched(input: WatchedRunInput): Promise<WatchedRun> {
     signal: input.signal,
     // A rerun replaces this one: in-flight model calls are stale, abort them at once.
     graceMs: 0,
-    ...(input.request.onlyIndexes ? { onlyIndexes: input.request.onlyIndexes } : {}),
+    ...(input.request.onlyIndexes ? { onlyIndexes: input.request.onlyIndexes, cacheMode: failedRowsCacheMode(input.settings) } : {}),
     onEvent: (event) => {
       if (event.type === 'row-end') rows.push(event.row);
       else if (event.type === 'run-start') model = event.info.model;

@@ -123,6 +123,36 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     expect(batch.summary.passed).toBe(live.summary.passed);
   });
 
+  it('judge answers from batch jobs are counted at batch prices, per row and in the run totals, as the server billed them', async () => {
+    fx = await project();
+    const billed = { main: 0, judge: 0 };
+    let n = 0;
+    server.setHandler((request) => {
+      n += 1;
+      const judge = request.schema !== undefined;
+      const usage = judge ? { input: 200 + n, output: 10 + n } : { input: 20 + n, output: 2 };
+      billed[judge ? 'judge' : 'main'] += usage.input + usage.output;
+      return { ...(judgeAnswers(request) as object), usage } as ReturnType<OpenAIResponder>;
+    });
+    const outcome = await fx.run({ env: env(), batch: { pollMs: 5 } });
+    expect(liveCalls()).toHaveLength(0);
+    const rows = await rowsOf(outcome.runDir);
+    // Half gpt-4o-mini's live price of 0.15 / 0.6 USD per million (src/model/prices.ts).
+    const batchUsd = (usage: { inputTokens: number; outputTokens: number }): number => (usage.inputTokens * 0.075 + usage.outputTokens * 0.3) / 1_000_000;
+    for (const row of rows) {
+      const judge = row.judge;
+      expect(judge).toMatchObject({ calls: 1, cached: 0, latencyMs: 0 });
+      expect(judge?.costUsd).toBeCloseTo(batchUsd(judge!.usage), 15);
+    }
+    const judgeTokens = rows.reduce((sum, row) => sum + (row.judge?.usage.totalTokens ?? 0), 0);
+    expect(judgeTokens).toBe(billed.judge);
+    expect(outcome.summary.usage.totalTokens).toBe(billed.main + billed.judge);
+    expect(outcome.summary.judge?.calls).toBe(5);
+    expect(outcome.summary.judge?.usage.totalTokens).toBe(billed.judge);
+    const cost = rows.reduce((sum, row) => sum + (row.costUsd ?? 0) + (row.judge?.costUsd ?? 0), 0);
+    expect(outcome.summary.costUsd).toBeCloseTo(cost, 15);
+  });
+
   it('a judge line that failed makes that eval an error saying why; --resume sends only that judge request again', async () => {
     fx = await project();
     server.setHandler((request) => (request.schema !== undefined && request.messagesText.includes('beta') ? { status: 400, message: 'bad judge' } : judgeAnswers(request)));
@@ -186,8 +216,12 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     const outcome = await fx.run({ env: env(), batch: { pollMs: 5 } });
     const manifest = await new RunStore(fx.dir).manifest(outcome.runId);
     expect(manifest.batch?.jobs.map((job) => [job.kind ?? 'model', job.requests])).toEqual([['model', 5], ['judge', 5], ['judge', 1]]);
-    expect((await rowsOf(outcome.runDir)).map((row) => row.evals.polite?.passed)).toEqual([true, true, false, true, true]);
+    const rows = await rowsOf(outcome.runDir);
+    expect(rows.map((row) => row.evals.polite?.passed)).toEqual([true, true, false, true, true]);
     expect(liveCalls()).toHaveLength(0);
+    // beta's first answer was paid for in this run, though its row read it back from the cache in the next round.
+    expect(rows.map((row) => [row.judge?.calls, row.judge?.cached])).toEqual([[1, 0], [2, 0], [1, 0], [1, 0], [1, 0]]);
+    expect(outcome.summary.judge).toMatchObject({ calls: 6, cached: 0 });
   });
 
   it('--judge-live keeps the judge calls live: one round of jobs, five live judge calls', async () => {
@@ -251,6 +285,9 @@ describe('run-experiment --batch with LLM-judge evals', () => {
     expect(judgeLines).toHaveLength(2);
     const rows = await rowsOf(outcome.runDir);
     expect(rows.map((row) => row.evals.polite?.passed)).toEqual([true, true, false]);
+    // The shared line is paid for once: one of the two rows counts it, the other has it for nothing.
+    expect(rows.map((row) => row.judge?.cached).sort()).toEqual([0, 0, 1]);
+    expect(outcome.summary.judge).toMatchObject({ calls: 3, cached: 1 });
   });
 
   it('refuses a judge model the Batch API cannot run, before anything is sent, with the --judge-live hint', async () => {

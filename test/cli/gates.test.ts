@@ -189,12 +189,12 @@ describe('run-experiment gates and exit codes', () => {
     expect(csv.code).toBe(0);
     const lines = csv.stdout.trimEnd().split('\n').map((line) => line.replace(/,\d+,(true|false),/, ',[ms],$1,'));
     expect(lines).toEqual([
-      'prompt,index,repeat,input,expected_output,output,error,latency_ms,cached,' +
+      'prompt,index,repeat,name,tags,input,expected_output,output,error,latency_ms,cached,' +
         'exact_score,exact_passed,exact_label,exact_reason,exact_error,length_score,length_passed,length_label,length_reason,length_error',
-      'prompts/echo.prompt.mdx,0,0,"{""word"":""alpha""}",alpha,alpha,,[ms],false,1,true,,output equals expected,,,,,,',
-      'prompts/echo.prompt.mdx,1,0,"{""word"":""beta""}",beta,beta,,[ms],false,1,true,,output equals expected,,,,,,',
-      'prompts/shout.prompt.mdx,0,0,"{""word"":""alpha""}",alpha,"{""word"":""ALPHA""}",,[ms],false,,,,,,10,,,10 chars,',
-      'prompts/shout.prompt.mdx,1,0,"{""word"":""beta""}",beta,"{""word"":""BETA""}",,[ms],false,,,,,,10,,,10 chars,',
+      'prompts/echo.prompt.mdx,0,0,,,"{""word"":""alpha""}",alpha,alpha,,[ms],false,1,true,,output equals expected,,,,,,',
+      'prompts/echo.prompt.mdx,1,0,,,"{""word"":""beta""}",beta,beta,,[ms],false,1,true,,output equals expected,,,,,,',
+      'prompts/shout.prompt.mdx,0,0,,,"{""word"":""alpha""}",alpha,"{""word"":""ALPHA""}",,[ms],false,,,,,,10,,,10 chars,',
+      'prompts/shout.prompt.mdx,1,0,,,"{""word"":""beta""}",beta,"{""word"":""BETA""}",,[ms],false,,,,,,10,,,10 chars,',
     ]);
   });
 

@@ -34,7 +34,7 @@ describe('-o <file>', () => {
   it.each([
     ['report.json', 'json', (text: string) => expect(Object.keys(JSON.parse(text) as object)).toEqual(['run', 'summary', 'rows'])],
     ['report.jsonl', 'jsonl', (text: string) => expect(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { index: number }).index).sort()).toEqual([0, 1, 2])],
-    ['report.csv', 'csv', (text: string) => expect(text).toMatch(/^index,repeat,input,/)],
+    ['report.csv', 'csv', (text: string) => expect(text).toMatch(/^index,repeat,name,tags,input,/)],
     ['report.xml', 'junit', (text: string) => expect(text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /)],
     ['report.md', 'markdown', (text: string) => expect(text).toMatch(/^### ❌ prompts\/echo\.prompt\.mdx · openai\/gpt-4o-mini\n/)],
   ])('%s: the format comes from the extension; stderr has the summary, the verdict and the path', async (file, format, check) => {
@@ -50,7 +50,7 @@ describe('-o <file>', () => {
   it('--format wins over the extension; -q keeps stderr empty', async () => {
     const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'csv', '-o', 'out.json', '-q'], { server });
     expect(result).toMatchObject({ code: 1, stdout: '', stderr: '' });
-    expect(await project.read('out.json')).toMatch(/^index,repeat,input,/);
+    expect(await project.read('out.json')).toMatch(/^index,repeat,name,tags,input,/);
   });
 
   it('an unknown extension writes the table', async () => {

@@ -89,6 +89,32 @@ describe('run-level gates, ungated evals, warm-up and the latency summary', { ti
     expect(second).toMatch(/^ {12}mean [\d.]+m?s ± [\d.]+m?s std, min [\d.]+m?s, max [\d.]+m?s, 2 calls$/);
   });
 
+  it('--warmup counts calls made to the model: a cached row is not warm-up and takes no warm-up place', async () => {
+    project = await cliProject({});
+    const args = ['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'];
+    expect((await project.run([...args, '--rows', '0'], { server })).code).toBe(0);
+    const result = await project.run([...args, '--warmup', '1', '--concurrency', '1', '--format', 'json'], { server });
+    const document = JSON.parse(result.stdout) as { rows: Array<{ index: number; cached: boolean; warmup: boolean }>; summary: { latencyMs: { count?: number } } };
+    expect(document.rows.map((row) => [row.index, row.cached, row.warmup])).toEqual([
+      [0, true, false],
+      [1, false, true],
+      [2, false, false],
+    ]);
+    expect(document.summary.latencyMs.count).toBe(1);
+    // --warmup-repeats: a cached first repeat made no call, so it is not warm-up; the repeats after it are measured as usual.
+    const repeats = await project.run([...args, '--repeat', '2', '--warmup-repeats', '1', '--format', 'json'], { server });
+    const again = JSON.parse(repeats.stdout) as typeof document;
+    expect(again.rows.map((row) => [row.index, row.cached, row.warmup])).toEqual([
+      [0, true, false],
+      [0, false, false],
+      [1, true, false],
+      [1, false, false],
+      [2, true, false],
+      [2, false, false],
+    ]);
+    expect(again.summary.latencyMs.count).toBe(3);
+  });
+
   it('--warmup-repeats leaves out the first repeats of each row; with repeats the per-row spread is reported', async () => {
     const result = await run({}, ['--repeat', '3', '--warmup-repeats', '1']);
     const lines = latencyLines(result.stdout);

@@ -148,9 +148,9 @@ describe('agentmark score --outputs', () => {
     expect(result.code).toBe(1);
     expect(server.requests).toHaveLength(0);
     expect(result.stdout).toBe(
-      'index,repeat,input,expected_output,output,error,latency_ms,cached,exact_score,exact_passed,exact_label,exact_reason,exact_error\n' +
-        '0,0,"{""word"":""alpha""}",alpha,alpha,,,false,1,true,,output equals expected,\n' +
-        '1,0,"{""word"":""beta""}",beta,BETA,,,false,0,false,,"output ""BETA"" does not equal expected ""beta""",\n',
+      'index,repeat,name,tags,input,expected_output,output,error,latency_ms,cached,exact_score,exact_passed,exact_label,exact_reason,exact_error\n' +
+        '0,0,,,"{""word"":""alpha""}",alpha,alpha,,,false,1,true,,output equals expected,\n' +
+        '1,0,,,"{""word"":""beta""}",beta,BETA,,,false,0,false,,"output ""BETA"" does not equal expected ""beta""",\n',
     );
   });
 

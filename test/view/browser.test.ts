@@ -111,6 +111,18 @@ describe('the viewer in a real browser', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'run.png'), fullPage: true });
   });
 
+  it("shows a run's judge spend apart from its totals, as the summary has it", async () => {
+    const id = '20261130-100000.000-bbbbbb';
+    const judge = (cached: number) => ({ calls: 1, cached, usage: { inputTokens: cached ? 0 : 400, outputTokens: cached ? 0 : 20, totalTokens: cached ? 0 : 420 }, costUsd: cached ? 0 : 0.00009, latencyMs: cached ? 0 : 300 });
+    await writeRun(project.dir, {
+      id,
+      evalNames: ['polite'],
+      rows: [0, 1, 2].map((i) => row(i, { usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 }, costUsd: 0.0000027, judge: judge(i === 2 ? 1 : 0), evals: { polite: { passed: true } } })),
+    });
+    await openRun(id);
+    expect(await page.textContent('[data-testid=judge-spend]')).toBe('3 calls (1 cached), 840 tokens, $0.000180');
+  });
+
   it('filters to failed rows, and opens a row with its messages and eval reasons', async () => {
     const classify = reports.find((r) => r.run.promptPath.endsWith('classify-intent.prompt.mdx')) as JsonReport;
     const failed = classify.rows.filter((r) => r.error !== null || Object.values(r.evals).some((e) => e.passed === false || e.error !== null));

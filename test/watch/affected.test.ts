@@ -59,7 +59,7 @@ test('a scorer change in the config reruns every experiment without a single mod
   expect(after).toMatch(/3 rows · 3 cached/);
   expect(after).toMatch(/2 rows · 2 cached/);
   // Every row flipped; the pass rate shows its drop since the previous run.
-  expect(after).toContain('mentions  pass 0.0% ▼ -100.0%');
+  expect(after).toContain('mentions  pass 0.0% ▼ 100.0 pts');
   expect(after).toMatch(/row 0 pass→fail {2}input \{"name":"Ada"\} {2}output .*Ada/);
   expect(count(after, 'pass→fail')).toBe(5);
 });
@@ -86,13 +86,16 @@ test('r reruns all, f reruns only the failed rows', async () => {
   let from = watch.stdout.length;
   await edit(project.dir, 'prompts/beta.jsonl', (text) => text.replace('"expected_output": "mountains"', '"expected_output": "hills"'));
   let out = await watch.waitFor(blocksAfter(from, BETA), 'beta to rerun');
-  expect(out.slice(from)).toMatch(/mentions {2}pass 50\.0% ▼ -50\.0%/);
+  expect(out.slice(from)).toMatch(/mentions {2}pass 50\.0% ▼ 50\.0 pts/);
   expect(out.slice(from)).toMatch(/row 1 pass→fail {2}input \{"topic":"mountains"\}/);
 
   from = watch.stdout.length;
+  const requests = project.server.requests.length;
   watch.child.stdin.write('f\n');
   out = await watch.waitFor(blocksAfter(from, BETA), 'beta to rerun its failed row');
-  expect(out.slice(from)).toMatch(/1 row \(failed rows only; ▲\/▼ vs the same rows before\) · 1 cached/);
+  // Live, not from the cache: the cached answer is the one that failed.
+  expect(out.slice(from)).toMatch(/1 row \(failed rows only; ▲\/▼ vs the same rows before\) · 0 cached/);
+  expect(project.server.requests.slice(requests).map((request) => JSON.stringify(request.body).includes('mountains'))).toEqual([true]);
   expect(out.slice(from)).toMatch(/\n {2}mentions {2}pass 0\.0% {3}mean 0\.000\n/);
   expect(count(out.slice(from), ALPHA)).toBe(0);
 

@@ -54,7 +54,7 @@ test('the first run has no deltas; the next shows ▲/▼ and the rows whose ver
     [
       '── prompts/a.prompt.mdx · run run-2',
       '  3 rows · 2 cached · 1 errored · 1.5s',
-      '  exact  pass 33.3% ▼ -33.3%   mean 0.500 ▼ -0.167',
+      '  exact  pass 33.3% ▼ 33.3 pts   mean 0.500 ▼ -0.167',
       '  flipped: 3',
       '    row 0 pass→fail  input {"name":"n0"}  output hello n0',
       '    row 1 fail→pass  input {"name":"n1"}  output hello n1',
@@ -72,7 +72,7 @@ test('the first run has no deltas; the next shows ▲/▼ and the rows whose ver
   expect(partial.flips.map((flip) => `${flip.index} ${flip.from}→${flip.to}`)).toEqual(['0 fail→pass']);
   expect(formatRunBlock('prompts/a.prompt.mdx', partial, options).split('\n').slice(1, 3)).toEqual([
     '  1 row (failed rows only; ▲/▼ vs the same rows before) · 1 cached · 0 errored · 5ms',
-    '  exact  pass 100.0% ▲ +100.0%   mean 1.000 ▲ +1.000',
+    '  exact  pass 100.0% ▲ 100.0 pts   mean 1.000 ▲ +1.000',
   ]);
   const next = history.record({ outcome: outcome('run-4', [], [exact(0.5, 0.5)]), rows: [], durationMs: 5 });
   expect(next.evals[0]?.passRateDelta).toBeCloseTo(0.5 - 1 / 3);

@@ -64,13 +64,14 @@ test('on a terminal the whole screen is redrawn in place; r reruns all, f the fa
   await edit(dir, 'prompts/beta.jsonl', (text) => text.replace('"expected_output": "mountains"', '"expected_output": "hills"'));
   out = await terminal.waitFor(settledWith('row 1 pass→fail'), 'beta to rerun after the edit');
   const alphaRun = runIdOf(lastScreen(out), 'prompts/alpha.prompt.mdx');
-  expect(lastScreen(out)).toMatch(/mentions {2}pass 50\.0% ▼ -50\.0%/);
+  expect(lastScreen(out)).toMatch(/mentions {2}pass 50\.0% ▼ 50\.0 pts/);
 
   terminal.type('f');
-  out = await terminal.waitFor(settledWith('1 row (failed rows only; ▲/▼ vs the same rows before) · 1 cached'), 'f to rerun the failed row');
+  out = await terminal.waitFor(settledWith('1 row (failed rows only; ▲/▼ vs the same rows before) · 0 cached'), 'f to rerun the failed row live');
+  expect(server.requests).toHaveLength(6);
   expect(runIdOf(lastScreen(out), 'prompts/alpha.prompt.mdx')).toBe(alphaRun);
   // Row 1 failed before and fails again: no change against the same row (was `pass 0.0% ▼ -50.0%`).
-  expect(lastScreen(out)).toContain('(failed rows only; ▲/▼ vs the same rows before) · 1 cached · 0 errored · ');
+  expect(lastScreen(out)).toContain('(failed rows only; ▲/▼ vs the same rows before) · 0 cached · 0 errored · ');
   expect(lastScreen(out)).toMatch(/\r\n {2}mentions {2}pass 0\.0% {3}mean 0\.000\r\n/);
 
   terminal.type('q');

@@ -18,6 +18,12 @@ export function usd(value: number | undefined | null): string {
   return value < 0.01 ? `$${value.toFixed(6)}` : `$${value.toFixed(4)}`;
 }
 
+/** An LLM judge's spend: `6 calls (2 cached), 1200 tokens, $0.000300`. */
+export function judgeText(judge: { calls: number; cached: number; usage: { totalTokens: number }; costUsd?: number }): string {
+  const cached = judge.cached > 0 ? ` (${judge.cached} cached)` : '';
+  return `${judge.calls} call${judge.calls === 1 ? '' : 's'}${cached}, ${judge.usage.totalTokens} tokens, ${usd(judge.costUsd)}`;
+}
+
 /** Text for a table cell: strings as they are, anything else as compact JSON. */
 export function cellText(value: unknown, max = 300): string {
   if (value === undefined) return '';

@@ -5,7 +5,7 @@ import type { ChatMessage, RowDetailResponse, RowResult } from '../api.js';
 import { Chip } from '../components/chip.js';
 import { WordDiff } from '../components/word-diff.js';
 import type { DataSource } from '../data/source.js';
-import { fullText, ms, usd } from '../format.js';
+import { fullText, judgeText, ms, usd } from '../format.js';
 import { useKeys } from '../keyboard.js';
 import { href, navigate } from '../router.js';
 
@@ -66,6 +66,7 @@ function Repeat({ row }: { row: RowResult }): VNode {
       <div><dt>latency</dt><dd>${ms(row.latencyMs)}${row.cached ? ' (cached)' : ''}${row.pregenerated ? ' (pre-generated)' : ''}</dd></div>
       <div><dt>tokens</dt><dd>${row.usage ? `${row.usage.inputTokens} in, ${row.usage.outputTokens} out` : '—'}</dd></div>
       <div><dt>cost</dt><dd>${usd(row.costUsd)}</dd></div>
+      ${row.judge ? html`<div><dt>judge</dt><dd>${judgeText(row.judge)}</dd></div>` : null}
       <div><dt>retries</dt><dd>${row.retries}</dd></div>
       ${row.finishReason ? html`<div><dt>finish</dt><dd>${row.finishReason}</dd></div>` : null}
     </dl>

@@ -1,7 +1,7 @@
 import { html } from 'htm/preact';
 import type { VNode } from 'preact';
 import type { RunResponse } from '../api.js';
-import { dateTime, duration, ms, number, usd } from '../format.js';
+import { dateTime, duration, judgeText, ms, number, usd } from '../format.js';
 
 /** What was run, with what, and how it ended. */
 export function RunHeader({ run }: { run: RunResponse }): VNode {
@@ -24,7 +24,8 @@ export function RunHeader({ run }: { run: RunResponse }): VNode {
         ? html`<div><dt>rows</dt><dd><span data-testid="rows-run">${s.rows}</span> run, <span data-testid="rows-errored">${s.errored}</span> errored, ${s.cached} cached, ${s.pregenerated} pre-generated</dd></div>
             <div><dt>latency</dt><dd data-testid="latency">${s.latencyMs.p50 === undefined ? `no live calls (${s.cached} cached, ${s.pregenerated} pre-generated)` : `p50 ${ms(s.latencyMs.p50)}, p95 ${ms(s.latencyMs.p95)}`}</dd></div>
             <div><dt>tokens</dt><dd>${number(s.usage.totalTokens)} (${number(s.usage.inputTokens)} in, ${number(s.usage.outputTokens)} out)</dd></div>
-            <div><dt>cost</dt><dd>${usd(s.costUsd)}</dd></div>`
+            <div><dt>cost</dt><dd>${usd(s.costUsd)}</dd></div>
+            ${s.judge ? html`<div><dt>judge</dt><dd data-testid="judge-spend">${judgeText(s.judge)}</dd></div>` : null}`
         : html`<div><dt>rows so far</dt><dd><span data-testid="rows-run">${run.live?.rows ?? run.rowCount}</span> (<span data-testid="rows-errored">${run.live?.errored ?? 0}</span> errored)</dd></div>`}
     </dl>
     ${s && s.gates.length > 0
