@@ -139,6 +139,32 @@ describe('validate catches more', () => {
     );
   });
 
+  it("an undeclared prop in a component's attribute is an error; the component's own props are its attributes", async () => {
+    project = await cliProject({
+      'prompts/part.mdx': '[{props.label}] {props.children}\n',
+      'prompts/echo.prompt.mdx': [
+        '---',
+        'name: echo',
+        'text_config:',
+        '  model_name: openai/gpt-4o-mini',
+        'input_schema:',
+        '  type: object',
+        '  properties:',
+        '    word: { type: string }',
+        '---',
+        "import Part from './part.mdx'",
+        '',
+        '<User><Part label={props.wrd}>{props.word}</Part></User>',
+        '',
+      ].join('\n'),
+    });
+    const result = await project.run(['validate', 'prompts/echo.prompt.mdx']);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: 'prompts/echo.prompt.mdx:12:26: props.wrd is not declared in input_schema\n  hint: did you mean "props.word"? (declared: word)\n',
+    });
+  });
+
   it('a run refuses a prompt reading an undeclared prop before any model call', async () => {
     project = await cliProject({ 'prompts/echo.prompt.mdx': TYPO_PROMPT });
     const requestsBefore = server.requests.length;
