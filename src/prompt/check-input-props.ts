@@ -3,9 +3,9 @@ import type { Template } from './template.js';
 import type { PromptWarning } from './types.js';
 
 export interface UndeclaredProps {
-  /** With a closed schema (no `additionalProperties`): a read of an undeclared prop refuses the prompt. */
+  /** Without `additionalProperties`/`patternProperties`: a read of an undeclared prop refuses the prompt. */
   errors: AgentmarkError[];
-  /** With `additionalProperties` allowed: a row may carry the prop, so only a warning. */
+  /** With `additionalProperties` or `patternProperties`: a row may carry the prop, so only a warning. */
   warnings: PromptWarning[];
 }
 
@@ -19,11 +19,13 @@ export interface UndeclaredProps {
 export function undeclaredProps(template: Template, inputSchema: unknown): UndeclaredProps {
   const none: UndeclaredProps = { errors: [], warnings: [] };
   if (inputSchema === null || typeof inputSchema !== 'object') return none;
-  const schema = inputSchema as { properties?: unknown; additionalProperties?: unknown };
+  const schema = inputSchema as { properties?: unknown; additionalProperties?: unknown; patternProperties?: unknown };
   const properties = schema.properties;
   if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return none;
   const declared = Object.keys(properties);
-  const open = schema.additionalProperties !== undefined && schema.additionalProperties !== false;
+  // A schema that lets rows carry more props (additionalProperties, patternProperties) makes an
+  // undeclared read possibly right, so it is only a warning there.
+  const open = (schema.additionalProperties !== undefined && schema.additionalProperties !== false) || schema.patternProperties !== undefined;
   const uses = propReads(template, declared);
   if (open) {
     return {
