@@ -1,6 +1,5 @@
 // The example project's config: a custom scorer and the tools the order-status prompt calls.
-import { jsonSchema, tool } from 'ai';
-import { defineConfig } from 'agentmark-eval';
+import { defineConfig, jsonSchema, tool } from 'agentmark-eval';
 import { orders } from './examples/orders.js';
 
 export default defineConfig({

@@ -1,6 +1,11 @@
 // The library: everything the CLI does is available without it.
 export { loadProject, loadConfig, defineConfig } from './project/index.js';
-export type { AgentmarkConfig, LoadedConfig, Project, ProjectFile, ScoreSchema } from './project/index.js';
+export type { AgentmarkConfig, LoadedConfig, ModelPrice, HookContext, HookRow, SuiteHooks, Project, ProjectFile, ScoreSchema } from './project/index.js';
+export type { UserFilter } from './prompt/index.js';
+// What a config needs from the AI SDK, so a project installs one package: `ai` is our dependency,
+// not the project's. Only the library loads it here; the CLI bundle never imports this file.
+export { tool, jsonSchema } from 'ai';
+export type { Tool, Schema, LanguageModel } from 'ai';
 export { loadPrompt, findPromptFiles } from './prompt/index.js';
 export type { LoadedPrompt, RenderedPrompt, ChatMessage, TextConfig, ObjectConfig, TestSettings } from './prompt/index.js';
 export { readDataset, resolveDatasetPath, selectRows } from './dataset/index.js';

@@ -22,8 +22,8 @@ export interface AttachOptions {
 export function attachReporters(settings: ReportSettings, out: OutStream, stderr: OutStream, extra: AttachOptions = {}): RunListener {
   const { cwd } = extra;
   const progress: ProgressReporter | undefined = settings.quiet ? undefined : createProgressReporter(stderr);
-  // The table is fitted to stdout's width: the terminal's, else COLUMNS when set; in a pipe
-  // without COLUMNS, or in a file, it keeps whole cells (up to --truncate).
+  // The table is fitted to stdout's width: the terminal's, else COLUMNS, else 100 (PIPED_COLUMNS);
+  // a report written with --output keeps whole cells (up to --truncate).
   const width = out.columns !== undefined && out.columns > 0 ? out.columns : undefined;
   const report =
     extra.report ??

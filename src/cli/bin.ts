@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { commands } from './commands.js';
 import { colorSupported } from './color-support.js';
-import { envColumns } from './env-columns.js';
+import { envColumns, PIPED_COLUMNS } from './env-columns.js';
 import { ExitCode } from './exit-codes.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
@@ -32,7 +32,7 @@ if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
 const stdout = guardedStream(process.stdout, (error) => {
   const why = (error as NodeJS.ErrnoException).code === 'EPIPE' ? 'stdout was closed' : `stdout failed (${error.message})`;
   if (!controller.signal.aborted) controller.abort(new StdoutClosed(why));
-}, { fallbackColumns: envColumns(process.env), color: colorSupported(process.stdout.isTTY, process.env) });
+}, { fallbackColumns: envColumns(process.env) ?? PIPED_COLUMNS, color: colorSupported(process.stdout.isTTY, process.env) });
 const stderr = guardedStream(process.stderr, undefined, { color: colorSupported(process.stderr.isTTY, process.env) });
 
 const code = await main(argv, {

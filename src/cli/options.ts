@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors/index.js';
+import { closestMatch, UsageError } from '../errors/index.js';
 
 /** One command-line flag, declared once: parsing, validation and --help all read this. */
 export interface OptionSpec {
@@ -57,7 +57,7 @@ export function parseOptions<T extends OptionTable>(argv: string[], table: T, co
   try {
     parsed = parseArgs({ args: argv, options: config, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError('USAGE_BAD_FLAG', cleanParseMessage(error), {
+    throw new UsageError('USAGE_BAD_FLAG', cleanParseMessage(error) + flagSuggestion(error, config), {
       hint: `run \`agentmark ${command} --help\` to see the options`,
     });
   }
@@ -88,6 +88,14 @@ function toNumber(name: string, raw: unknown, spec: OptionSpec): number {
     throw new UsageError('USAGE_BAD_VALUE', `--${name} must be at most ${spec.max}, got ${value}`);
   }
   return value;
+}
+
+/** `; did you mean --concurrency?` for an unknown long flag close to one of the command's. */
+function flagSuggestion(error: unknown, config: Record<string, unknown>): string {
+  const unknown = /^Unknown option '--([^'=]+)'/.exec(error instanceof Error ? error.message : '');
+  if (!unknown?.[1]) return '';
+  const match = closestMatch(unknown[1], Object.keys(config));
+  return match === undefined ? '' : `; did you mean --${match}?`;
 }
 
 function cleanParseMessage(error: unknown): string {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { readDataset, resolveDatasetPath } from '../dataset/index.js';
+import { compileInputSchema, readDataset, resolveDatasetPath } from '../dataset/index.js';
 import { outsideScope, projectScope } from '../project/path-scope.js';
 import type { Project } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
@@ -23,7 +23,7 @@ export async function propsFromFlags(
   if (given.length > 1) {
     throw new UsageError('USAGE_CONFLICT', `--${given.join(' and --')} cannot be used together`);
   }
-  if (flags.props !== undefined) return asProps(parseJson(flags.props, '--props'), '--props');
+  if (flags.props !== undefined) return checked(asProps(parseJson(flags.props, '--props'), '--props'), '--props', prompt);
   if (flags['props-file'] !== undefined) {
     const path = resolve(cwd, flags['props-file']);
     const outside = outsideScope(projectScope(project), path, flags['props-file']);
@@ -39,9 +39,9 @@ export async function propsFromFlags(
       } catch (error) {
         throw new UsageError('USAGE_BAD_PROPS', `${flags['props-file']}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      return asProps(parsed, flags['props-file']);
+      return checked(asProps(parsed, flags['props-file']), flags['props-file'], prompt);
     }
-    return asProps(parseJson(text, flags['props-file']), flags['props-file']);
+    return checked(asProps(parseJson(text, flags['props-file']), flags['props-file']), flags['props-file'], prompt);
   }
   if (flags.row !== undefined) return propsFromRow(flags.row, prompt, project);
   return prompt.testSettings.props ?? {};
@@ -59,6 +59,16 @@ async function propsFromRow(index: number, prompt: LoadedPrompt, project: Projec
   throw new UsageError('USAGE_BAD_VALUE', `--row ${index}: the dataset ${dataset} has fewer rows`, {
     hint: 'rows are counted from 0',
   });
+}
+
+/** Props given on the command line meet the same `input_schema` as a dataset row's input. */
+async function checked(props: Record<string, unknown>, what: string, prompt: LoadedPrompt): Promise<Record<string, unknown>> {
+  if (prompt.inputSchema === undefined) return props;
+  const violations = (await compileInputSchema(prompt.inputSchema))(props);
+  if (violations.length === 0) return props;
+  // The validator names the row's `input`; here the same object is the props.
+  const problems = violations.map((violation) => violation.replace(/^input/, 'props'));
+  throw new UsageError('USAGE_BAD_PROPS', `${what} does not match the prompt's input_schema: ${problems.join('; ')}`);
 }
 
 function parseJson(text: string, what: string): unknown {

@@ -3,6 +3,7 @@ import { ModelCallError, UsageError } from '../errors/index.js';
 import { findInstalledPackage, KNOWN_PROVIDERS, loadInstalledProvider, providerPackageName } from './installed-provider.js';
 import { nodeFetch } from './node-fetch.js';
 import { openaiModels as loadOpenAIModels, type OpenAIModels } from './openai-models.js';
+import { guessProvider } from './guess-provider.js';
 
 /** Builds a model for the part of `provider/model` after the slash. */
 export type ProviderFactory = (modelId: string) => LanguageModel;
@@ -128,8 +129,9 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
 export function splitModelName(modelName: string, knownPrefixes: readonly string[] = ['openai']): { provider: string; modelId: string } {
   const slash = modelName.indexOf('/');
   if (slash <= 0 || slash === modelName.length - 1) {
+    const provider = slash < 0 ? guessProvider(modelName) : undefined;
     throw new UsageError('USAGE_MODEL_NAME', `model "${modelName}" is not of the form provider/model (known providers: ${knownPrefixes.join(', ')})`, {
-      hint: 'write e.g. model_name: openai/gpt-4o-mini',
+      hint: provider === undefined ? 'write e.g. model_name: openai/gpt-4o-mini' : `did you mean "${provider}/${modelName}"?`,
     });
   }
   return { provider: modelName.slice(0, slash), modelId: modelName.slice(slash + 1) };

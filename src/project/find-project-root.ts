@@ -18,7 +18,7 @@ export async function findProjectRoot(startDir: string): Promise<string> {
     dir = parent;
   }
   throw new ConfigError('CONFIG_NOT_FOUND', `no ${PROJECT_FILE} found in ${start} or any folder above it`, {
-    hint: `create ${PROJECT_FILE} in the project root (e.g. {"version": "2.0.0", "mdxVersion": "1.0", "agentmarkPath": "."}) or pass --project <dir>`,
+    hint: 'run `agentmark init` to start a project here, or pass --project <dir> to use one elsewhere',
   });
 }
 

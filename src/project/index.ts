@@ -1,5 +1,6 @@
 export type { Project, ProjectFile, ScoreSchema } from './types.js';
 export type { AgentmarkConfig, LoadedConfig, ModelPrice } from './config-types.js';
+export type { HookContext, HookRow, SuiteHooks } from './hook-types.js';
 export { findProjectRoot, PROJECT_FILE } from './find-project-root.js';
 export { loadProject } from './load-project.js';
 export { loadConfig, findConfigFile, CONFIG_FILES } from './load-config.js';

@@ -1,18 +1,70 @@
-import { closestMatch } from '../errors/index.js';
+import { closestMatch, TemplateError, type AgentmarkError } from '../errors/index.js';
 import type { Template } from './template.js';
 import type { PromptWarning } from './types.js';
 
+export interface UndeclaredProps {
+  /** Without `additionalProperties`/`patternProperties`: a read of an undeclared prop refuses the prompt. */
+  errors: AgentmarkError[];
+  /** With `additionalProperties` or `patternProperties`: a row may carry the prop, so only a warning. */
+  warnings: PromptWarning[];
+}
+
 /**
  * `props.x` read in the prompt's body where `x` is not a property of its `input_schema`: most
- * likely a typo of a declared name, or a prop the dataset is never checked for. Only when the
- * schema lists `properties`; components are not looked into (their props are their attributes).
+ * likely a typo of a declared name (`props.contry`), which would render as an empty string and
+ * reach the model. Only when the schema lists `properties` (AgentMark allows any prop without
+ * them); components are not looked into (their props are their attributes). Each name is
+ * reported once, at its first use in the file.
  */
-export function undeclaredProps(template: Template, inputSchema: unknown): PromptWarning[] {
-  if (inputSchema === null || typeof inputSchema !== 'object') return [];
-  const properties = (inputSchema as { properties?: unknown }).properties;
-  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return [];
+export function undeclaredProps(template: Template, inputSchema: unknown): UndeclaredProps {
+  const none: UndeclaredProps = { errors: [], warnings: [] };
+  if (inputSchema === null || typeof inputSchema !== 'object') return none;
+  const schema = inputSchema as { properties?: unknown; additionalProperties?: unknown; patternProperties?: unknown };
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return none;
   const declared = Object.keys(properties);
-  const warnings: Array<PromptWarning & { name: string }> = [];
+  // A schema that lets rows carry more props (additionalProperties, patternProperties) makes an
+  // undeclared read possibly right, so it is only a warning there.
+  const open = (schema.additionalProperties !== undefined && schema.additionalProperties !== false) || schema.patternProperties !== undefined;
+  const uses = propReads(template, declared);
+  if (open) {
+    return {
+      errors: [],
+      warnings: uses.map(({ name, line, column }) => ({
+        file: template.file,
+        line,
+        column,
+        message: `props.${name} is not declared in input_schema (declared: ${declared.join(', ') || 'none'})`,
+      })),
+    };
+  }
+  return {
+    errors: uses.map(({ name, line, column }) => {
+      const close = closestMatch(name, declared);
+      const hint =
+        close !== undefined
+          ? `did you mean "props.${close}"? (declared: ${declared.join(', ')})`
+          : declared.length > 0
+            ? `declare it under input_schema.properties, or read one of: ${declared.join(', ')}`
+            : 'declare it under input_schema.properties';
+      return new TemplateError('TEMPLATE_UNDECLARED_PROP', `props.${name} is not declared in input_schema`, {
+        location: { file: template.file, line, column },
+        hint,
+      });
+    }),
+    warnings: [],
+  };
+}
+
+interface PropRead {
+  name: string;
+  line: number;
+  column: number;
+}
+
+/** Reads of `props.<name>` for names not in `declared`, each name at its first use. */
+function propReads(template: Template, declared: readonly string[]): PropRead[] {
+  const reads: PropRead[] = [];
   const seen = new Set<object>();
   // Iterative, over the IR and the estree inside it alike: any object whose `type` says
   // MemberExpression on the identifier `props` is a read of a top-level prop.
@@ -24,24 +76,16 @@ export function undeclaredProps(template: Template, inputSchema: unknown): Promp
     const node = value as Record<string, unknown>;
     const name = propName(node);
     if (name !== undefined && !declared.includes(name)) {
-      const close = closestMatch(name, declared);
       const at = template.lines.at((node['property'] as { start: number }).start);
-      warnings.push({
-        file: template.file,
-        line: at.line,
-        column: at.column,
-        name,
-        message: `props.${name} is not in input_schema (declared: ${declared.join(', ') || 'none'})${close === undefined ? '' : `; did you mean "props.${close}"?`}`,
-      });
+      reads.push({ name, line: at.line, column: at.column });
     }
     for (const child of Array.isArray(value) ? value : Object.values(node)) {
       if (child !== null && typeof child === 'object') pending.push(child);
     }
   }
-  // Each name once, at its first use in the file.
-  warnings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  reads.sort((a, b) => a.line - b.line || a.column - b.column);
   const reported = new Set<string>();
-  return warnings.filter((w) => !reported.has(w.name) && reported.add(w.name)).map(({ name: _name, ...warning }) => warning);
+  return reads.filter((read) => !reported.has(read.name) && reported.add(read.name));
 }
 
 function propName(node: Record<string, unknown>): string | undefined {

@@ -72,6 +72,9 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
   const template = await loadTemplate(file, parsed.body, parsed.bodyStart, session, []);
   const filters = filterSet(options.filters);
   for (const loaded of session.templates.values()) session.errors.push(...checkFilterCalls(loaded, filters));
+  // Read from the parsed frontmatter, so a typo is reported with the prompt's other errors.
+  const props = undeclaredProps(template, parsed.data['input_schema']);
+  session.errors.push(...props.errors);
   if (session.errors.length > 0 || !checked.result) throwAll(session.errors);
 
   const { frontmatter, kind, block } = checked.result;
@@ -85,7 +88,7 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     testSettings,
     inputSchema: frontmatter.input_schema,
     files: [...session.files],
-    warnings: [...findUnknownKeys(file, parsed), ...undeclaredProps(template, frontmatter.input_schema), ...outsideRoleWarnings(template, kind)],
+    warnings: [...findUnknownKeys(file, parsed), ...props.warnings, ...outsideRoleWarnings(template, kind)],
     locate: (path) => ({ file, ...parsed.positionOf(path) }),
     render(props: Record<string, unknown>): RenderedPrompt {
       return renderPrompt(template, frontmatter, block, props, filters);

@@ -151,12 +151,64 @@ function mdxError(file: string, source: string, lines: LineIndex, error: unknown
     const open = unclosedBrace(source, offset);
     if (open !== undefined) ({ line, column } = lines.at(open));
   }
+  const expression = ACORN.test(text) ? enclosingExpression(source, offset ?? offsetOf(lines, source, line, column)) : undefined;
+  if (expression !== undefined) {
+    const reason = text.replace(ACORN, '').replace(/^:\s*/, '');
+    const message = `cannot parse the expression ${expression}${reason ? `: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` : ''}`;
+    return new PromptSyntaxError('PROMPT_EXPRESSION_SYNTAX', message, {
+      location: { file, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) },
+      hint: 'a {…} holds one JavaScript expression, e.g. {props.name} or {upper(props.name)}; write literal braces inside <Raw>…</Raw>',
+      cause: error,
+    });
+  }
   const hint = /brace/i.test(text) ? 'write literal braces inside <Raw>…</Raw>' : undefined;
   return new PromptSyntaxError('PROMPT_MDX_SYNTAX', text, {
     location: { file, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) },
     ...(hint ? { hint } : {}),
     cause: error,
   });
+}
+
+/** The MDX parser's words for an expression acorn refused; ours name the expression instead. */
+const ACORN = /^Could not parse expression with acorn/;
+
+/** The offset of a 1-based line:column, for parser messages that give no offset. */
+function offsetOf(lines: LineIndex, source: string, line: number | undefined, column: number | undefined): number | undefined {
+  if (line === undefined || column === undefined) return undefined;
+  // Walk to the line start: LineIndex maps offsets to lines, not back.
+  let offset = 0;
+  for (let current = 1; current < line; current++) {
+    const next = source.indexOf('\n', offset);
+    if (next < 0) return undefined;
+    offset = next + 1;
+  }
+  const at = offset + column - 1;
+  return lines.at(at).line === line ? at : undefined;
+}
+
+/**
+ * The `{…}` around `offset` as one line (whitespace runs shown as one space, control characters
+ * escaped), cut to 60 characters; undefined when no brace encloses it.
+ */
+function enclosingExpression(source: string, offset: number | undefined): string | undefined {
+  if (offset === undefined) return undefined;
+  // The parser may point at the closing brace itself.
+  const open = source[offset] === '}' ? unclosedBrace(source, offset) : unclosedBrace(source, offset + 1);
+  if (open === undefined) return undefined;
+  let depth = 0;
+  let close = source.length - 1;
+  for (let i = open; i < source.length; i++) {
+    if (source[i] === '{') depth++;
+    else if (source[i] === '}' && --depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  const text = source
+    .slice(open, close + 1)
+    .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 function unclosedBrace(source: string, offset: number): number | undefined {

@@ -48,8 +48,10 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
   let lastDraw = -Infinity;
   let lastDecile = 0;
   let drawn = false;
+  /** Off a terminal: the count on the last plain line printed, if any. */
+  let printed: number | undefined;
 
-  const line = (at: number): string => {
+  const line = (at: number, final = false): string => {
     const parts = [total === undefined ? `${done} rows` : `${done}/${total} rows (${formatPercent(done / Math.max(total, 1), 0)})`];
     if (verdicts > 0) parts.push(`pass ${formatPercent(passes / verdicts)}`);
     if (errored > 0) parts.push(`${errored} errored`);
@@ -57,20 +59,21 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
     if (elapsed > 0) {
       const rate = done / elapsed;
       parts.push(`${rate.toFixed(1)} rows/s`);
-      if (total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
+      if (!final && total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
     }
     return parts.join(' · ');
   };
 
-  const draw = (at: number): void => {
+  const draw = (at: number, final = false): void => {
     lastDraw = at;
     if (tty) {
-      const text = line(at);
+      const text = line(at, final);
       const width = out.columns;
       out.write(CLEAR_LINE + (width !== undefined && width > 1 ? text.slice(0, width - 1) : text));
       drawn = true;
     } else {
-      out.write(`${line(at)}\n`);
+      out.write(`${line(at, final)}\n`);
+      printed = done;
     }
   };
 
@@ -108,6 +111,9 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
       }
     },
     onRunEnd() {
+      // Off a terminal a line cannot be erased: once progress was shown, the last line is the
+      // final count (a fast run's last rows fall inside the throttle), with no ETA left standing.
+      if (!tty && printed !== undefined && printed !== done) draw(now(), true);
       clear();
     },
     clear,

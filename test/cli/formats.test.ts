@@ -25,8 +25,9 @@ function stable(text: string, format: string): string {
   return out;
 }
 
+// COLUMNS wide enough for the whole table: piped without it, the table is fitted to 100 columns.
 const run = (args: string[]) =>
-  project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--no-cache', '--concurrency', '1', '--quiet', ...args], { server });
+  project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--no-cache', '--concurrency', '1', '--quiet', ...args], { server, env: { COLUMNS: '200' } });
 
 describe('every format prints exactly its report for a small fixed run', () => {
   it.each([

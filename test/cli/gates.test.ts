@@ -19,7 +19,8 @@ const thresholdsPrompt = (minimum: number): string =>
 
 async function run(args: string[], files: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   project = await cliProject(files);
-  return project.run(['run-experiment', '--quiet', ...args], { server });
+  // Wide enough for whole cells (piped without COLUMNS, the table is fitted to 100 columns).
+  return project.run(['run-experiment', '--quiet', ...args], { server, env: { COLUMNS: '200' } });
 }
 
 const gateLines = (stdout: string): string[] => stdout.split('\n').filter((line) => /^ {4}[✔✘] /.test(line) || /^ {2}Result: /.test(line));

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useOpenAIServer } from '../helpers/openai-server.js';
+import { startOpenAIServer, useOpenAIServer } from '../helpers/openai-server.js';
 import { runInTerminal } from '../helpers/run-in-terminal.js';
 import { cliProject, normalize, type CliProject } from './cli-project.js';
 
@@ -73,4 +73,29 @@ describe('the progress line', () => {
     expect(quiet.stderr).toBe('');
     expect(normalize(quiet.stdout)).toBe(normalize(plain.stdout));
   });
+
+  it('off a terminal, a short run ends on the final count (no stale line with an ETA)', { timeout: 60_000 }, async () => {
+    // The first answer is slow enough for a first line to be due; the others come at once, inside
+    // the 250 ms between plain lines, as in a short run.
+    let calls = 0;
+    const quickAfterFirst = await startOpenAIServer({ handler: (request) => ({ text: request.lastUserText, latencyMs: calls++ === 0 ? LATENCY_MS : 0 }) });
+    const plain = await project.run(ARGS, { server: quickAfterFirst }).finally(() => quickAfterFirst.close());
+    expect(plain.code).toBe(1);
+    const lines = plain.stderr.split('\n');
+    expect(lines.shift()).toMatch(/^1\/3 rows \(33%\) · pass 100\.0% · \d+\.\d rows\/s · ETA /);
+    expect(lines.at(-1)).toBe('');
+    expect(lines.at(-2)).toMatch(/^3\/3 rows \(100%\) · pass 66\.7% · \d+\.\d rows\/s$/);
+  });
+
+  it('on a terminal, a short run shows the final count last, then erases the line', { timeout: 60_000 }, async () => {
+    let calls = 0;
+    const quickAfterFirst = await startOpenAIServer({ handler: (request) => ({ text: request.lastUserText, latencyMs: calls++ === 0 ? LATENCY_MS : 0 }) });
+    const terminal = runInTerminal(ARGS, { cwd: project.dir, env: { OPENAI_BASE_URL: quickAfterFirst.url, OPENAI_API_KEY: 'test' } });
+    const { code } = await terminal.exited.finally(() => quickAfterFirst.close());
+    expect(code).toBe(1);
+    const draws = terminal.output.slice(0, terminal.output.indexOf('┌')).split(CLEAR_LINE);
+    expect(draws.at(-1)).toBe('');
+    expect(draws.at(-2)).toMatch(/^3\/3 rows \(100%\) · pass 66\.7% · \d+\.\d rows\/s$/);
+  });
 });
+

@@ -77,7 +77,8 @@ function failures(rows: TableRow[], evals: string[]): string[] {
 
 /** The headline command of the README, run in the fresh clone with no OpenAI settings at all. */
 async function runExample(name: string): Promise<{ code: number | null; stdout: string; rows: TableRow[] }> {
-  const result = await runCli(['run-experiment', `prompts/${name}.prompt.mdx`], { cwd: dir, env: {}, timeoutMs: RUN_MS });
+  // COLUMNS wide enough for the whole table, read cell by cell below (piped without it, the report is fitted to 100 columns).
+  const result = await runCli(['run-experiment', `prompts/${name}.prompt.mdx`], { cwd: dir, env: { COLUMNS: '1000' }, timeoutMs: RUN_MS });
   // Nothing on stderr but progress: no error, no warning. (Off a terminal, a plain progress line
   // comes at most every 10% and 250 ms, so a run slowed by a loaded machine may print some.)
   expect(result.stderr.replace(/^\d+\/\d+ rows \(\d+%\)[^\n]*\n/gm, '')).toBe('');

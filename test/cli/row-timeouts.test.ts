@@ -23,7 +23,8 @@ const slowBeta = (): void =>
 
 async function run(files: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   project = await cliProject(files);
-  return project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--max-retries', '0', '--no-cache', ...args], { server });
+  // Wide enough for whole cells (piped without COLUMNS, the table is fitted to 100 columns).
+  return project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--max-retries', '0', '--no-cache', ...args], { server, env: { COLUMNS: '200' } });
 }
 
 type Row = { index: number; timedOut?: boolean; error?: string; errorCode?: string };

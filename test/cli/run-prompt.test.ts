@@ -33,6 +33,21 @@ describe('agentmark run-prompt', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('--props and --props-file are checked against input_schema like dataset rows, before any call', async () => {
+    project = await cliProject({
+      'prompts/typed.prompt.mdx':
+        '---\nname: typed\ntext_config:\n  model_name: openai/gpt-4o-mini\ninput_schema:\n  type: object\n  properties:\n    word: { type: string }\n  required: [word]\n---\n\n<User>{props.word}</User>\n',
+      'props.json': '{"wrd": "hi"}',
+    });
+    const bad = await project.run(['run-prompt', 'prompts/typed.prompt.mdx', '--props', '{"word": 3}'], { server });
+    expect(bad).toMatchObject({ code: 2, stdout: '', stderr: "error: --props does not match the prompt's input_schema: props/word must be string (got integer)\n" });
+    const file = await project.run(['run-prompt', 'prompts/typed.prompt.mdx', '--props-file', 'props.json'], { server });
+    expect(file).toMatchObject({ code: 2, stdout: '', stderr: "error: props.json does not match the prompt's input_schema: props must have required property \"word\"\n" });
+    expect(server.requests).toHaveLength(0);
+    const good = await project.run(['run-prompt', 'prompts/typed.prompt.mdx', '--props', '{"word": "ok"}'], { server });
+    expect(good).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
+  });
+
   it('--cache-only answers from the cache with no key and no server; a miss is a failed call (exit 1) naming the flag', async () => {
     project = await cliProject();
     const recorded = await project.run(['run-prompt', 'prompts/echo.prompt.mdx', '--props', '{"word":"kept"}'], { server });

@@ -57,12 +57,19 @@ describe('the table fits the width of stdout', () => {
     expect(withColumns.stdout).toBe(AT_80);
   });
 
-  it('on a 200-column terminal the table is whole; piped without COLUMNS too (no width to fit)', { timeout: 60_000 }, async () => {
+  it('on a 200-column terminal the table is whole; piped with COLUMNS=200 too', { timeout: 60_000 }, async () => {
     expect((await onTerminal(200)).output).toBe(WHOLE);
+    expect((await piped({ COLUMNS: '200' })).stdout).toBe(WHOLE);
+  });
+
+  it('piped without COLUMNS, as on a 100-column terminal (not a table of whole cells)', { timeout: 60_000 }, async () => {
+    const terminal = await onTerminal(100);
+    expect(terminal.output).not.toBe(WHOLE);
     const plain = await piped();
-    expect(plain.stdout).toBe(WHOLE);
+    expect(plain.stdout).toBe(terminal.output);
+    for (const line of plain.stdout.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(100);
     // COLUMNS that is not a width is ignored.
-    expect((await piped({ COLUMNS: 'wide' })).stdout).toBe(WHOLE);
+    expect((await piped({ COLUMNS: 'wide' })).stdout).toBe(terminal.output);
   });
 });
 
@@ -87,8 +94,8 @@ describe('colour', () => {
   it('NO_COLOR on a terminal, or FORCE_COLOR=0: none; piped: none; FORCE_COLOR piped: colour', { timeout: 90_000 }, async () => {
     expect((await onTerminal(120, { NO_COLOR: '1' })).output).toBe(WHOLE);
     expect((await onTerminal(120, { NO_COLOR: undefined, FORCE_COLOR: '0' })).output).toBe(WHOLE);
-    expect((await piped({ NO_COLOR: undefined })).stdout).toBe(WHOLE);
-    const forced = await piped({ NO_COLOR: '1', FORCE_COLOR: '1' });
+    expect((await piped({ NO_COLOR: undefined, COLUMNS: '120' })).stdout).toBe(WHOLE);
+    const forced = await piped({ NO_COLOR: '1', FORCE_COLOR: '1', COLUMNS: '120' });
     expect(forced.stdout).toContain(`  Result:   ${BOLD(RED('FAILED'))}\n`);
     expect(forced.stdout.replace(/\x1b\[\d+m/g, '')).toBe(WHOLE);
   });

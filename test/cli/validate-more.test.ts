@@ -100,32 +100,92 @@ describe('validate catches more', () => {
     );
   });
 
-  it('props.x not in input_schema is a warning at its first use, with a did-you-mean', async () => {
+  const TYPO_PROMPT = [
+    '---',
+    'name: echo',
+    'text_config:',
+    '  model_name: openai/gpt-4o-mini',
+    'test_settings:',
+    '  dataset: ../datasets/words.jsonl',
+    'input_schema:',
+    '  type: object',
+    '  properties:',
+    '    word: { type: string }',
+    '---',
+    '',
+    '<User>{props.word} {props.wordd} {props.extra}</User>',
+    '<User>{props.wordd}</User>',
+    '<If condition={props.flagg}><User>{props.word}</User></If>',
+    '<ForEach arr={props.itemz}>{(item) => <User>{item}</User>}</ForEach>',
+    '',
+  ].join('\n');
+
+  it('props.x not in input_schema is an error at its first use, with a did-you-mean', async () => {
+    project = await cliProject({ 'prompts/echo.prompt.mdx': TYPO_PROMPT });
+    const result = await project.run(['validate', 'prompts/echo.prompt.mdx']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe(
+      [
+        'prompts/echo.prompt.mdx:13:27: props.wordd is not declared in input_schema',
+        '  hint: did you mean "props.word"? (declared: word)',
+        'prompts/echo.prompt.mdx:13:41: props.extra is not declared in input_schema',
+        '  hint: declare it under input_schema.properties, or read one of: word',
+        'prompts/echo.prompt.mdx:15:22: props.flagg is not declared in input_schema',
+        '  hint: declare it under input_schema.properties, or read one of: word',
+        'prompts/echo.prompt.mdx:16:21: props.itemz is not declared in input_schema',
+        '  hint: declare it under input_schema.properties, or read one of: word',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("an undeclared prop in a component's attribute is an error; the component's own props are its attributes", async () => {
     project = await cliProject({
+      'prompts/part.mdx': '[{props.label}] {props.children}\n',
       'prompts/echo.prompt.mdx': [
         '---',
         'name: echo',
         'text_config:',
         '  model_name: openai/gpt-4o-mini',
-        'test_settings:',
-        '  dataset: ../datasets/words.jsonl',
         'input_schema:',
         '  type: object',
         '  properties:',
         '    word: { type: string }',
         '---',
+        "import Part from './part.mdx'",
         '',
-        '<User>{props.word} {props.wordd} {props.extra}</User>',
-        '<User>{props.wordd}</User>',
+        '<User><Part label={props.wrd}>{props.word}</Part></User>',
         '',
       ].join('\n'),
     });
     const result = await project.run(['validate', 'prompts/echo.prompt.mdx']);
-    expect(result).toMatchObject({ code: 0, stdout: 'ok: 1 prompt, 1 dataset (3 rows) in .\n' });
-    expect(result.stderr).toBe(
-      'warning: prompts/echo.prompt.mdx:13:27: props.wordd is not in input_schema (declared: word); did you mean "props.word"?\n' +
-        'warning: prompts/echo.prompt.mdx:13:41: props.extra is not in input_schema (declared: word)\n',
-    );
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: 'prompts/echo.prompt.mdx:12:26: props.wrd is not declared in input_schema\n  hint: did you mean "props.word"? (declared: word)\n',
+    });
+  });
+
+  it('a run refuses a prompt reading an undeclared prop before any model call', async () => {
+    project = await cliProject({ 'prompts/echo.prompt.mdx': TYPO_PROMPT });
+    const requestsBefore = server.requests.length;
+    const run = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('prompts/echo.prompt.mdx:13:27: props.wordd is not declared in input_schema\n  hint: did you mean "props.word"? (declared: word)\n');
+    expect(server.requests.length).toBe(requestsBefore);
+    expect(await project.runIds()).toEqual([]);
+  });
+
+  it('without properties in input_schema, or with additionalProperties, any prop may be read', async () => {
+    const prompt = (schema: string[]) =>
+      ['---', 'name: echo', 'text_config:', '  model_name: openai/gpt-4o-mini', 'test_settings:', '  dataset: ../datasets/words.jsonl', ...schema, '---', '', '<User>{props.word} {props.extra}</User>', ''].join('\n');
+    project = await cliProject({
+      'prompts/none.prompt.mdx': prompt([]),
+      'prompts/open.prompt.mdx': prompt(['input_schema:', '  type: object', '  additionalProperties: true', '  properties:', '    word: { type: string }']),
+    });
+    expect(await project.run(['validate', 'prompts/none.prompt.mdx'])).toMatchObject({ code: 0, stderr: '' });
+    const open = await project.run(['validate', 'prompts/open.prompt.mdx']);
+    expect(open).toMatchObject({ code: 0, stdout: 'ok: 1 prompt, 1 dataset (3 rows) in .\n' });
+    expect(open.stderr).toBe('warning: prompts/open.prompt.mdx:14:27: props.extra is not declared in input_schema (declared: word)\n');
   });
 
   it('lists every problem of a prompt at once: frontmatter, tags and expressions', async () => {

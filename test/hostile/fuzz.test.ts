@@ -41,6 +41,8 @@ input_schema:
   type: object
   properties:
     name: { type: string }
+    items: { type: array }
+    vip: { type: boolean }
 ---
 import Part from './part.mdx'
 

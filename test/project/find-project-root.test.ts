@@ -32,7 +32,7 @@ describe('findProjectRoot', () => {
     const configError = error as ConfigError;
     expect(configError.code).toBe('CONFIG_NOT_FOUND');
     expect(configError.message).toBe(`no agentmark.json found in ${start} or any folder above it`);
-    expect(configError.hint).toContain('create agentmark.json');
+    expect(configError.hint).toContain('`agentmark init`');
     expect(configError.hint).toContain('--project <dir>');
   });
 });

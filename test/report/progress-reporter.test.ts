@@ -70,6 +70,39 @@ describe('progress reporter', () => {
     expect(out.text).toBe('');
   });
 
+  test('without a TTY a short run ends on the final count, with no ETA left standing', async () => {
+    const out = new MemoryStream();
+    const time = clock();
+    const progress = createProgressReporter(out, { now: time.now, isTTY: false });
+    await progress.onRunStart?.({ ...info, total: 6 });
+    time.set(500);
+    await progress.onRowEnd?.(passRow(0));
+    // The other rows end inside the 250 ms between plain lines: none of them prints.
+    for (let index = 1; index < 6; index += 1) {
+      time.set(500 + index * 20);
+      await progress.onRowEnd?.(passRow(index));
+    }
+    expect(out.text).toBe('1/6 rows (17%) · pass 100.0% · 2.0 rows/s · ETA 2.5s\n');
+    time.set(650);
+    await progress.onRunEnd?.(summary, info, inOrder([]));
+    expect(out.text).toBe('1/6 rows (17%) · pass 100.0% · 2.0 rows/s · ETA 2.5s\n6/6 rows (100%) · pass 100.0% · 9.2 rows/s\n');
+  });
+
+  test('without a TTY an interrupted run ends on the count reached, with no ETA', async () => {
+    const out = new MemoryStream();
+    const time = clock();
+    const progress = createProgressReporter(out, { now: time.now, isTTY: false });
+    await progress.onRunStart?.({ ...info, total: 6 });
+    time.set(500);
+    await progress.onRowEnd?.(passRow(0));
+    time.set(520);
+    await progress.onRowEnd?.(passRow(1));
+    out.text = '';
+    time.set(1000);
+    await progress.onRunEnd?.(summary, info, inOrder([]));
+    expect(out.text).toBe('2/6 rows (33%) · pass 100.0% · 2.0 rows/s\n');
+  });
+
   test('without a total it counts rows', async () => {
     const out = new MemoryStream();
     const progress = createProgressReporter(out, { now: () => 0, isTTY: true });
