@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { compileInputSchema, readDataset, resolveDatasetPath } from '../dataset/index.js';
+import { readDataset, resolveDatasetPath } from '../dataset/index.js';
+import { compileInputSchema } from '../prompt/index.js';
 import { outsideScope, projectScope } from '../project/path-scope.js';
 import type { Project } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';

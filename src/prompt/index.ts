@@ -22,3 +22,4 @@ export type {
 } from './types.js';
 export type { JSONSchema7 } from './json-schema.js';
 export { unknownKeysOfFile } from './unknown-keys.js';
+export { compileInputSchema, type InputValidator } from './input-validator.js';

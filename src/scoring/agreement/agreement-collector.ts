@@ -1,5 +1,5 @@
-import type { RowResult } from '../../experiment/types.js';
 import type { ScoreSchema } from '../../project/types.js';
+import type { ScoredEval } from '../types.js';
 import { evalAgreement, type EvalAgreement, type Verdict, type VerdictKind, type VerdictPair } from './eval-agreement.js';
 import { reviewerAgreement, type ReviewerAgreement } from './reviewer-agreement.js';
 import { judgeVerdict, verdictKind } from './verdicts.js';
@@ -36,7 +36,7 @@ export class AgreementCollector {
 
   constructor(private readonly schemas: Readonly<Record<string, ScoreSchema | undefined>>) {}
 
-  add(row: RowResult, verdicts: readonly HumanVerdict[]): void {
+  add(row: { evals: Readonly<Record<string, ScoredEval>> }, verdicts: readonly HumanVerdict[]): void {
     if (verdicts.length === 0) return;
     const byEval = new Map<string, Map<string, Verdict>>();
     for (const verdict of verdicts) {
