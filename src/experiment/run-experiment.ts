@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { readDataset, selectRows } from '../dataset/index.js';
-import { UsageError } from '../errors/index.js';
+import { isAgentmarkError, UsageError } from '../errors/index.js';
 import { findUnreachableFailure } from '../model/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
@@ -120,7 +120,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
-      await handle.updateManifest({ status: 'failed', endedAt: new Date(now()).toISOString() }).catch(() => undefined);
+      await handle.updateManifest({ status: 'failed', endedAt: new Date(now()).toISOString(), failure: failureRecord(error) }).catch(() => undefined);
     }
     throw error;
   } finally {
@@ -250,6 +250,11 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     ...(prompt.testSettings.score_thresholds ? { scoreThresholds: prompt.testSettings.score_thresholds } : {}),
     runLimits: runLimitsOf(prompt),
   });
+  if (status !== 'completed') {
+    // Rows that never ran cannot pass: an unfinished run never reports PASSED.
+    summary.passed = false;
+    summary.outcome = status === 'failed' ? 'failed' : unreachable ? 'stopped' : 'interrupted';
+  }
   if (runHookErrors.length > 0) {
     // A run-level hook that failed (beforeAll) is the run's error: the verdict says so.
     summary.gates.push({ name: 'hooks', passed: false, message: runHookErrors.join('; ') });
@@ -257,13 +262,17 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   }
   const notRun = info.total === undefined ? undefined : info.total - recorder.recorded;
   const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
-  await handle.updateManifest({
+  const ended = handle.updateManifest({
     status,
     endedAt: new Date(now()).toISOString(),
     summary,
     // Cleared when a resume ends otherwise (undefined is left out of the JSON).
     stopped: stopped ? { reason: 'server-unreachable', message: stopped.message } : undefined,
+    integrity: handle.integrity(),
+    failure: failureRecord(failure),
   });
+  // A manifest that cannot be written (the disk is full) must not hide why the run failed.
+  await (failure === undefined ? ended : ended.catch(() => undefined));
   // Before the report: the lock is free (and the cache written) by the time the summary shows.
   await caller.close();
   await handle.close();
@@ -282,6 +291,13 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     });
   }
   return { runId: handle.id, runDir: handle.dir, status, summary, failedIndexes: accumulator.failedIndexes() };
+}
+
+/** Why the run failed, as the manifest keeps it (the typed error's code and message). */
+function failureRecord(failure: unknown): { code: string; message: string } | undefined {
+  if (failure === undefined) return undefined;
+  if (isAgentmarkError(failure)) return { code: failure.code, message: failure.message };
+  return { code: 'INTERNAL', message: failure instanceof Error ? failure.message : String(failure) };
 }
 
 /** The options among `keys` that are set (exactOptionalPropertyTypes forbids passing undefined). */

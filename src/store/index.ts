@@ -5,6 +5,9 @@ export { rowKey } from './row-key.js';
 export { gitInfo } from './git-info.js';
 export { fingerprintFile } from './fingerprint.js';
 export { RunStoreError } from './store-error.js';
+export { ResultsHash, checkResults, isAbandoned, resumeCommandOf, type FoundResults } from './results-integrity.js';
+export { storeWriteError } from './write-error.js';
+export { readLockHolder } from './run-lock.js';
 export { RunLock, LOCK_FILE, type LockOwner, type LockDeps } from './run-lock.js';
 export type {
   FileFingerprint,
@@ -15,6 +18,7 @@ export type {
   RunHandleLike,
   RunManifest,
   RunOptions,
+  ResultsIntegrity,
   RunStatus,
   ShardRecord,
 } from './types.js';

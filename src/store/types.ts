@@ -3,7 +3,8 @@ import type { RowResult, RunSummary } from '../experiment/types.js';
 import type { RunHandle } from './run-handle.js';
 import type { LockOwner } from './run-lock.js';
 
-export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed';
+/** `partial`: a merge of some shards only (`--allow-partial`); `latest` never picks it. */
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed' | 'partial';
 
 /** A file the run depended on, fingerprinted so a later look at the run can tell it changed. */
 export interface FileFingerprint {
@@ -55,6 +56,22 @@ export interface RunManifest {
   merged?: MergeRecord;
   /** A `--batch` run's jobs (ids, states, files), so `--resume` and `agentmark batches` find them. */
   batch?: BatchManifest;
+  // --- results integrity (issue 23) ---
+  /**
+   * What the results file held when the run ended, checked by every reader (merge, compare,
+   * `runs show`, the viewer). Absent on runs stored before it existed (nothing to check) and on
+   * runs whose results file could not be written whole.
+   */
+  integrity?: ResultsIntegrity;
+  /** Why a `failed` run failed, when it is known (a write error: the file and its cause). */
+  failure?: { code: string; message: string };
+  // --- end results integrity ---
+}
+
+/** A results file's line count and the sha256 of its lines (each with its `\n`), in file order. */
+export interface ResultsIntegrity {
+  rows: number;
+  sha256: string;
 }
 
 /**
