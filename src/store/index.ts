@@ -5,7 +5,7 @@ export { rowKey } from './row-key.js';
 export { gitInfo } from './git-info.js';
 export { fingerprintFile } from './fingerprint.js';
 export { RunStoreError } from './store-error.js';
-export { ResultsHash, checkResults, isAbandoned, resumeCommandOf, type FoundResults } from './results-integrity.js';
+export { ResultsHash, checkResults, isAbandoned, resumeCommandOf, unfinishedRunError, type FoundResults } from './results-integrity.js';
 export { storeWriteError } from './write-error.js';
 export { readLockHolder } from './run-lock.js';
 export { RunLock, LOCK_FILE, type LockOwner, type LockDeps } from './run-lock.js';

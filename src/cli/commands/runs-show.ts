@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors/index.js';
 import { resolveRunRef } from '../../history/index.js';
+import { unfinishedRunError } from '../../store/index.js';
 import { reporters } from '../../report/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -43,9 +44,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   });
   const summary = stored.manifest.summary;
   if (!summary) {
-    throw new UsageError('USAGE_RUN_NOT_FINISHED', `run ${stored.manifest.id} has no summary (status: ${stored.manifest.status})`, {
-      hint: 'a run killed before its end has none; continue it with `run-experiment --resume <id>`',
-    });
+    throw unfinishedRunError(stored.dir, stored.manifest);
   }
   const info = storedRunInfo(stored, io.cwd);
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
