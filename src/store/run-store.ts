@@ -14,6 +14,7 @@ import { RowOffsets } from './row-offsets.js';
 import { ResultsHash } from './results-integrity.js';
 import { RunStoreError } from './store-error.js';
 import { storeWriteError } from './write-error.js';
+import { withLiveStatus } from './abandoned-run.js';
 import type { OpenedRun, RunManifest } from './types.js';
 
 /** How many recent ids an unknown-run error lists. */
@@ -196,13 +197,17 @@ export class RunStore {
       .reverse();
   }
 
-  /** Manifests of past runs, newest first; folders without a readable manifest are skipped. */
+  /**
+   * Manifests of past runs, newest first; folders without a readable manifest are skipped. A run
+   * left `running` by a process that is gone shows as `interrupted` (see withLiveStatus).
+   */
   async list(limit = Infinity): Promise<RunManifest[]> {
     const manifests: RunManifest[] = [];
     for (const id of await this.ids()) {
       if (manifests.length >= limit) break;
       try {
-        manifests.push(JSON.parse(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')) as RunManifest);
+        const manifest = JSON.parse(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')) as RunManifest;
+        manifests.push(withLiveStatus(this.runDir(id), manifest));
       } catch {
         // A folder from a run killed before its manifest was written, or not ours: not a run.
       }
