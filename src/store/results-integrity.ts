@@ -55,10 +55,10 @@ export function checkResults(dir: string, file: string, manifest: RunManifest, f
   if (found.torn && expected === undefined && isAbandoned(dir, manifest)) throw interruptedError(file, manifest);
   if (expected === undefined) {
     const rows = manifest.status === 'completed' ? manifest.summary?.rows : undefined;
-    if (found.missing && rows !== undefined && rows > 0) throw mismatch(file, manifest, rows, 'found none: the file is missing');
+    if (found.missing && rows !== undefined && rows > 0) throw mismatch(file, manifest, rows, 'found none: the file is missing', 'STORE_RESULTS_MISSING');
     return;
   }
-  if (found.missing && expected.rows > 0) throw mismatch(file, manifest, expected.rows, 'found none: the file is missing');
+  if (found.missing && expected.rows > 0) throw mismatch(file, manifest, expected.rows, 'found none: the file is missing', 'STORE_RESULTS_MISSING');
   if (found.rows !== expected.rows) {
     const torn = found.torn ? ', and its last line is cut off' : '';
     throw mismatch(file, manifest, expected.rows, `found ${found.rows}${torn}`);
@@ -71,8 +71,8 @@ export function checkResults(dir: string, file: string, manifest: RunManifest, f
   }
 }
 
-function mismatch(file: string, manifest: RunManifest, expected: number, found: string): RunStoreError {
-  return new RunStoreError('STORE_RESULTS_MISMATCH', `run ${manifest.id}: expected ${expected} result rows (as its manifest records), ${found}`, {
+function mismatch(file: string, manifest: RunManifest, expected: number, found: string, code: `STORE_${string}` = 'STORE_RESULTS_MISMATCH'): RunStoreError {
+  return new RunStoreError(code, `run ${manifest.id}: expected ${expected} result rows (as its manifest records), ${found}`, {
     location: { file },
     hint: 'the results file was truncated, replaced or damaged after the run ended; rerun the run, or restore the file',
   });

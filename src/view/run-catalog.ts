@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RESULTS_FILE, RunStore, isValidRunId, resumeCommandOf, withLiveStatus } from '../store/index.js';
+import { RESULTS_FILE, RunStore, checkResults, isValidRunId, resumeCommandOf, withLiveStatus } from '../store/index.js';
 import type { RunManifest } from '../store/types.js';
 import type { FlipsResponse, RunListItem, RunResponse } from './api-types.js';
 import { flippedRows, verdictsByRow } from './flips.js';
@@ -76,15 +76,21 @@ export class RunCatalog {
     }
   }
 
-  /** The run's index, read up to the current end of its results file. */
+  /**
+   * The run's index, read up to the current end of its results file. A finished run's file is
+   * checked against what its manifest records: a damaged or missing one is a RunStoreError
+   * (STORE_RESULTS_MISMATCH / STORE_RESULTS_MISSING), never rows silently left out.
+   */
   async index(id: string, manifest: RunManifest): Promise<RunIndex> {
     let open = this.#open.get(id);
+    const path = join(this.store.runDir(id), RESULTS_FILE);
     if (!open) {
       const names = manifest.summary?.evals.map((e) => e.name);
-      open = { index: new RunIndex(join(this.store.runDir(id), RESULTS_FILE), names) };
+      open = { index: new RunIndex(path, names) };
       this.#open.set(id, open);
     }
     await open.index.refresh();
+    if (manifest.integrity !== undefined || manifest.status === 'completed') checkResults(this.store.runDir(id), path, manifest, open.index.found());
     return open.index;
   }
 
