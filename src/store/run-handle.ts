@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -8,7 +8,7 @@ import { ResultsHash } from './results-integrity.js';
 import { RowOffsets } from './row-offsets.js';
 import type { RunLock } from './run-lock.js';
 import { RunStoreError } from './store-error.js';
-import { storeWriteError } from './write-error.js';
+import { storeWriteError, writeFailureCode } from './write-error.js';
 import type { ManifestPatch, ResultsIntegrity, RunHandleLike, RunManifest } from './types.js';
 import { markDirty, PRIORITY, turnWritten, type TurnFile } from '../write-turn.js';
 
@@ -191,9 +191,13 @@ export class RunHandle implements RunHandleLike, TurnFile {
     const next: RunManifest = { ...this.#manifest, ...patch, id: this.#manifest.id };
     this.#manifest = next;
     const path = join(this.dir, MANIFEST_FILE);
+    const text = manifestText(next);
     const write = this.#manifestWrite.then(() =>
-      writeFileAtomic(path, manifestText(next)).catch((error: unknown) => {
-        throw storeWriteError(error, path, this.#resume());
+      writeFileAtomic(path, text).catch(async (error: unknown) => {
+        // A full disk has no room for the temporary copy, but the manifest's own blocks can take
+        // its new text: not atomic, but a run that failed for space still says so.
+        const full = writeFailureCode(error) === 'ENOSPC' || writeFailureCode(error) === 'EDQUOT';
+        if (!full || !(await writeFile(path, text).then(() => true, () => false))) throw storeWriteError(error, path, this.#resume());
       }),
     );
     // Keep the chain alive after a failed write; the caller still sees the failure.

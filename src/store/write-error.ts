@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { RunStoreError } from './store-error.js';
 
 /** Errors of writing a file that are the machine's state, not a bug of ours, and what they mean. */
@@ -26,7 +27,7 @@ export function storeWriteError(error: unknown, file: string, resume?: string): 
   const code = writeFailureCode(error);
   if (code === undefined) return error;
   const fix = code === 'ENOSPC' || code === 'EDQUOT' ? 'free some space' : code === 'EFBIG' ? 'raise the limit (`ulimit -f unlimited`)' : 'make the folder writable';
-  return new RunStoreError('STORE_WRITE_FAILED', `cannot write ${file}: ${CAUSES[code]} (${code})`, {
+  return new RunStoreError('STORE_WRITE_FAILED', `cannot write ${basename(file)}: ${CAUSES[code]} (${code})`, {
     location: { file },
     hint: resume === undefined ? `${fix}, then run again` : `${fix}, then continue the run: ${resume}`,
     cause: error,
