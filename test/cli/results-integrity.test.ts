@@ -146,6 +146,11 @@ describe('compare checks the runs it reads', () => {
     const result = await project.run(['compare', whole, head, '--fail-on-regression']);
     expect(result.stderr).toContain(`run ${whole}: expected 12 result rows (as its manifest records), found 11, and its last line is cut off\n`);
     expect(result.code).toBe(2);
+    // runs show reads through the same check.
+    const shown = await project.run(['runs', 'show', head, '--format', 'jsonl']);
+    expect(shown.stdout).toBe('');
+    expect(shown.stderr).toContain('found 11, and its last line is cut off\n');
+    expect(shown.code).toBe(2);
   });
 
   it('a run killed mid-write (still `running`, no live owner) with a torn last line: "interrupted; --resume it"', async () => {

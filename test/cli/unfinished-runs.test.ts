@@ -95,5 +95,9 @@ describe('a run killed with -9', () => {
     const resumed = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--resume', id ?? '', '--quiet'], { server });
     expect(resumed.code).toBe(0);
     expect(JSON.parse((await project.run(['runs', '--format', 'json'])).stdout)).toMatchObject([{ id, status: 'completed', rows: ROWS }]);
+    // The row count and hash, carried over from the killed attempt's lines, match the file.
+    const shown = await project.run(['runs', 'show', id ?? '', '--format', 'jsonl']);
+    expect(shown.stderr).toBe('');
+    expect(shown.stdout.trim().split('\n')).toHaveLength(ROWS);
   });
 });

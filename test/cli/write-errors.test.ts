@@ -73,6 +73,10 @@ describe('write errors say what happened (exit 2), and --resume continues', () =
     expect(await project.results(id ?? '')).toHaveLength(ROWS);
     expect(await manifestOf(id ?? '')).toMatchObject({ status: 'completed', integrity: { rows: ROWS } });
     expect((await manifestOf(id ?? '')).failure).toBeUndefined();
+    // The record kept across the failed write, its cut and the resume matches the file.
+    const shown = await project.run(['runs', 'show', id ?? '', '--format', 'jsonl']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.trim().split('\n')).toHaveLength(ROWS);
   });
 
   it('EPERM (a read-only runs folder): names the folder, exit 2, no stack', async () => {
