@@ -58,6 +58,15 @@ describe('a run that did not finish never reports PASSED', () => {
     const markdown = await project.run(['runs', 'show', id ?? '', '--format', 'markdown']);
     expect(markdown.stdout).toMatch(/^### ❌ /);
     expect(markdown.stdout).toContain('**INTERRUPTED**: the run did not finish.');
+    // An interrupted run stored before summaries said so (passed: true, no outcome) shows the same.
+    const path = `.agentmark/runs/${id}/manifest.json`;
+    const old = JSON.parse(await project.read(path)) as { summary: Record<string, unknown> };
+    old.summary.passed = true;
+    delete old.summary.outcome;
+    await project.write(path, JSON.stringify(old));
+    const oldShown = await project.run(['runs', 'show', id ?? '', '--format', 'json']);
+    expect(oldShown.code).toBe(1);
+    expect(JSON.parse(oldShown.stdout)).toMatchObject({ summary: { passed: false, outcome: 'interrupted' } });
   });
 });
 
