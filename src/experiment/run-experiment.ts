@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { readDataset, selectRows } from '../dataset/index.js';
-import { isAgentmarkError, UsageError } from '../errors/index.js';
+import { UsageError } from '../errors/index.js';
 import { findUnreachableFailure } from '../model/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
@@ -25,6 +25,7 @@ import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
 import { clientFailureOf } from './client-failure.js';
+import { failureRecord } from './failure-record.js';
 
 export interface ExperimentOutcome {
   runId: string;
@@ -291,13 +292,6 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     });
   }
   return { runId: handle.id, runDir: handle.dir, status, summary, failedIndexes: accumulator.failedIndexes() };
-}
-
-/** Why the run failed, as the manifest keeps it (the typed error's code and message). */
-function failureRecord(failure: unknown): { code: string; message: string } | undefined {
-  if (failure === undefined) return undefined;
-  if (isAgentmarkError(failure)) return { code: failure.code, message: failure.message };
-  return { code: 'INTERNAL', message: failure instanceof Error ? failure.message : String(failure) };
 }
 
 /** The options among `keys` that are set (exactOptionalPropertyTypes forbids passing undefined). */
