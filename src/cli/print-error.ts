@@ -1,13 +1,18 @@
 import { isAgentmarkError } from '../errors/index.js';
 import { createPalette } from '../report/palette.js';
 import { ExitCode } from './exit-codes.js';
+import { storeWriteError } from '../store/write-error.js';
 import type { OutStream } from './io.js';
 
 /**
  * Known errors print as one clear message, no stack; anything else is a bug of ours and
  * prints with its stack so it can be reported.
  */
-export function printError(error: unknown, stderr: OutStream, cwd?: string): number {
+export function printError(thrown: unknown, stderr: OutStream, cwd?: string): number {
+  // A file that cannot be written (full disk, size limit, read-only folder) anywhere the store
+  // did not already say so (a report file, the cache) is the machine's state, not a bug of ours.
+  const path = thrown instanceof Error ? (thrown as NodeJS.ErrnoException).path : undefined;
+  const error = path === undefined ? thrown : storeWriteError(thrown, path);
   if (isAgentmarkError(error)) {
     // Only the label is coloured: the message itself may be copied into an issue or a search.
     stderr.write(`${stderr.color ? createPalette(true).error('error:') : 'error:'} ${error.format(cwd)}\n`);

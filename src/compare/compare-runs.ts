@@ -1,6 +1,5 @@
-import { UsageError } from '../errors/index.js';
 import { resolveRunRef } from '../history/index.js';
-import type { StoredRun } from '../store/index.js';
+import { unfinishedRunError, type StoredRun } from '../store/index.js';
 import { ChangedRowCollector } from './changed-rows.js';
 import { describeRun, runDifferences, runPerformance } from './describe-run.js';
 import { EvalPairs, type RowChange } from './eval-pairs.js';
@@ -44,9 +43,7 @@ export type RunSource = string | StoredRun;
 function evalNamesOf(run: StoredRun): string[] {
   const summary = run.manifest.summary;
   if (!summary) {
-    throw new UsageError('USAGE_RUN_NOT_FINISHED', `run ${run.manifest.id} has no summary (status: ${run.manifest.status})`, {
-      hint: 'a run killed before its end has none; continue it with `run-experiment --resume <id>` first',
-    });
+    throw unfinishedRunError(run.dir, run.manifest);
   }
   return summary.evals.map((e) => e.name);
 }

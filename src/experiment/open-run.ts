@@ -52,6 +52,14 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     // A batch run's rows whose job failed them (expired, cancelled, an error line), or failed one
     // of their judge requests, are sent again.
     const opened = await store.open(options.resume, manifest.batch ? { drop: batchFailed } : {});
+    try {
+      // Running again: the last attempt's record of its results no longer holds, and a kill now
+      // must show as an interrupted run, not as the last attempt's end.
+      await opened.handle.updateManifest({ status: 'running', integrity: undefined, failure: undefined });
+    } catch (error) {
+      await opened.handle.close();
+      throw error;
+    }
     return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom, retry: opened.dropped };
   }
   const now = options.now ?? Date.now;

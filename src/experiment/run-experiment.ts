@@ -28,6 +28,7 @@ import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
 import { clientFailureOf } from './client-failure.js';
+import { failureRecord } from './failure-record.js';
 
 export interface ExperimentOutcome {
   runId: string;
@@ -130,7 +131,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
-      await handle.updateManifest({ status: 'failed', endedAt: new Date(now()).toISOString() }).catch(() => undefined);
+      await handle.updateManifest({ status: 'failed', endedAt: new Date(now()).toISOString(), failure: failureRecord(error) }).catch(() => undefined);
     }
     throw error;
   } finally {
@@ -263,6 +264,11 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     ...(prompt.testSettings.judge_min_agreement ? { judgeMinAgreement: prompt.testSettings.judge_min_agreement } : {}),
     runLimits: runLimitsOf(prompt),
   });
+  if (status !== 'completed') {
+    // Rows that never ran cannot pass: an unfinished run never reports PASSED.
+    summary.passed = false;
+    summary.outcome = status === 'failed' ? 'failed' : unreachable ? 'stopped' : 'interrupted';
+  }
   if (runHookErrors.length > 0) {
     // A run-level hook that failed (beforeAll) is the run's error: the verdict says so.
     summary.gates.push({ name: 'hooks', passed: false, message: runHookErrors.join('; ') });
@@ -270,13 +276,17 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   }
   const notRun = info.total === undefined ? undefined : info.total - recorder.recorded;
   const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
-  await handle.updateManifest({
+  const ended = handle.updateManifest({
     status,
     endedAt: new Date(now()).toISOString(),
     summary,
     // Cleared when a resume ends otherwise (undefined is left out of the JSON).
     stopped: stopped ? { reason: 'server-unreachable', message: stopped.message } : undefined,
+    integrity: handle.integrity(),
+    failure: failureRecord(failure),
   });
+  // A manifest that cannot be written (the disk is full) must not hide why the run failed.
+  await (failure === undefined ? ended : ended.catch(() => undefined));
   // Before the report: the lock is free (and the cache written) by the time the summary shows.
   await caller.close();
   await handle.close();

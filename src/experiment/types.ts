@@ -103,7 +103,16 @@ export interface RunSummary {
   agreement?: RunAgreement;
   gates: GateResult[];
   passed: boolean;
+  /**
+   * Set when the run did not finish: `interrupted` (Ctrl-C, a closed stdout), `stopped` (the
+   * circuit breaker: the model server became unreachable), `failed` (an error, e.g. a write
+   * error). `passed` is then false whatever the rows said.
+   */
+  outcome?: RunOutcome;
 }
+
+/** How an unfinished run ended; see `RunSummary.outcome`. */
+export type RunOutcome = 'interrupted' | 'stopped' | 'failed';
 
 export interface GateResult {
   name: string;

@@ -1,4 +1,4 @@
-import type { RunManifest } from '../store/index.js';
+import { resumeCommandOf, type RunManifest } from '../store/index.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatPercent } from './format-percent.js';
@@ -19,6 +19,8 @@ export interface RunListEntry {
   git?: { commit: string; dirty: boolean };
   durationMs?: number;
   costUsd?: number;
+  /** For a run that did not finish: the command that continues it. */
+  resume?: string;
 }
 
 export function runListEntry(manifest: RunManifest): RunListEntry {
@@ -41,6 +43,7 @@ export function runListEntry(manifest: RunManifest): RunListEntry {
     ...(manifest.git ? { git: manifest.git } : {}),
     ...(ended === undefined || !Number.isFinite(ended) ? {} : { durationMs: ended }),
     ...(summary?.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
+    ...(manifest.status === 'interrupted' || manifest.status === 'failed' ? { resume: resumeCommandOf(manifest) } : {}),
   };
 }
 
@@ -69,5 +72,7 @@ export function formatRunList(entries: readonly RunListEntry[]): string {
     e.durationMs === undefined ? '' : formatDuration(e.durationMs),
     formatCost(e.costUsd),
   ]);
-  return `${renderTable(headers, rows)}\n`;
+  const resumable = entries.filter((e) => e.status === 'interrupted' && e.resume !== undefined);
+  const notes = resumable.map((e) => `${e.id} was interrupted; continue it with: ${e.resume}\n`).join('');
+  return `${renderTable(headers, rows)}\n${notes === '' ? '' : `\n${notes}`}`;
 }

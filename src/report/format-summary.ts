@@ -90,7 +90,7 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
     for (const gate of summary.gates) lines.push(`    ${gate.passed ? palette.pass('✔') : palette.fail('✘')} ${gate.name}: ${gate.message}`);
   }
   // The verdict, what the exit code says: the one line to find at a glance.
-  lines.push(`  Result:   ${summary.passed ? palette.bold(palette.pass('PASSED')) : palette.bold(palette.fail('FAILED'))}`);
+  lines.push(`  Result:   ${summary.passed ? palette.bold(palette.pass('PASSED')) : palette.bold(palette.fail(summary.outcome?.toUpperCase() ?? 'FAILED'))}`);
   const run = `  Run:      ${info.runId} (${info.runDir})`;
   if (width !== undefined && run.length > width) lines.push(`  Run:      ${info.runId}`, `            (${info.runDir})`);
   else lines.push(run);

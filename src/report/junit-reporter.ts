@@ -70,8 +70,19 @@ async function countSuite(run: FinishedRun): Promise<SuiteCounts> {
       if (testCase.error !== undefined) counts.errors += 1;
     }
   }
+  if (unfinishedCase(run)) {
+    counts.tests += 1;
+    counts.errors += 1;
+  }
   counts.time = Number(seconds(run.info.durationMs ?? latencyMs));
   return counts;
+}
+
+/** A run that did not finish is an error of its own: its missing rows would otherwise pass unseen. */
+function unfinishedCase(run: FinishedRun): TestCase | undefined {
+  const outcome = run.summary.outcome;
+  if (outcome === undefined) return undefined;
+  return { name: `run ${outcome}`, time: 0, error: `the run did not finish (${outcome.toUpperCase()}) after ${run.summary.rows} rows` };
 }
 
 const attributes = (c: Omit<SuiteCounts, 'withRepeat'>): string =>
@@ -100,6 +111,8 @@ export async function writeJunit(out: OutputStream, runs: readonly FinishedRun[]
     for await (const row of run.rows()) {
       for (const testCase of testCases(row, run.info.evalNames, suite.withRepeat)) out.write(`${caseXml(testCase, run.info.promptName)}\n`);
     }
+    const unfinished = unfinishedCase(run);
+    if (unfinished) out.write(`${caseXml(unfinished, run.info.promptName)}\n`);
     out.write('  </testsuite>\n');
   }
   out.write('</testsuites>\n');

@@ -28,7 +28,8 @@ export function createMarkdownReporter(out: OutputStream, options: ReporterOptio
   return {
     async onRunEnd(summary: RunSummary, info: RunInfo, rows) {
       const lines = [`### ${summary.passed ? '✅' : '❌'} ${cell(info.promptPath)} · ${cell(info.model)}`, ''];
-      lines.push(`${summary.rows} rows run, ${summary.errored} errored, ${summary.cached} cached. Run \`${info.runId}\`.`, '');
+      const unfinished = summary.outcome === undefined ? '' : ` **${summary.outcome.toUpperCase()}**: the run did not finish.`;
+      lines.push(`${summary.rows} rows run, ${summary.errored} errored, ${summary.cached} cached. Run \`${info.runId}\`.${unfinished}`, '');
       if (summary.evals.length > 0) {
         lines.push('| Eval | Pass rate | 95% CI | Raw mean | Errors |', '|---|---|---|---|---|');
         for (const e of summary.evals) {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { RunAccumulator } from '../experiment/run-summary.js';
 import { resolveRunRef } from '../history/index.js';
-import { BlobStore, createRunId, RunHandle, RunStore, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
+import { BlobStore, createRunId, ResultsHash, storeWriteError, RunHandle, RunStore, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
 import { checkShards, type ShardRun } from './check-shards.js';
 import { ChunkedWriter } from './chunked-writer.js';
 import { mergeRowsInOrder } from './merge-rows.js';
@@ -68,9 +68,13 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1), ranges, first.shard.ungated ?? []);
     const counts = new Map<number, number>();
     const results = new ChunkedWriter(handle.resultsPath);
+    // The merged run records what it holds, like any run (see RunManifest.integrity).
+    const hash = new ResultsHash();
     try {
       for await (const row of mergeRowsInOrder(checked.shards, counts)) {
-        results.write(`${JSON.stringify(row)}\n`);
+        const line = `${JSON.stringify(row)}\n`;
+        results.write(line);
+        hash.update(line, 1);
         accumulator.add(row);
       }
     } finally {
@@ -83,7 +87,9 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
       ...(first.shard.runLimits ? { runLimits: first.shard.runLimits } : {}),
     });
     const done = await handle.updateManifest({
-      status: 'completed',
+      // A merge of some shards only is not the run: `latest` must never pick it.
+      status: checked.missing.length > 0 ? 'partial' : 'completed',
+      integrity: hash.value(),
       endedAt: latest(checked.shards.map((entry) => entry.run.manifest.endedAt ?? entry.run.manifest.startedAt)),
       summary,
       merged: {
@@ -97,7 +103,7 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(handle.dir, { recursive: true, force: true });
-    throw error;
+    throw storeWriteError(error, handle.resultsPath);
   }
 }
 

@@ -6,6 +6,10 @@ export { gitInfo } from './git-info.js';
 export { fingerprintFile } from './fingerprint.js';
 export { BlobStore, textHash } from './blob-store.js';
 export { RunStoreError } from './store-error.js';
+export { ResultsHash, checkResults, type FoundResults } from './results-integrity.js';
+export { isAbandoned, resumeCommandOf, unfinishedRunError, withLiveStatus } from './abandoned-run.js';
+export { storeWriteError } from './write-error.js';
+export { readLockHolder } from './run-lock.js';
 export { RunLock, LOCK_FILE, type LockOwner, type LockDeps } from './run-lock.js';
 export type {
   FileFingerprint,
@@ -16,6 +20,7 @@ export type {
   RunManifest,
   RunOptions,
   RunProvenance,
+  ResultsIntegrity,
   RunStatus,
   ShardRecord,
 } from './types.js';

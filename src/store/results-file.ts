@@ -68,9 +68,12 @@ function parseRow(text: string): RowResult | undefined {
  * Streams the complete rows of a results file. A torn last line (a process killed mid-write:
  * no newline, or not JSON) is skipped; a bad line with rows after it means the file was
  * damaged some other way, and hiding that would silently lose rows, so it is an error.
+ * `onLine` sees every line up to the last row's end (blank ones too): what a resume keeps, to hash it.
  */
-export async function* readStoredRows(path: string): AsyncGenerator<StoredRow> {
+export async function* readStoredRows(path: string, onLine?: (text: string) => void): AsyncGenerator<StoredRow> {
   let bad: RawLine | undefined;
+  // Blank lines count only once a row follows: after the last row they are cut off with a torn tail.
+  const blanks: string[] = [];
   for await (const raw of readRawLines(path)) {
     if (bad) {
       throw new RunStoreError('STORE_CORRUPT_RESULTS', `line ${bad.line} is not a result row`, {
@@ -79,10 +82,21 @@ export async function* readStoredRows(path: string): AsyncGenerator<StoredRow> {
       });
     }
     if (!raw.terminated) return;
-    if (raw.text.trim() === '') continue;
+    if (raw.text.trim() === '') {
+      blanks.push(raw.text);
+      continue;
+    }
     const row = parseRow(raw.text);
-    if (row === undefined) bad = raw;
-    else yield { row, end: raw.end };
+    if (row === undefined) {
+      bad = raw;
+      continue;
+    }
+    if (onLine) {
+      for (const blank of blanks) onLine(blank);
+      onLine(raw.text);
+    }
+    blanks.length = 0;
+    yield { row, end: raw.end };
   }
 }
 

@@ -21,11 +21,34 @@ export class RowOffsets {
     this.count += 1;
   }
 
+  /** Forgets every row after the first `count` (rows whose write failed). */
+  truncate(count: number): void {
+    this.count = Math.max(0, Math.min(count, this.count));
+  }
+
   /** `[start, length]` of every row, in dataset order (index, then repeat). */
   *inOrder(): Generator<[start: number, length: number]> {
     const data = this.data;
+    for (const i of this.#order()) yield [data[4 * i + 2] as number, data[4 * i + 3] as number];
+  }
+
+  /** `[index, repeat]` of a row added twice, if there is one (the first in dataset order). */
+  duplicate(): [index: number, repeat: number] | undefined {
+    const data = this.data;
+    let previous: number | undefined;
+    for (const i of this.#order()) {
+      if (previous !== undefined && data[4 * i] === data[4 * previous] && data[4 * i + 1] === data[4 * previous + 1]) {
+        return [data[4 * i] as number, data[4 * i + 1] as number];
+      }
+      previous = i;
+    }
+    return undefined;
+  }
+
+  #order(): Uint32Array {
+    const data = this.data;
     const order = Uint32Array.from({ length: this.count }, (_, i) => i);
     order.sort((a, b) => (data[4 * a] as number) - (data[4 * b] as number) || (data[4 * a + 1] as number) - (data[4 * b + 1] as number));
-    for (const i of order) yield [data[4 * i + 2] as number, data[4 * i + 3] as number];
+    return order;
   }
 }

@@ -1,12 +1,15 @@
-import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { resumeCommandOf } from './abandoned-run.js';
+import { ResultsHash } from './results-integrity.js';
 import { RowOffsets } from './row-offsets.js';
 import type { RunLock } from './run-lock.js';
 import { RunStoreError } from './store-error.js';
-import type { ManifestPatch, RunHandleLike, RunManifest } from './types.js';
+import { storeWriteError, writeFailureCode } from './write-error.js';
+import type { ManifestPatch, ResultsIntegrity, RunHandleLike, RunManifest } from './types.js';
 import { markDirty, PRIORITY, turnWritten, type TurnFile } from '../write-turn.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -42,18 +45,23 @@ export class RunHandle implements RunHandleLike, TurnFile {
   #queued: string[] = [];
   /** The failure of a queued write, thrown to the next `append` or `written`. */
   #writeError: unknown;
+  /** A failed write left part of a line that could not be cut off: the file's lines are not known. */
+  #torn = false;
+  /** Count and sha256 of the lines in the file, fed as they are written (an earlier attempt's by `open`). */
+  readonly #hash: ResultsHash;
   readonly priority = PRIORITY.results;
 
   /**
    * @param stored on resume: the offsets of the rows already in the file and its size after
-   * any torn tail was cut (see RunStore.open)
+   * any torn tail was cut, and the hash of its lines (see RunStore.open)
    */
   constructor(
     dir: string,
     manifest: RunManifest,
-    stored: { offsets: RowOffsets; size: number } = { offsets: new RowOffsets(), size: 0 },
+    stored: { offsets: RowOffsets; size: number; hash?: ResultsHash } = { offsets: new RowOffsets(), size: 0 },
     lock?: RunLock,
   ) {
+    this.#hash = stored.hash ?? new ResultsHash();
     this.#lock = lock;
     this.id = manifest.id;
     this.dir = dir;
@@ -103,16 +111,46 @@ export class RunHandle implements RunHandleLike, TurnFile {
     const fd = this.#fd;
     if (this.#queued.length === 0 || fd === undefined) return;
     const bytes = Buffer.from(this.#queued.join(''), 'utf8');
+    const rows = this.#queued.length;
     this.#queued = [];
     // Regular files take the whole buffer in one call; the loop only guards a short write.
     let offset = 0;
     try {
       while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      this.#hash.update(bytes, rows);
     } catch (error) {
-      // A failed write (a full disk) may leave part of a line: later rows would start at the real end.
-      this.#size = fstatSync(fd).size;
-      this.#writeError = error;
+      // A failed write (a full disk) may leave part of a line: cut the file back to its last whole
+      // line, so it holds exactly the rows written before (and `--resume` goes on from there).
+      const before = this.#size - bytes.length;
+      this.#offsets.truncate(this.#offsets.size - rows);
+      try {
+        ftruncateSync(fd, before);
+        this.#size = before;
+      } catch {
+        this.#size = fstatSync(fd).size;
+        this.#torn = true;
+      }
+      this.#writeError = storeWriteError(error, this.resultsPath, this.#resume());
     }
+  }
+
+  /**
+   * The results file's row count and hash as written so far; undefined when a failed write left
+   * part of a line it could not cut off (what the file holds is then not known line by line).
+   */
+  integrity(): ResultsIntegrity | undefined {
+    this.flush();
+    return this.#torn ? undefined : this.#hash.value();
+  }
+
+  /** The command that continues this run after a failure. */
+  #resume(): string {
+    return resumeCommandOf(this.#manifest);
+  }
+
+  /** The write error that stopped the rows, if one did. */
+  get writeError(): unknown {
+    return this.#writeError;
   }
 
   /**
@@ -152,7 +190,16 @@ export class RunHandle implements RunHandleLike, TurnFile {
   updateManifest(patch: ManifestPatch): Promise<RunManifest> {
     const next: RunManifest = { ...this.#manifest, ...patch, id: this.#manifest.id };
     this.#manifest = next;
-    const write = this.#manifestWrite.then(() => writeFileAtomic(join(this.dir, MANIFEST_FILE), manifestText(next)));
+    const path = join(this.dir, MANIFEST_FILE);
+    const text = manifestText(next);
+    const write = this.#manifestWrite.then(() =>
+      writeFileAtomic(path, text).catch(async (error: unknown) => {
+        // A full disk has no room for the temporary copy, but the manifest's own blocks can take
+        // its new text: not atomic, but a run that failed for space still says so.
+        const full = writeFailureCode(error) === 'ENOSPC' || writeFailureCode(error) === 'EDQUOT';
+        if (!full || !(await writeFile(path, text).then(() => true, () => false))) throw storeWriteError(error, path, this.#resume());
+      }),
+    );
     // Keep the chain alive after a failed write; the caller still sees the failure.
     this.#manifestWrite = write.catch(() => undefined);
     return write.then(() => next);

@@ -233,3 +233,14 @@ function removeQuietly(path: string): void {
     // already gone
   }
 }
+
+/**
+ * Who holds the lock of `dir` and whether that process still runs, for showing a run's state
+ * (a run left `running` by a killed process is interrupted). Undefined without a readable lock.
+ * An owner on another host is taken as alive: it cannot be checked from here.
+ */
+export function readLockHolder(dir: string, isAlive: (owner: LockOwner) => boolean = isOwnerAlive): { owner: LockOwner; alive: boolean } | undefined {
+  const owner = readOwner(join(dir, LOCK_FILE));
+  if (typeof owner !== 'object') return undefined;
+  return { owner, alive: owner.host !== hostname() || isAlive(owner) };
+}

@@ -8,10 +8,13 @@ import { dropRows } from './drop-rows.js';
 import { dropTail, readResultsFile, readStoredRows } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunHandle, manifestText } from './run-handle.js';
 import { isValidRunId } from './run-id.js';
-import { RunLock, type LockDeps } from './run-lock.js';
+import { LOCK_FILE, RunLock, type LockDeps } from './run-lock.js';
 import { rowKey } from './row-key.js';
 import { RowOffsets } from './row-offsets.js';
+import { ResultsHash } from './results-integrity.js';
 import { RunStoreError } from './store-error.js';
+import { storeWriteError } from './write-error.js';
+import { withLiveStatus } from './abandoned-run.js';
 import type { OpenedRun } from './opened-run.js';
 import type { RunManifest } from './types.js';
 
@@ -48,7 +51,9 @@ export class RunStore {
       });
     }
     const dir = this.runDir(manifest.id);
-    await mkdir(this.runsDir, { recursive: true });
+    await mkdir(this.runsDir, { recursive: true }).catch((error: unknown) => {
+      throw storeWriteError(error, this.runsDir);
+    });
     try {
       // Not recursive: an existing folder means an id clash, which must not mix two runs.
       await mkdir(dir);
@@ -59,16 +64,28 @@ export class RunStore {
           cause: error,
         });
       }
-      throw error;
+      throw storeWriteError(error, dir);
     }
     // Taken before anything is written, so a `--resume` of this id started meanwhile is refused.
-    const lock = RunLock.acquire(dir, manifest.id, this.#lockDeps);
+    const lock = this.#lock(dir, manifest.id);
     try {
-      await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
+      const path = join(dir, MANIFEST_FILE);
+      await writeFileAtomic(path, manifestText(manifest)).catch((error: unknown) => {
+        throw storeWriteError(error, path);
+      });
       return new RunHandle(dir, manifest, undefined, lock);
     } catch (error) {
       lock.release();
       throw error;
+    }
+  }
+
+  /** RunLock.acquire, with a write failure (a read-only folder) said as one. */
+  #lock(dir: string, id: string): RunLock {
+    try {
+      return RunLock.acquire(dir, id, this.#lockDeps);
+    } catch (error) {
+      throw storeWriteError(error, join(dir, LOCK_FILE));
     }
   }
 
@@ -105,7 +122,7 @@ export class RunStore {
     const dir = this.runDir(id);
     // Before reading what is done: a process that read it and then waited for the lock would
     // run rows the other process finished meanwhile.
-    const lock = RunLock.acquire(dir, id, this.#lockDeps);
+    const lock = this.#lock(dir, id);
     try {
       return await this.#openLocked(id, dir, lock, options.drop);
     } catch (error) {
@@ -124,10 +141,11 @@ export class RunStore {
     });
     const done = new Set<string>();
     const offsets = new RowOffsets();
+    const hash = new ResultsHash();
     let rowCount = 0;
     let validEnd = 0;
     try {
-      for await (const { row, end } of readStoredRows(resultsPath)) {
+      for await (const { row, end } of readStoredRows(resultsPath, (text) => hash.line(text))) {
         done.add(rowKey(row.index, row.repeat));
         // Lines are contiguous: each starts where the one before ended.
         offsets.add(row.index, row.repeat, validEnd, end - validEnd);
@@ -144,7 +162,7 @@ export class RunStore {
     });
     return {
       manifest,
-      handle: new RunHandle(dir, manifest, { offsets, size: validEnd }, lock),
+      handle: new RunHandle(dir, manifest, { offsets, size: validEnd, hash }, lock),
       ...(lock.tookOverFrom ? { tookOverFrom: lock.tookOverFrom } : {}),
       done,
       rowCount,
@@ -180,13 +198,17 @@ export class RunStore {
       .reverse();
   }
 
-  /** Manifests of past runs, newest first; folders without a readable manifest are skipped. */
+  /**
+   * Manifests of past runs, newest first; folders without a readable manifest are skipped. A run
+   * left `running` by a process that is gone shows as `interrupted` (see withLiveStatus).
+   */
   async list(limit = Infinity): Promise<RunManifest[]> {
     const manifests: RunManifest[] = [];
     for (const id of await this.ids()) {
       if (manifests.length >= limit) break;
       try {
-        manifests.push(JSON.parse(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')) as RunManifest);
+        const manifest = JSON.parse(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')) as RunManifest;
+        manifests.push(withLiveStatus(this.runDir(id), manifest));
       } catch {
         // A folder from a run killed before its manifest was written, or not ours: not a run.
       }

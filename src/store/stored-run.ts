@@ -5,6 +5,7 @@ import { UsageError } from '../errors/index.js';
 import { readRawLines } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE } from './run-handle.js';
 import { RowOffsets } from './row-offsets.js';
+import { checkResults, duplicateRowError, ResultsHash } from './results-integrity.js';
 import { RunStoreError } from './store-error.js';
 import type { RunManifest } from './types.js';
 
@@ -39,22 +40,37 @@ function indexAndRepeat(text: string, file: string, line: number): [number, numb
   });
 }
 
-/** Where every complete row of a results file is; a torn last line is left out. */
-async function scanOffsets(path: string): Promise<RowOffsets> {
+/**
+ * Where every complete row of a results file is (a torn last line is left out), checked against
+ * what the manifest records (see checkResults) and for a row stored twice, before any row is read.
+ */
+async function scanOffsets(dir: string, manifest: RunManifest): Promise<RowOffsets> {
+  const path = join(dir, RESULTS_FILE);
   const offsets = new RowOffsets();
+  const hash = new ResultsHash();
   let start = 0;
+  let missing = false;
+  let torn = false;
   try {
     for await (const raw of readRawLines(path)) {
       const length = raw.end - start;
-      if (raw.terminated && raw.text.trim() !== '') {
-        const [index, repeat] = indexAndRepeat(raw.text, path, raw.line);
-        offsets.add(index, repeat, start, length);
+      if (!raw.terminated) torn = true;
+      else {
+        hash.line(raw.text);
+        if (raw.text.trim() !== '') {
+          const [index, repeat] = indexAndRepeat(raw.text, path, raw.line);
+          offsets.add(index, repeat, start, length);
+        }
       }
       start = raw.end;
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    missing = true;
   }
+  checkResults(dir, path, manifest, { ...hash.value(), missing, torn });
+  const twice = offsets.duplicate();
+  if (twice) throw duplicateRowError(path, manifest, twice[0], twice[1]);
   return offsets;
 }
 
@@ -122,7 +138,7 @@ export async function openRunFolder(dir: string): Promise<StoredRun> {
     dir,
     manifest,
     async *rowsInOrder() {
-      offsets ??= await scanOffsets(resultsPath);
+      offsets ??= await scanOffsets(dir, manifest);
       yield* readInOrder(resultsPath, offsets);
     },
   };

@@ -1,7 +1,8 @@
 import type { BatchManifest } from '../batch/types.js';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 
-export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed';
+/** `partial`: a merge of some shards only (`--allow-partial`); `latest` never picks it. */
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed' | 'partial';
 
 /** A file the run depended on, fingerprinted so a later look at the run can tell it changed. */
 export interface FileFingerprint {
@@ -57,6 +58,16 @@ export interface RunManifest {
   /** The prompt's files and the project's config as they were; absent on runs made before. */
   provenance?: RunProvenance;
   // --- end provenance ---
+  // --- results integrity (issue 23) ---
+  /**
+   * What the results file held when the run ended, checked by every reader (merge, compare,
+   * `runs show`, the viewer). Absent on runs stored before it existed (nothing to check) and on
+   * runs whose results file could not be written whole.
+   */
+  integrity?: ResultsIntegrity;
+  /** Why a `failed` run failed, when it is known (a write error: the file and its cause). */
+  failure?: { code: string; message: string };
+  // --- end results integrity ---
 }
 
 /**
@@ -74,6 +85,12 @@ export interface RunProvenance {
   config: FileFingerprint[];
   /** Set on a run made by `agentmark rerun`: the id of the run whose stored prompt it ran. */
   rerunOf?: string;
+}
+
+/** A results file's line count and the sha256 of its lines (each with its `\n`), in file order. */
+export interface ResultsIntegrity {
+  rows: number;
+  sha256: string;
 }
 
 /**

@@ -3,9 +3,10 @@ import { compareInCatalog, parseShow } from './compare-route.js';
 import type { RunCatalog } from './run-catalog.js';
 import { reproduceCommand, renderRowMessages } from './row-messages.js';
 import { searchableText } from './run-index.js';
+import { RunStoreError } from '../store/index.js';
 
 /** What a route answers: a JSON body, or nothing (404). */
-export type ApiResult = { status: 200; body: unknown } | { status: 400 | 404; body: { error: string } };
+export type ApiResult = { status: 200; body: unknown } | { status: 400 | 404 | 409 | 410; body: { error: string } };
 
 const notFound: ApiResult = { status: 404, body: { error: 'not found' } };
 const ok = (body: unknown): ApiResult => ({ status: 200, body });
@@ -16,10 +17,32 @@ function parseCount(text: string): number | undefined {
 }
 
 /**
+ * A run's results that cannot be served: gone (410) or not what its manifest records (409). The
+ * message names the run, never a path on this machine.
+ */
+function resultsProblem(error: unknown): ApiResult | undefined {
+  if (error instanceof RunStoreError && error.code === 'STORE_RESULTS_MISSING') return { status: 410, body: { error: error.message } };
+  if (error instanceof RunStoreError && (error.code === 'STORE_RESULTS_MISMATCH' || error.code === 'STORE_CORRUPT_RESULTS')) return { status: 409, body: { error: error.message } };
+  if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 410, body: { error: 'the results file of this run is gone' } };
+  return undefined;
+}
+
+/**
  * The JSON routes under /api/, by decoded path segments (after `api`). Ids go through the
- * catalog, which knows only existing run folders; anything else is a 404.
+ * catalog, which knows only existing run folders; anything else is a 404. Results that are
+ * missing or damaged answer 410 / 409 with what is wrong.
  */
 export async function apiRoute(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
+  try {
+    return await route(catalog, segments, query);
+  } catch (error) {
+    const problem = resultsProblem(error);
+    if (problem) return problem;
+    throw error;
+  }
+}
+
+async function route(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
   const [first, id, part, arg, ...rest] = segments;
   if (first === 'compare') {
     if (id === undefined || part === undefined || arg !== undefined) return notFound;

@@ -55,6 +55,8 @@ export interface RunListItem {
   costUsd?: number;
   /** Per eval, the pass rate and mean as the summary holds them. */
   evals: Array<Pick<EvalSummary, 'name' | 'passRate' | 'passRateCi95' | 'meanScore' | 'passed' | 'passCount'>>;
+  /** An interrupted run (a `running` one whose process is gone included): the command that continues it. */
+  resume?: string;
 }
 
 export interface RunsResponse {
@@ -76,6 +78,8 @@ export interface RunResponse {
   rowCount: number;
   /** Present while the run has no summary yet. */
   live?: LiveSummary;
+  /** An interrupted run (a `running` one whose process is gone included): the command that continues it. */
+  resume?: string;
 }
 
 /** Verdict of one eval on one row, one character each: pass, fail, error, skipped, none (score or label only). */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RESULTS_FILE, RunStore, isValidRunId } from '../store/index.js';
+import { RESULTS_FILE, RunStore, checkResults, isValidRunId, resumeCommandOf, withLiveStatus } from '../store/index.js';
 import type { RunManifest } from '../store/types.js';
 import type { FlipsResponse, RunListItem, RunResponse } from './api-types.js';
 import { flippedRows, verdictsByRow } from './flips.js';
@@ -29,6 +29,7 @@ export function listItem(manifest: RunManifest): RunListItem {
     ...(summary
       ? { rows: summary.rows, errored: summary.errored, passed: summary.passed, ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }) }
       : {}),
+    ...resumeOf(manifest),
     evals: (summary?.evals ?? []).map(({ name, passRate, passRateCi95, meanScore, passed, passCount }) => ({
       name,
       passed,
@@ -38,6 +39,10 @@ export function listItem(manifest: RunManifest): RunListItem {
       ...(meanScore === undefined ? {} : { meanScore }),
     })),
   };
+}
+
+function resumeOf(manifest: RunManifest): { resume?: string } {
+  return manifest.status === 'interrupted' ? { resume: resumeCommandOf(manifest) } : {};
 }
 
 /**
@@ -64,21 +69,28 @@ export class RunCatalog {
   async manifest(id: string): Promise<RunManifest | undefined> {
     if (!(await this.exists(id))) return undefined;
     try {
-      return await this.store.manifest(id);
+      // A run whose process was killed shows as interrupted, not as running for ever.
+      return withLiveStatus(this.store.runDir(id), await this.store.manifest(id));
     } catch {
       return undefined;
     }
   }
 
-  /** The run's index, read up to the current end of its results file. */
+  /**
+   * The run's index, read up to the current end of its results file. A finished run's file is
+   * checked against what its manifest records: a damaged or missing one is a RunStoreError
+   * (STORE_RESULTS_MISMATCH / STORE_RESULTS_MISSING), never rows silently left out.
+   */
   async index(id: string, manifest: RunManifest): Promise<RunIndex> {
     let open = this.#open.get(id);
+    const path = join(this.store.runDir(id), RESULTS_FILE);
     if (!open) {
       const names = manifest.summary?.evals.map((e) => e.name);
-      open = { index: new RunIndex(join(this.store.runDir(id), RESULTS_FILE), names) };
+      open = { index: new RunIndex(path, names) };
       this.#open.set(id, open);
     }
     await open.index.refresh();
+    if (manifest.integrity !== undefined || manifest.status === 'completed') checkResults(this.store.runDir(id), path, manifest, open.index.found());
     return open.index;
   }
 
@@ -94,7 +106,7 @@ export class RunCatalog {
     const manifest = await this.manifest(id);
     if (!manifest) return undefined;
     // A finished run's summary has all the page's header needs: its rows need not be read yet.
-    if (manifest.summary) return { manifest, evalNames: manifest.summary.evals.map((e) => e.name), rowCount: manifest.summary.rows };
+    if (manifest.summary) return { manifest, evalNames: manifest.summary.evals.map((e) => e.name), rowCount: manifest.summary.rows, ...resumeOf(manifest) };
     const index = await this.index(id, manifest);
     return runResponse(manifest, index);
   }
@@ -132,5 +144,6 @@ export function runResponse(manifest: RunManifest, index: RunIndex): RunResponse
     evalNames: manifest.summary?.evals.map((e) => e.name) ?? index.evalNames,
     rowCount: index.count,
     ...(manifest.summary ? {} : { live: index.liveSummary() }),
+    ...resumeOf(manifest),
   };
 }

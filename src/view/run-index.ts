@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { RowResult } from '../experiment/types.js';
 import { EvalTallies } from '../scoring/index.js';
+import { ResultsHash, type FoundResults } from '../store/index.js';
 import type { IndexEntry, LiveSummary, RowIndex } from './api-types.js';
 import { appendRow, entryAt } from './index-entry.js';
 import { emptyColumns } from './row-columns.js';
@@ -30,6 +31,11 @@ export class RunIndex {
   #size = 0;
   #refreshing: Promise<number> | undefined;
   readonly #live: boolean;
+  /** Count and hash of the complete lines read, checked against a finished run's manifest. */
+  #hash = new ResultsHash();
+  #missing = false;
+  /** Bytes of a line without its newline yet at the end of the last read. */
+  #pending = 0;
 
   /**
    * @param evalNames when known (a finished run's summary); else taken from the first row.
@@ -75,6 +81,11 @@ export class RunIndex {
     return next;
   }
 
+  /** What the last refresh found, for checkResults. */
+  found(): FoundResults {
+    return { ...this.#hash.value(), missing: this.#missing, torn: this.#pending > 0 };
+  }
+
   /** Per-eval statistics of the rows so far, by the same code the run's summary uses. */
   liveSummary(): LiveSummary {
     return { rows: this.count, errored: this.#errored, evals: this.#tallies?.finish() ?? [] };
@@ -85,8 +96,12 @@ export class RunIndex {
     let file;
     try {
       file = await open(this.path, 'r');
+      this.#missing = false;
     } catch (error) {
-      if (isErrno(error, 'ENOENT')) return from;
+      if (isErrno(error, 'ENOENT')) {
+        this.#missing = true;
+        return from;
+      }
       throw error;
     }
     try {
@@ -121,6 +136,7 @@ export class RunIndex {
         carry = end - start;
         buffer.copy(buffer, 0, start, end);
       }
+      this.#pending = carry;
     } finally {
       await file.close();
     }
@@ -134,6 +150,7 @@ export class RunIndex {
     this.#tallies = undefined;
     this.#errored = 0;
     this.#size = 0;
+    this.#hash = new ResultsHash();
   }
 
   /** One line, bytes [from, to) of `data`, stored at `offset` in the file. */
@@ -141,7 +158,9 @@ export class RunIndex {
     // A full parse of every line: measured faster than reading only the index's fields from the
     // bytes with a scanner in JavaScript (2× slower on short rows, 1.3× faster on 8 KB ones).
     const text = data.toString('utf8', from, to);
-    if (text.trim() === '') return;
+    const blank = text.trim() === '';
+    this.#hash.update(data.subarray(from, to + 1), blank ? 0 : 1);
+    if (blank) return;
     let row: RowResult;
     try {
       row = JSON.parse(text) as RowResult;

@@ -62,7 +62,8 @@ describe('the server dies mid-run', () => {
     // Rows the dead server failed are not recorded as errored: they were not run.
     expect(rows.filter((row) => row.error !== undefined)).toEqual([]);
     const manifest = await readManifest(dir, id);
-    expect(manifest).toMatchObject({ status: 'interrupted', summary: { rows: rows.length, errored: 0 }, stopped: { reason: 'server-unreachable' } });
+    // Stopped by the breaker: never PASSED, whatever the rows it ran said.
+    expect(manifest).toMatchObject({ status: 'interrupted', summary: { rows: rows.length, errored: 0, passed: false, outcome: 'stopped' }, stopped: { reason: 'server-unreachable' } });
 
     expect(existsSync(join(dir, '.agentmark', 'runs', id, 'run.lock'))).toBe(false);
 

@@ -60,10 +60,11 @@ async function rowsOf(dir: string): Promise<RowResult[]> {
  * merge takes them).
  */
 function comparable(manifest: RunManifest): Record<string, unknown> {
-  const { id: _id, startedAt: _s, endedAt: _e, merged: _m, git: _g, summary, options, ...rest } = manifest;
+  const { id: _id, startedAt: _s, endedAt: _e, merged: _m, git: _g, summary, options, integrity, ...rest } = manifest;
   const { latencyMs: _l, ...stats } = summary ?? {};
   const { concurrency: _c, ...how } = options;
-  return { ...rest, options: how, summary: stats };
+  // The hash is of the file's lines in their order: finish order in a run, dataset order in a merge.
+  return { ...rest, options: how, summary: stats, rows: integrity?.rows };
 }
 const withoutTimings = ({ latencyMs: _l, ...row }: RowResult): Omit<RowResult, 'latencyMs'> => row;
 
@@ -182,6 +183,10 @@ describe('mergeShards refuses runs that are not the shards of one run', () => {
     // Copy one row of shard 2 into shard 1's results: it is in both now, and in the wrong shard.
     const moved = (await readFile(join(shards[1]!.runDir, 'results.jsonl'), 'utf8')).split('\n')[0];
     await writeFile(join(shards[0]!.runDir, 'results.jsonl'), `${await readFile(join(shards[0]!.runDir, 'results.jsonl'), 'utf8')}${moved}\n`);
+    // As a shard stored before runs recorded their row count would be (with it, the count is refused first).
+    const manifestPath = join(shards[0]!.runDir, 'manifest.json');
+    const { integrity: _i, ...old } = JSON.parse(await readFile(manifestPath, 'utf8')) as RunManifest;
+    await writeFile(manifestPath, JSON.stringify(old));
     const out = join(fx.dir, 'merged');
     await expect(refused(shards.map((s) => s.runDir), { output: out })).rejects.toMatchObject({ code: 'USAGE_SHARD_OVERLAP' });
     await expect(readFile(join(out, 'manifest.json'))).rejects.toMatchObject({ code: 'ENOENT' });

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { hostname } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -293,7 +294,7 @@ describe('/api/compare', () => {
     const running = await get(server, `/api/compare/${RUN}/${LIVE}`);
     expect(running.status).toBe(400);
     expect(JSON.parse(running.body)).toEqual({
-      error: `run ${LIVE} has no summary (status: running) (a run killed before its end has none; continue it with \`run-experiment --resume <id>\` first)`,
+      error: `run ${LIVE} is still running (process ${process.pid} on ${hostname()}) and has no summary yet (wait for it to finish)`,
     });
   });
 });

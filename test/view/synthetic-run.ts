@@ -53,7 +53,12 @@ export async function writeRun(projectRoot: string, run: SyntheticRun): Promise<
     accumulator.add(r);
   }
   if (run.keepOpen) return handle;
-  await handle.updateManifest({ status: 'completed', endedAt: '2026-11-30T10:00:05.000Z', summary: accumulator.finish({ evalNames: run.evalNames }) });
+  await handle.updateManifest({
+    status: 'completed',
+    endedAt: '2026-11-30T10:00:05.000Z',
+    summary: accumulator.finish({ evalNames: run.evalNames }),
+    integrity: handle.integrity(),
+  });
   await handle.close();
   return handle;
 }

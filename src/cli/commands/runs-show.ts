@@ -1,5 +1,7 @@
 import { UsageError } from '../../errors/index.js';
 import { resolveRunRef } from '../../history/index.js';
+import { unfinishedRunError, type RunStatus } from '../../store/index.js';
+import type { RunSummary } from '../../experiment/types.js';
 import { reporters } from '../../report/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -41,12 +43,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     cwd: io.cwd,
     ...(flags.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, flags.prompt) }),
   });
-  const summary = stored.manifest.summary;
-  if (!summary) {
-    throw new UsageError('USAGE_RUN_NOT_FINISHED', `run ${stored.manifest.id} has no summary (status: ${stored.manifest.status})`, {
-      hint: 'a run killed before its end has none; continue it with `run-experiment --resume <id>`',
-    });
+  const storedSummary = stored.manifest.summary;
+  if (!storedSummary) {
+    throw unfinishedRunError(stored.dir, stored.manifest);
   }
+  const summary = unfinished(stored.manifest.status, storedSummary);
   const info = storedRunInfo(stored, io.cwd);
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
@@ -59,4 +60,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     output.close();
   }
   return summary.passed ? ExitCode.ok : ExitCode.gateFailed;
+}
+
+/**
+ * A run that did not finish never shows as passed, also when it was stored before its summary
+ * said so (`outcome`): its rows that never ran cannot pass.
+ */
+function unfinished(status: RunStatus, summary: RunSummary): RunSummary {
+  if (status !== 'interrupted' && status !== 'failed' && status !== 'running') return summary;
+  if (summary.outcome !== undefined) return summary;
+  return { ...summary, passed: false, outcome: status === 'failed' ? 'failed' : 'interrupted' };
 }

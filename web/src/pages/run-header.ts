@@ -31,6 +31,7 @@ export function RunHeader({ run }: { run: RunResponse }): VNode {
     ${s && s.gates.length > 0
       ? html`<ul class="gates" aria-label="gates">${s.gates.map((g) => html`<li class=${g.passed ? 'gate-pass' : 'gate-fail'}><b>${g.passed ? 'PASS' : 'FAIL'}</b> ${g.name}: ${g.message}</li>`)}</ul>`
       : null}
+    ${run.resume ? html`<p class="resume" data-testid="resume">This run did not finish. Continue it with: <code>${run.resume}</code></p>` : null}
     ${s && s.flaky.length > 0 ? html`<p class="flaky">flaky rows: ${s.flaky.map((f) => `${f.index} (${f.evals.join(', ')})`).join('; ')}</p>` : null}
   </header>`;
 }

@@ -55,7 +55,7 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
     <div class="charts">${prompts.map((p) => html`<${PassRateChart} prompt=${p} runs=${runs.filter((r) => r.promptPath === p)} />`)}</div>
     <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
       ${select('prompt', 'prompt', prompts)} ${select('model', 'model', models)}
-      ${select('status', 'status', ['running', 'completed', 'interrupted', 'failed'])}
+      ${select('status', 'status', ['running', 'completed', 'interrupted', 'failed', 'partial'])}
       <label class="search">search <input type="search" aria-label="search runs" value=${filters.text} onInput=${(e: Event) => set({ text: (e.target as HTMLInputElement).value })} /></label>
       <span class="count" aria-live="polite">${shown.length} shown</span>
     </form>
