@@ -26,6 +26,8 @@ export interface ViewServer {
   port: number;
   /** Bound to an address other machines can reach. */
   exposed: boolean;
+  /** Runs whose live events are being followed for connected clients (tests check it drops to 0). */
+  liveFollowers(): number;
   close(): Promise<void>;
 }
 
@@ -94,7 +96,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     if (rest.length === 3 && rest[0] === 'runs' && rest[2] === 'events') {
       const id = rest[1] as string;
+      // Listen for the hang-up before the first await: a client gone while the id is checked
+      // would otherwise get a follower whose 'close' already fired (a watcher kept forever).
+      let gone = false;
+      res.once('close', () => (gone = true));
       if (!(await catalog.exists(id))) return sendJson(res, 404, { error: 'not found' });
+      if (gone || res.destroyed) return;
       const since = /^\d{1,9}$/.test(url.searchParams.get('since') ?? '') ? Number(url.searchParams.get('since')) : 0;
       openEventStream(res, COMMON_HEADERS);
       live.followRun(id, res, since);
@@ -127,6 +134,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     host,
     port,
     exposed: !isLoopback(host),
+    liveFollowers: () => live.followerCount,
     close: () =>
       new Promise<void>((resolve) => {
         live.close();
