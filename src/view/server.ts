@@ -50,6 +50,27 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\n`);
 }
 
+const HOST_HINT = 'use an address of this machine, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface';
+
+/** What went wrong binding the address the user gave, as a usage error; anything else as is. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new UsageError('USAGE_PORT_IN_USE', `port ${port} on ${host} is in use`, { hint: 'pick another with --port, or --port 0 for any free one' });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+    case 'EAI_NONAME':
+      return new UsageError('USAGE_BAD_HOST', `cannot serve the viewer on ${host}: no such host (it does not resolve to an address)`, { hint: HOST_HINT, cause: error });
+    case 'EADDRNOTAVAIL':
+      return new UsageError('USAGE_BAD_HOST', `cannot serve the viewer on ${host}: not an address of this machine`, { hint: HOST_HINT, cause: error });
+    case 'EACCES':
+      return new UsageError('USAGE_PORT_DENIED', `port ${port} on ${host}: permission denied`, { hint: 'ports below 1024 need privileges; pick another with --port' });
+    default:
+      return error;
+  }
+}
+
 /**
  * The viewer's HTTP server (node:http only): the shell page and its assets, the JSON API over
  * the run store, and live events. Every request passes the Host check first (DNS rebinding);
@@ -118,13 +139,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new UsageError('USAGE_PORT_IN_USE', `port ${options.port ?? 4848} on ${host} is in use`, { hint: 'pick another with --port, or --port 0 for any free one' })
-          : error,
-      ),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, options.port ?? 4848)));
     server.listen(options.port ?? 4848, host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
