@@ -25,6 +25,7 @@ import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
 import { clientFailureOf } from './client-failure.js';
+import { KeyRefusal, keyRefusedError } from './key-refusal.js';
 
 export interface ExperimentOutcome {
   runId: string;
@@ -61,9 +62,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   }
 
   const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt, project, options.datasetPath === undefined);
-  // Opens when the server cannot be reached; `halt` then stops the run (see runOpened).
+  // Opens when the server cannot be reached, or refuses the key; `halt` then stops the run (see runOpened).
   const halt = new AbortController();
   const breaker = new CircuitBreaker(() => halt.abort());
+  const refusal = new KeyRefusal(() => halt.abort());
   const caller = await createModelCaller(options, prompt, breaker);
   const bound = await bindEvals(evalNames, {
     scores: project.scores,
@@ -116,7 +118,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const opened = await openRun(store, options, { prompt, caller, dataset, git });
   const { handle } = opened;
   try {
-    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, plan, opened });
+    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -139,7 +141,8 @@ interface OpenedRunContext {
   evalNames: string[];
   evals: BoundEval[];
   breaker: CircuitBreaker;
-  /** Aborted when the breaker opens. */
+  refusal: KeyRefusal;
+  /** Aborted when the breaker opens or the key is refused. */
   halt: AbortSignal;
   datasetPath: string;
   plan: RowPlan;
@@ -220,6 +223,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
       pipeline,
       caller,
       breaker,
+      refusal: context.refusal,
       items: () => workItems(selected(), repeat, done, plan.only),
       retry: context.opened.retry,
       rowHooks,
@@ -256,13 +260,18 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     summary.passed = false;
   }
   const notRun = info.total === undefined ? undefined : info.total - recorder.recorded;
-  const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
+  const refused = context.refusal.refused;
+  const stopped = unreachable
+    ? { reason: 'server-unreachable' as const, error: unreachableError(unreachable, handle.id, notRun) }
+    : refused
+      ? { reason: 'auth-failed' as const, error: keyRefusedError(refused, { modelName: caller.modelName, runId: handle.id, projectRoot: project.root, notRun }) }
+      : undefined;
   await handle.updateManifest({
     status,
     endedAt: new Date(now()).toISOString(),
     summary,
     // Cleared when a resume ends otherwise (undefined is left out of the JSON).
-    stopped: stopped ? { reason: 'server-unreachable', message: stopped.message } : undefined,
+    stopped: stopped ? { reason: stopped.reason, message: stopped.error.message } : undefined,
   });
   // Before the report: the lock is free (and the cache written) by the time the summary shows.
   await caller.close();
@@ -275,7 +284,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   }
   await emit({ type: 'run-end', info, summary, status, rows: () => handle.rowsInOrder() });
   if (failure !== undefined) throw failure;
-  if (stopped) throw stopped;
+  if (stopped) throw stopped.error;
   if (options.threshold !== undefined && summary.rows > 0 && summary.evals.every((e) => e.passCount === 0)) {
     throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold was given but no eval reported passed', {
       hint: 'use evals with boolean or categorical results, or score_thresholds for numeric scores',
