@@ -1,5 +1,6 @@
 import { formatSeconds } from '../format-seconds.js';
 import { messageOf } from '../scoring/error-message.js';
+import { activeResources, noteLeftOpen } from './hook-handles.js';
 
 export type HookOutcome = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -10,6 +11,8 @@ export type HookOutcome = { ok: true; value: unknown } | { ok: false; error: str
  * synchronous infinite loop, which blocks the whole process (see the README).
  */
 export async function runHook(name: string, call: (signal: AbortSignal) => unknown, timeoutMs: number): Promise<HookOutcome> {
+  // Before our own timer: what is more numerous afterwards, the hook opened (see hook-handles.ts).
+  const before = activeResources();
   const done = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const stop = new Promise<never>((_, reject) => {
@@ -25,5 +28,6 @@ export async function runHook(name: string, call: (signal: AbortSignal) => unkno
   } finally {
     clearTimeout(timer);
     done.abort();
+    noteLeftOpen(name, before);
   }
 }

@@ -116,6 +116,23 @@ describe('hooks in agentmark.config.ts', { timeout: 60_000 }, () => {
     expect(after.code).toBe(1);
   });
 
+  // The process must end once the run is written, whatever a hook left open: in CI a server
+  // left listening hung the job until its timeout. Tested by the process exiting at all.
+  it('a beforeAll that leaves a server listening does not keep the process alive: exit with the run\'s code, a warning names the hook', async () => {
+    const result = await run({
+      beforeAll: "async () => { const { createServer } = await import('node:http'); await new Promise<void>((r) => createServer().listen(0, '127.0.0.1', () => r())); }",
+    });
+    expect(result.log).toContain('afterAll 2 false');
+    expect(result.stderr).toBe('warning: the beforeAll hook left something open (TCPServerWrap); exiting anyway: close it in afterAll\n');
+    expect(result.code).toBe(1);
+  });
+
+  it('a setup that starts an interval does not keep the process alive either; the warning names setup', async () => {
+    const result = await run({ setup: '() => { setInterval(() => undefined, 1000); return { opened: 1 }; }' });
+    expect(result.stderr).toBe('warning: the setup hook left something open (Timeout); exiting anyway: close it in teardown\n');
+    expect(result.code).toBe(1);
+  });
+
   it('an unknown hook name is a config error with a did-you-mean', async () => {
     const result = await run({ teardwn: '() => undefined' });
     expect(result.stderr).toMatch(/agentmark\.config\.ts: unknown hook "teardwn"\n {2}hint: did you mean "teardown"\?\n$/);
