@@ -3,6 +3,7 @@ import { commands } from './commands.js';
 import { colorSupported } from './color-support.js';
 import { envColumns, PIPED_COLUMNS } from './env-columns.js';
 import { ExitCode } from './exit-codes.js';
+import { exitWhenDone } from './exit-when-done.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
 
@@ -15,15 +16,17 @@ const controller = new AbortController();
 
 // Long-running commands stop dispatching on the first Ctrl-C and write what finished;
 // a second Ctrl-C exits at once (results already appended are on disk).
+// Once the command returned, a Ctrl-C (the process held by something a hook left open) ends it
+// at once with the command's code.
+let finished: number | undefined;
+const onStop = (): void => {
+  if (finished !== undefined) process.exit(finished);
+  if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+  controller.abort();
+};
 if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort();
-  });
-  process.on('SIGTERM', () => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort();
-  });
+  process.on('SIGINT', onStop);
+  process.on('SIGTERM', onStop);
 }
 
 // A closed stdout (`agentmark run-experiment … | head -1`) stops a run like a Ctrl-C: rows in
@@ -43,4 +46,5 @@ const code = await main(argv, {
   signal: controller.signal,
   stdin: process.stdin,
 });
-process.exitCode = code;
+finished = code;
+exitWhenDone(code, stderr);

@@ -1,5 +1,6 @@
 import type { RunHandle } from '../store/index.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
+import type { KeyRefusal } from './key-refusal.js';
 import type { RunListener } from './events.js';
 import type { ModelCaller } from './model-caller.js';
 import type { RunExperimentOptions } from './options.js';
@@ -33,6 +34,8 @@ export interface DispatchContext {
   pipeline: RowPipeline;
   caller: ModelCaller;
   breaker: CircuitBreaker;
+  /** Stops the run at the first key the provider refuses. */
+  refusal?: KeyRefusal;
   /** The rows × repeats still to run, a fresh pass per call (the dataset is streamed again). */
   items: () => AsyncIterable<WorkItem>;
   /** Rows of a `--batch` run that an earlier attempt's jobs failed. */
@@ -125,6 +128,8 @@ async function dispatchLive(context: DispatchContext): Promise<void> {
         }
         throw error;
       }
+      // Not recorded: the row was not run (the run stops; --resume runs it with a good key).
+      if (context.refusal?.check(result)) return;
       if (held.length > 0 && !breaker.failing) for (const waiting of held.splice(0)) await record(waiting);
       await record(warmup ? { ...result, warmup: true } : result);
     },

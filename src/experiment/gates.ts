@@ -61,11 +61,18 @@ export function evaluateGates(tally: GateTally, options: GateOptions, evals: Eva
   }
   if (options.threshold === undefined) {
     const failures = tally.failedVerdicts;
-    gates.push({
-      name: 'evals',
-      passed: failures === 0,
-      message: (failures === 0 ? `all ${tally.verdicts} eval results passed` : `${failures} of ${tally.verdicts} eval results did not pass`) + notGated(options),
-    });
+    const gated = options.evalNames.filter((name) => !options.ungated?.includes(name));
+    if (tally.verdicts > 0) {
+      gates.push({
+        name: 'evals',
+        passed: failures === 0,
+        message: (failures === 0 ? `all ${tally.verdicts} eval results passed` : `${failures} of ${tally.verdicts} eval results did not pass`) + notGated(options),
+      });
+    } else if (gated.length > 0 && tally.erroredRows === tally.rows) {
+      // "all 0 eval results passed" under a ✔ read as success to a user whose key was wrong.
+      gates.push({ name: 'evals', passed: false, message: 'no eval results: every row errored before its evals ran' });
+    }
+    // Otherwise nothing gave a verdict (numeric scores, ungated evals, no evals): no gate to show passed.
     gates.push({
       name: 'errors',
       passed: tally.erroredRows === 0,

@@ -29,6 +29,7 @@ import { workItems } from './work-items.js';
 import { expectedTotal } from './expected-total.js';
 import { clientFailureOf } from './client-failure.js';
 import { failureRecord } from './failure-record.js';
+import { KeyRefusal, keyRefusedError } from './key-refusal.js';
 
 export interface ExperimentOutcome {
   runId: string;
@@ -65,9 +66,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   }
 
   const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt, project, options.datasetPath === undefined);
-  // Opens when the server cannot be reached; `halt` then stops the run (see runOpened).
+  // Opens when the server cannot be reached, or refuses the key; `halt` then stops the run (see runOpened).
   const halt = new AbortController();
   const breaker = new CircuitBreaker(() => halt.abort());
+  const refusal = new KeyRefusal(() => halt.abort());
   const caller = await createModelCaller(options, prompt, breaker);
   const bound = await bindEvals(evalNames, {
     scores: project.scores,
@@ -127,7 +129,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
   try {
-    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, halt: halt.signal, datasetPath, plan, opened });
+    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -150,7 +152,8 @@ interface OpenedRunContext {
   evalNames: string[];
   evals: BoundEval[];
   breaker: CircuitBreaker;
-  /** Aborted when the breaker opens. */
+  refusal: KeyRefusal;
+  /** Aborted when the breaker opens or the key is refused. */
   halt: AbortSignal;
   datasetPath: string;
   plan: RowPlan;
@@ -233,6 +236,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
       pipeline,
       caller,
       breaker,
+      refusal: context.refusal,
       items: () => workItems(selected(), repeat, done, plan.only),
       retry: context.opened.retry,
       rowHooks,
@@ -267,7 +271,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   if (status !== 'completed') {
     // Rows that never ran cannot pass: an unfinished run never reports PASSED.
     summary.passed = false;
-    summary.outcome = status === 'failed' ? 'failed' : unreachable ? 'stopped' : 'interrupted';
+    summary.outcome = status === 'failed' ? 'failed' : unreachable || context.refusal.refused ? 'stopped' : 'interrupted';
   }
   if (runHookErrors.length > 0) {
     // A run-level hook that failed (beforeAll) is the run's error: the verdict says so.
@@ -275,13 +279,18 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     summary.passed = false;
   }
   const notRun = info.total === undefined ? undefined : info.total - recorder.recorded;
-  const stopped = unreachable ? unreachableError(unreachable, handle.id, notRun) : undefined;
+  const refused = context.refusal.refused;
+  const stopped = unreachable
+    ? { reason: 'server-unreachable' as const, error: unreachableError(unreachable, handle.id, notRun) }
+    : refused
+      ? { reason: 'auth-failed' as const, error: keyRefusedError(refused, { modelName: caller.modelName, runId: handle.id, projectRoot: project.root, notRun }) }
+      : undefined;
   const ended = handle.updateManifest({
     status,
     endedAt: new Date(now()).toISOString(),
     summary,
     // Cleared when a resume ends otherwise (undefined is left out of the JSON).
-    stopped: stopped ? { reason: 'server-unreachable', message: stopped.message } : undefined,
+    stopped: stopped ? { reason: stopped.reason, message: stopped.error.message } : undefined,
     integrity: handle.integrity(),
     failure: failureRecord(failure),
   });
@@ -298,7 +307,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   }
   await emit({ type: 'run-end', info, summary, status, rows: () => handle.rowsInOrder() });
   if (failure !== undefined) throw failure;
-  if (stopped) throw stopped;
+  if (stopped) throw stopped.error;
   if (options.threshold !== undefined && summary.rows > 0 && summary.evals.every((e) => e.passCount === 0)) {
     throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold was given but no eval reported passed', {
       hint: 'use evals with boolean or categorical results, or score_thresholds for numeric scores',

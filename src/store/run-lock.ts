@@ -94,7 +94,9 @@ export class RunLock {
       const again = readOwner(path);
       if (typeof again === 'object' && sameOwner(again, current)) {
         writeAndRename(path, text, pid);
-        return RunLock.#hold(new RunLock(path, owner, current, marker));
+        // Re-read the winner's token: the lock is ours only if the file now names us.
+        const written = readOwner(path);
+        if (typeof written === 'object' && sameOwner(written, owner)) return RunLock.#hold(new RunLock(path, owner, current, marker));
       }
       // Someone released or replaced it meanwhile: our marker guards nothing.
       removeQuietly(marker);

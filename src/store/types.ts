@@ -46,8 +46,8 @@ export interface RunManifest {
   endedAt?: string;
   status: RunStatus;
   summary?: RunSummary;
-  /** Why an interrupted run stopped, when it was not a signal (the model server became unreachable). */
-  stopped?: { reason: 'server-unreachable'; message: string };
+  /** Why an interrupted run stopped, when it was not a signal (the model server became unreachable, or refused the key). */
+  stopped?: { reason: 'server-unreachable' | 'auth-failed'; message: string };
   /** Set on a run made with `--shard i/n`: one part of a run that `agentmark merge` puts together. */
   shard?: ShardRecord;
   /** Set on a run built by `agentmark merge` from shards. */

@@ -94,11 +94,18 @@ export class LiveEvents {
 
   constructor(private readonly catalog: RunCatalog) {}
 
+  /** Runs followed now (each holds a file watcher and timers); 0 once every client has gone. */
+  get followerCount(): number {
+    return this.#runs.size;
+  }
+
   /**
    * `since`: rows the client already has (its index length); anything after is sent at once, so a
    * row written between the client's index fetch and this subscription is never missed.
    */
   followRun(id: string, res: ServerResponse, since: number): void {
+    // 'close' has fired already: nobody would ever remove this client.
+    if (res.destroyed) return;
     let follower = this.#runs.get(id);
     if (!follower) {
       follower = new RunFollower(this.catalog, id, this.catalog.store.runDir(id));
@@ -117,6 +124,7 @@ export class LiveEvents {
   }
 
   followList(res: ServerResponse): void {
+    if (res.destroyed) return;
     this.#listClients.add(res);
     this.#listTimer ??= setInterval(() => void this.#checkList(), POLL_MS);
     // A run that appeared between the page's own listing and this subscription would otherwise

@@ -26,6 +26,8 @@ export interface ViewServer {
   port: number;
   /** Bound to an address other machines can reach. */
   exposed: boolean;
+  /** Runs whose live events are being followed for connected clients (tests check it drops to 0). */
+  liveFollowers(): number;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,27 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 function sendText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
   res.end(`${text}\n`);
+}
+
+const HOST_HINT = 'use an address of this machine, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface';
+
+/** What went wrong binding the address the user gave, as a usage error; anything else as is. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new UsageError('USAGE_PORT_IN_USE', `port ${port} on ${host} is in use`, { hint: 'pick another with --port, or --port 0 for any free one' });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+    case 'EAI_NONAME':
+      return new UsageError('USAGE_BAD_HOST', `cannot serve the viewer on ${host}: no such host (it does not resolve to an address)`, { hint: HOST_HINT, cause: error });
+    case 'EADDRNOTAVAIL':
+      return new UsageError('USAGE_BAD_HOST', `cannot serve the viewer on ${host}: not an address of this machine`, { hint: HOST_HINT, cause: error });
+    case 'EACCES':
+      return new UsageError('USAGE_PORT_DENIED', `port ${port} on ${host}: permission denied`, { hint: 'ports below 1024 need privileges; pick another with --port' });
+    default:
+      return error;
+  }
 }
 
 /**
@@ -94,7 +117,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     if (rest.length === 3 && rest[0] === 'runs' && rest[2] === 'events') {
       const id = rest[1] as string;
+      // Listen for the hang-up before the first await: a client gone while the id is checked
+      // would otherwise get a follower whose 'close' already fired (a watcher kept forever).
+      let gone = false;
+      res.once('close', () => (gone = true));
       if (!(await catalog.exists(id))) return sendJson(res, 404, { error: 'not found' });
+      if (gone || res.destroyed) return;
       const since = /^\d{1,9}$/.test(url.searchParams.get('since') ?? '') ? Number(url.searchParams.get('since')) : 0;
       openEventStream(res, COMMON_HEADERS);
       live.followRun(id, res, since);
@@ -111,13 +139,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new UsageError('USAGE_PORT_IN_USE', `port ${options.port ?? 4848} on ${host} is in use`, { hint: 'pick another with --port, or --port 0 for any free one' })
-          : error,
-      ),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, options.port ?? 4848)));
     server.listen(options.port ?? 4848, host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
@@ -127,6 +149,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     host,
     port,
     exposed: !isLoopback(host),
+    liveFollowers: () => live.followerCount,
     close: () =>
       new Promise<void>((resolve) => {
         live.close();

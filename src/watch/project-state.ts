@@ -11,6 +11,8 @@ import { describeError, errorFiles } from './experiment-files.js';
 export class ProjectState {
   config: LoadedConfig | undefined;
   error: { label: string; message: string } | undefined;
+  /** What the last failed reload threw (undefined after a good one). */
+  failure: unknown;
   private watched = new Set<string>();
 
   constructor(
@@ -38,10 +40,12 @@ export class ProjectState {
       if (withProject) this.project = await loadProject(this.project.root);
       this.config = await loadConfig(this.project, { client: true });
       this.error = undefined;
+      this.failure = undefined;
       this.watched = new Set([this.project.configPath, ...this.config.files]);
       return true;
     } catch (error) {
       this.config = undefined;
+      this.failure = error;
       const label = relative(this.cwd, errorFiles(error)[0] ?? this.project.configPath);
       this.error = { label, message: describeError(error, this.cwd) };
       // A failed load cannot list the config's imports: keep the last known ones.

@@ -15,6 +15,8 @@ import { createScreen, type Screen } from './screen.js';
 import { isPromptTarget } from './watch-targets.js';
 import type { WatchSessionOptions } from './watch-options.js';
 import { runWatched, type WatchedRun } from './run-watched.js';
+import { isFileError, loadSettled, SETTLE_MS } from './settled.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 interface Experiment {
   path: string;
@@ -136,7 +138,7 @@ class WatchSession {
     let files: string[];
     let prompt: LoadedPrompt;
     try {
-      prompt = await loadPrompt(path, { project, filters: config.filters });
+      prompt = await loadSettled(() => loadPrompt(path, { project, filters: config.filters }), { signal });
       files = experimentFiles(prompt, project);
     } catch (error) {
       // The failed load cannot say everything it read: keep the old files, add what the error names.
@@ -151,7 +153,8 @@ class WatchSession {
 
     let run: WatchedRun;
     try {
-      run = await runWatched({ settings: this.options.run, project, config, prompt, request, signal });
+      // A dataset read half-written fails before any row runs: once more after the save settles.
+      run = await loadSettled(() => runWatched({ settings: this.options.run, project, config, prompt, request, signal }), { signal });
     } catch (error) {
       if (!signal.aborted) this.showError(path, error);
       return;
@@ -182,7 +185,12 @@ class WatchSession {
 
   /** Reloads the shared files; on failure their error is shown and nothing reruns until fixed. */
   private async reloadShared(withProject: boolean): Promise<boolean> {
-    const loaded = await this.shared.reload(withProject);
+    let loaded = await this.shared.reload(withProject);
+    // A config or agentmark.json read half-written: once more after the save settles.
+    if (!loaded && isFileError(this.shared.failure)) {
+      await delay(SETTLE_MS);
+      if (!this.closing) loaded = await this.shared.reload(withProject);
+    }
     this.watcher.sync(this.watchedPaths());
     if (!loaded && this.shared.error) this.screen.block(formatSharedErrorBlock(this.shared.error.label, this.shared.error.message));
     return loaded;

@@ -51,6 +51,17 @@ describe('run-experiment gates and exit codes', () => {
     ]);
   });
 
+  it('a run whose rows all errored has no eval results and never shows a ✔ for its evals', async () => {
+    server.setHandler(() => ({ status: 400, message: 'bad request' }));
+    const result = await run(['prompts/echo.prompt.mdx', '--rows', '0-1']);
+    expect(result.code).toBe(1);
+    expect(gateLines(result.stdout)).toEqual([
+      '    ✘ evals: no eval results: every row errored before its evals ran',
+      '    ✘ errors: 2 of 2 rows errored',
+      '  Result:   FAILED',
+    ]);
+  });
+
   it('--threshold: passes at or below the pass rate, fails above it', async () => {
     const below = await run(['prompts/echo.prompt.mdx', '--threshold', '66']);
     expect(below.code).toBe(0);

@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { echoResponder, startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
@@ -114,6 +115,58 @@ describe('hooks in agentmark.config.ts', { timeout: 60_000 }, () => {
     const after = await run({ afterAll: "async () => { throw new Error('report upload failed'); }" });
     expect(after.stderr).toBe('warning: afterAll hook: report upload failed\n');
     expect(after.code).toBe(1);
+  });
+
+  // The process must end once the run is written, whatever a hook left open: in CI a server
+  // left listening hung the job until its timeout. Tested by the process exiting at all.
+  it('a beforeAll that leaves a server listening does not keep the process alive: exit with the run\'s code, a warning names the hook', async () => {
+    const result = await run({
+      beforeAll: "async () => { const { createServer } = await import('node:http'); await new Promise<void>((r) => createServer().listen(0, '127.0.0.1', () => r())); }",
+    });
+    expect(result.log).toContain('afterAll 2 false');
+    expect(result.stderr).toBe('warning: the beforeAll hook left something open (TCPServerWrap); exiting anyway: close it in afterAll\n');
+    expect(result.code).toBe(1);
+  });
+
+  it('a setup that starts an interval does not keep the process alive either; the warning names setup', async () => {
+    const result = await run({ setup: '() => { setInterval(() => undefined, 1000); return { opened: 1 }; }' });
+    expect(result.stderr).toBe('warning: the setup hook left something open (Timeout); exiting anyway: close it in teardown\n');
+    expect(result.code).toBe(1);
+  });
+
+  it('a setup stuck in a synchronous endless loop is stopped after --eval-timeout plus a grace period: exit 2 naming the hook, the run marked failed', async () => {
+    const result = await run({ setup: "(row) => { log(`looping ${row.input.word}`); for (;;) {} }" });
+    expect(result.stderr).toBe(
+      'error: setup hook did not return within 3s (--eval-timeout 1s plus 2s): stopped it; the run was stopped\n' +
+        '  hint: look for an endless loop in the setup hook; rows finished before it are kept, `--resume` runs the others\n',
+    );
+    expect(result.code).toBe(2);
+    expect(result.log).toEqual(['beforeAll echo', 'looping alpha', 'afterAll 0 false']);
+    const [id = ''] = (await project?.runIds()) ?? [];
+    expect(JSON.parse((await project?.read(`.agentmark/runs/${id}/manifest.json`)) ?? '{}')).toMatchObject({ status: 'failed' });
+  });
+
+  it('Ctrl-C stops a hook stuck in a synchronous loop: exit 130 naming the hook', async () => {
+    project = await cliProject({
+      'agentmark.json': agentmarkJson,
+      'prompts/echo.prompt.mdx': prompt,
+      'datasets/words.jsonl': dataset,
+      'agentmark.config.ts': config({ beforeAll: "() => { log('looping'); for (;;) {} }" }),
+    });
+    const dir = project.dir;
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--eval-timeout', '600'], {
+      server,
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        void (async () => {
+          // Once the hook is looping (it said so), interrupt it.
+          while (!(await readFile(join(dir, 'hooks.log'), 'utf8').catch(() => '')).includes('looping')) await new Promise((r) => setTimeout(r, 20));
+          child.kill('SIGINT');
+        })();
+      },
+    });
+    expect(result.stderr).toBe('error: beforeAll hook was interrupted (Ctrl-C) while it ran: stopped it; the run was stopped\n');
+    expect(result.code).toBe(130);
   });
 
   it('an unknown hook name is a config error with a did-you-mean', async () => {

@@ -184,14 +184,16 @@ describe('Ctrl-C', () => {
 describe('secrets', () => {
   it('never writes the API key: not in the run folder, the cache, any report format, or any output', async () => {
     const { dir, server, env } = await setup(12);
-    server.setHandler((request) => {
+    const mixed: Parameters<typeof server.setHandler>[0] = (request) => {
       const index = Number(/question (\d+)/.exec(request.lastUserText)?.[1] ?? 0);
       const echoed = `key ${KEY} (header ${request.authorization ?? ''})`;
-      if (index % 4 === 0) return { status: 401, message: `Incorrect API key provided: ${KEY}. ${echoed}` };
+      // A 401 stops the run (tested after the loop); a 404 is a row's own error.
+      if (index % 4 === 0) return { status: 404, message: `no model for key ${KEY}. ${echoed}` };
       if (index % 4 === 1) return { status: 400, message: `bad request for ${echoed}` };
       if (index % 4 === 2) return { status: 500, message: `internal: ${echoed}` };
       return { text: request.lastUserText };
-    });
+    };
+    server.setHandler(mixed);
     const outputs: string[] = [];
     for (const [i, format] of ['table', 'json', 'jsonl', 'csv', 'junit'].entries()) {
       // The first run retries (errors seen more than once); the others stay quick.
@@ -203,6 +205,13 @@ describe('secrets', () => {
       expect(result.code, result.stderr).toBe(1);
       outputs.push(result.stdout, result.stderr);
     }
+    // A refused key stops the run: its message quotes the server's, which echoes the key.
+    server.setHandler((request) => ({ status: 401, message: `Incorrect API key provided: ${KEY} (header ${request.authorization ?? ''})` }));
+    const refused = await runCli(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'json', '--output', 'report-401.json', '--no-cache'], { cwd: dir, env, timeoutMs: 60_000 });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('the model server refused the API key');
+    outputs.push(refused.stdout, refused.stderr);
+    server.setHandler(mixed);
     for (const format of ['table', 'json', 'csv']) {
       const toStdout = await runCli(['run-experiment', 'prompts/echo.prompt.mdx', '--format', format, '--max-retries', '0', '--timeout', '2'], {
         cwd: dir,

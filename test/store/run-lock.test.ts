@@ -105,28 +105,62 @@ describe('RunLock', () => {
     expect(error.hint).toContain(join(root, LOCK_FILE));
   });
 
-  test('of 8 processes racing for one stale lock, exactly one gets it', async () => {
-    await writeFile(join(root, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: hostname(), since: '2026-11-30T03:15:00.000Z' }));
+  test('of 8 processes racing for one stale lock, exactly one gets it: 200 races under CPU load, never two owners', async () => {
+    // Real processes, since the claim must hold across processes (threads of one process share
+    // its pid, which the lock checks). 200 × 8 fresh node processes would take minutes, so 8
+    // racers live through every round: the parent lays a stale lock in a fresh folder and tells
+    // all 8 to take it at once; the winner holds it until every racer has answered (a winner
+    // that let go early would rightly let a late racer in: the flake this test once had, when a
+    // racer started 1.5 s late on a loaded machine, saw two successive owners, not two at once).
     const module = pathToFileURL(join(REPO_ROOT, 'dist', 'store', 'run-lock.js')).href;
-    const script = `
+    const racerScript = `
       const { RunLock } = await import(${JSON.stringify(module)});
-      try { RunLock.acquire(${JSON.stringify(root)}, 'x'); console.log('got'); await new Promise((r) => setTimeout(r, 1500)); }
-      catch (error) { console.log(error.code); }`;
-    const outputs = await Promise.all(
-      Array.from(
-        { length: 8 },
-        () =>
-          new Promise<string>((resolve) => {
-            const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-            let out = '';
-            child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-            child.on('close', () => resolve(out.trim()));
-          }),
-      ),
-    );
-    expect(outputs.filter((out) => out === 'got')).toHaveLength(1);
-    expect(outputs.filter((out) => out === 'STORE_RUN_LOCKED')).toHaveLength(7);
-  }, 30_000);
+      const held = new Map();
+      process.on('message', (m) => {
+        if (m.type === 'race') {
+          try { held.set(m.round, RunLock.acquire(m.dir, 'x')); process.send({ round: m.round, got: true }); }
+          catch (error) { process.send({ round: m.round, got: false, code: error.code ?? String(error) }); }
+        } else if (m.type === 'release') { held.get(m.round)?.release(); held.delete(m.round); process.send({ round: m.round, released: true }); }
+        else process.disconnect();
+      });
+      process.send({ ready: true });`;
+    // CPU load: busy loops compete with the racers for the cores, so a racer is often descheduled mid-claim.
+    const busy = Array.from({ length: 2 }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    type Answer = { round: number; got?: boolean; code?: string; released?: boolean; ready?: boolean };
+    const racers = Array.from({ length: 8 }, () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', racerScript], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      let waiting: ((answer: Answer) => void) | undefined;
+      const queue: Answer[] = [];
+      child.on('message', (answer: Answer) => (waiting ? (waiting(answer), (waiting = undefined)) : queue.push(answer)));
+      const next = (): Promise<Answer> => (queue.length > 0 ? Promise.resolve(queue.shift() as Answer) : new Promise((resolve) => (waiting = resolve)));
+      return { child, next };
+    });
+    try {
+      await Promise.all(racers.map((racer) => racer.next()));
+      const dead = deadPid();
+      const winners: number[] = [];
+      for (let round = 0; round < 200; round++) {
+        const dir = join(root, String(round));
+        await mkdir(dir);
+        await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: dead, host: hostname(), since: new Date(Date.UTC(2026, 0, 1) + round).toISOString() }));
+        for (const racer of racers) racer.child.send({ type: 'race', round, dir });
+        const answers = await Promise.all(racers.map((racer) => racer.next()));
+        expect(answers.every((answer) => answer.round === round)).toBe(true);
+        const won = answers.flatMap((answer, i) => (answer.got ? [i] : []));
+        winners.push(won.length);
+        expect(answers.filter((answer) => !answer.got).map((answer) => answer.code)).toEqual(Array.from({ length: 8 - won.length }, () => 'STORE_RUN_LOCKED'));
+        const [winner] = won;
+        if (winner === undefined) continue;
+        expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: racers[winner]?.child.pid });
+        racers[winner]?.child.send({ type: 'release', round });
+        await racers[winner]?.next();
+      }
+      expect(winners.filter((count) => count !== 1)).toEqual([]);
+    } finally {
+      for (const racer of racers) if (racer.child.connected) racer.child.send({ type: 'exit' });
+      for (const loop of busy) loop.kill('SIGKILL');
+    }
+  }, 180_000);
 });
 
 describe('RunStore and the lock', () => {

@@ -51,6 +51,20 @@ describe('agentmark view', () => {
     expect(result.stderr).toMatch(/^warning: the viewer listens on 0\.0\.0\.0: anyone who can reach this machine on port \d+ can read your runs \(inputs, outputs, reasons\)\n$/);
   });
 
+  it('a --host that does not resolve, or is no address of this machine, is a usage error without a stack', async () => {
+    const unknown = await runCli(['view', '--port', '0', '--host', 'no-such-host.invalid'], { cwd: project.dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'error: cannot serve the viewer on no-such-host.invalid: no such host (it does not resolve to an address)\n  hint: use an address of this machine, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface\n',
+    );
+    // TEST-NET-3 (RFC 5737): never an address of this machine.
+    const foreign = await runCli(['view', '--port', '0', '--host', '203.0.113.7'], { cwd: project.dir });
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toBe(
+      'error: cannot serve the viewer on 203.0.113.7: not an address of this machine\n  hint: use an address of this machine, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface\n',
+    );
+  });
+
   it('takes no arguments and checks its port', async () => {
     expect((await runCli(['view', 'prompts'], { cwd: project.dir })).code).toBe(2);
     const bad = await runCli(['view', '--port', '70000'], { cwd: project.dir });

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { hostname } from 'node:os';
+import { connect } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -253,6 +254,32 @@ describe('the API', () => {
     await got;
     expect(Date.now() - started).toBeLessThan(1000);
     expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, evalNames: ['correct'], entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
+  });
+
+  it('lets go of every follower when clients hang up at any step, even while the run id is being checked', async () => {
+    type Step = 'while checking the id' | 'after the headers' | 'after the first event';
+    /** One client on a raw socket, hanging up at `step`; resolves when its socket is closed. */
+    const client = (step: Step): Promise<void> =>
+      new Promise((resolve) => {
+        const socket = connect(server.port, '127.0.0.1');
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve());
+        socket.write(`GET /api/runs/${LIVE}/events HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n\r\n`);
+        // Gone as soon as the request is sent: the server reads it, starts checking the id, and
+        // sees the hang-up before the check is done.
+        if (step === 'while checking the id') return void socket.write('', () => socket.destroy());
+        let seen = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => {
+          seen += chunk;
+          if (step === 'after the headers' ? seen.includes('\r\n\r\n') : seen.includes('data: ')) socket.destroy();
+        });
+      });
+    const steps: Step[] = ['while checking the id', 'after the headers', 'after the first event'];
+    await Promise.all(Array.from({ length: 60 }, (_, i) => client(steps[i % steps.length] as Step)));
+    // Every socket is closed; the server may still be finishing requests it read before the
+    // hang-up, so wait for the count to settle (a leak never does: the test's timeout fails it).
+    while (server.liveFollowers() > 0) await new Promise((r) => setTimeout(r, 10));
+    expect(server.liveFollowers()).toBe(0);
   });
 });
 
