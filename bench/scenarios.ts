@@ -9,6 +9,7 @@ import { cliEnv, type BenchContext } from './context.js';
 import { watchScenario } from './watch.js';
 import { compareScenario } from './compare.js';
 import { mergeScenario } from './merge.js';
+import { boundsScenario } from './bounds.js';
 
 export interface Scenario {
   id: string;
@@ -313,7 +314,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario];
+export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, boundsScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');
