@@ -85,7 +85,7 @@ describe.each([false, true])('retries and timeouts against the loopback server (
     expect(error.message).toBe('openai/gpt-4o-mini: timed out after 0.2s (after 3 attempts)');
     expect(server.requests).toHaveLength(3);
     // the timeout aborted the HTTP request itself: the server saw every socket close
-    await vi.waitFor(() => expect(server.closedEarly).toBe(3));
+    await vi.waitFor(() => expect(server.closedEarly).toBe(3), { timeout: 15_000 });
     expect(server.requests.every((r) => r.closedEarly)).toBe(true);
     expect(server.inFlight).toBe(0);
   });
