@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshClone, gitIn } from '../helpers/fresh-clone.js';
 import { BIN } from '../helpers/run-cli.js';
 import { REPO_ROOT } from '../helpers/temp-project.js';
-import { docBlocks, type DocBlock } from './doc-commands.js';
+import { docBlocks, headingAnchors, relativeLinks, type DocBlock } from './doc-commands.js';
 
 // Each run loads the example's config (jiti, `ai`) on a loaded two-core machine.
 const COMMAND_MS = 60_000;
@@ -57,6 +57,40 @@ describe('doc-test markers', () => {
     );
     expect(() => docBlocks('x.md', fence('', 'npx agentmark runs show <run>'))).toThrow('x.md:2: "npx agentmark runs show <run>" has a placeholder');
     expect(() => docBlocks('x.md', fence('<!-- doc-test: exit 0 -->', 'npm test'))).toThrow('x.md:1: a doc-test marker before a block with no npx agentmark command');
+    expect(() => docBlocks('x.md', 'text\n```sh\nnpx agentmark validate\n')).toThrow('x.md:2: the code block is never closed');
+  });
+});
+
+/** Docs another change is writing; links to them are checked once they exist. */
+const WRITTEN_ELSEWHERE = new Set(['docs/statistics.md']);
+
+describe('links between README.md and docs/', () => {
+  it('every relative link names a file that exists, and a heading in it', () => {
+    const broken: string[] = [];
+    for (const file of DOC_FILES) {
+      for (const link of relativeLinks(readFileSync(join(REPO_ROOT, file), 'utf8'))) {
+        const [path = '', anchor] = link.split('#');
+        const target = path === '' ? file : normalize(join(dirname(file), path));
+        if (!existsSync(join(REPO_ROOT, target))) {
+          if (!WRITTEN_ELSEWHERE.has(target)) broken.push(`${file}: ${link} (no such file)`);
+          continue;
+        }
+        if (anchor !== undefined && target.endsWith('.md') && !headingAnchors(readFileSync(join(REPO_ROOT, target), 'utf8')).has(anchor)) {
+          broken.push(`${file}: ${link} (no such heading)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('makes anchors as GitHub does', () => {
+    expect([...headingAnchors('# A\n## Environment: `.env` and `.env.local`\n## Suites: names, tags and `--list`\n## `--version`, `--help`\n## A\n```\n# not a heading\n```')]).toEqual([
+      'a',
+      'environment-env-and-envlocal',
+      'suites-names-tags-and---list',
+      '--version---help',
+      'a-1',
+    ]);
   });
 });
 

@@ -29,6 +29,7 @@ export function docBlocks(file: string, text: string): DocBlock[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !(lines[i] ?? '').startsWith(fence[1] ?? '```'); i++) body.push(lines[i] ?? '');
+    if (i >= lines.length) throw new Error(`${file}:${start + 1}: the code block is never closed`);
     const commands = body.map((line) => line.trim()).filter((line) => COMMAND.test(line));
     const marker = MARKER.exec((lines[start - 1] ?? '').trim());
     if (commands.length === 0) {
@@ -52,4 +53,26 @@ export function docBlocks(file: string, text: string): DocBlock[] {
     blocks.push(block);
   }
   return blocks;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens; repeats get `-1`, `-2`... */
+export function headingAnchors(text: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^(```|~~~)/.test(line)) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading === null) continue;
+    const base = (heading[1] ?? '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
+/** Every relative Markdown link of `text` outside code: `[text](path#anchor)`, `[text](#anchor)`. */
+export function relativeLinks(text: string): string[] {
+  const prose = text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '').filter((target) => !/^[a-z]+:/i.test(target));
 }
