@@ -68,8 +68,6 @@ function datasetLine(runId: string, row: RowResult, identity: string, human: rea
   const { name, tags, labels: _datasetLabels, source: _source, ...metadata } = row.metadata;
   const verdicts = verdictsOf(human, row.metadata['labels']);
   let expected = row.expectedOutput;
-  const categorical = human.find((label) => typeof label.value === 'string');
-  if (categorical) expected = categorical.value;
   if (options.expected === 'output' && row.output !== undefined && human.some((label) => label.value === true)) expected = row.output;
   return {
     ...(name === undefined ? {} : { name }),

@@ -58,9 +58,8 @@ function spawn(command: string, args: string[]): { done: ReturnType<CliProject['
 describe('no scorer can hang a run', { timeout: 60_000 }, () => {
   it('a catastrophic regex ((a+)+$ on 40 a\'s and "!") answers at once, with the right verdicts', async () => {
     await setUp(['rx'], [`${'a'.repeat(40)}!`, 'aaaa']);
-    const started = Date.now();
+    // a backtracking regex would never finish: runCli kills the run at 50 s and the code is null
     const result = await project.run(['run-experiment', 'prompts/h.prompt.mdx', '--quiet', '--format', 'jsonl'], { server, timeoutMs: 50_000 });
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
     expect(parseRows(result.stdout).map((row) => row.evals.rx)).toEqual([
@@ -71,13 +70,11 @@ describe('no scorer can hang a run', { timeout: 60_000 }, () => {
 
   it('a user scorer looping in sync code and one awaiting forever are cut at --eval-timeout; other rows pass', async () => {
     await setUp(['exact', 'loop', 'stuck'], ['w0', 'loop1', 'stuck2', 'w3', 'w4']);
-    const started = Date.now();
     const result = await project.run(['run-experiment', 'prompts/h.prompt.mdx', '--quiet', '--format', 'jsonl', '--eval-timeout', '2', '--concurrency', '5'], {
       server,
       timeoutMs: 50_000,
     });
-    // generous for a loaded machine: without the fix the run never ends (runCli kills it at 50 s)
-    expect(Date.now() - started).toBeLessThan(35_000);
+    // without the cut-off the run never ends: runCli kills it at 50 s and the code is null
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
     const outcome = parseRows(result.stdout).map((row) => [row.index, row.evals.exact?.passed, row.evals.loop?.error ?? row.evals.loop?.passed, row.evals.stuck?.error ?? row.evals.stuck?.passed]);
@@ -110,12 +107,11 @@ describe('no scorer can hang a run', { timeout: 60_000 }, () => {
       await expect.poll(linesWritten, { timeout: 20_000, interval: 20 }).toBe(3);
       // let the fourth row's scorer start spinning
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const started = Date.now();
       (await run.child).kill(signal);
       const result = await run.done;
+      // 3 s of grace for rows in flight, then the stuck worker is terminated; were it not, the
+      // run would never end (runCli kills it at 50 s and the code is null)
       expect(result.code).toBe(130);
-      // 3 s of grace for rows in flight, then the stuck worker is terminated
-      expect(Date.now() - started).toBeLessThan(12_000);
       expect(await linesWritten()).toBe(3);
       const [id] = await project.runIds();
       const rest = command === 'score' ? 'prompts/h.prompt.mdx ' : '';
@@ -131,12 +127,16 @@ describe('no scorer can hang a run', { timeout: 60_000 }, () => {
     await expect.poll(() => server.requests.length, { timeout: 20_000, interval: 20 }).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const child = await run.child;
-    const started = Date.now();
     child.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill('SIGINT');
     const result = await run.done;
+    // At once: before the first SIGINT's 3 s of grace end, so the run never got to say how to
+    // continue and is still marked running. How fast is measured by the bench (`--only bounds`).
     expect(result.code).toBe(130);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.stderr).toBe('');
+    const [id] = await project.runIds();
+    const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { status: string };
+    expect(manifest.status).toBe('running');
   });
 });

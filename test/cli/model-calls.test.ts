@@ -47,7 +47,7 @@ describe('model calls of run-experiment', () => {
     const result = await runExperiment(['--rows', '0', '--timeout', '0.2', '--max-retries', '0', '--format', 'jsonl']);
     expect(result.code).toBe(1);
     // the server saw the client hang up: the request was aborted, not just abandoned
-    await expect.poll(() => server.closedEarly).toBe(1);
+    await expect.poll(() => server.closedEarly, { timeout: 15_000 }).toBe(1);
     // ...about 0.2 s after it arrived, timed at the server so that the process's start-up on a
     // loaded machine does not count; the ceiling only has to be far below the 60 s default.
     const [request] = server.requests;

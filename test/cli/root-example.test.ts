@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../helpers/openai-server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { REPO_ROOT, tempProject } from '../helpers/temp-project.js';
+import { freshClone, gitIn } from '../helpers/fresh-clone.js';
+import { REPO_ROOT } from '../helpers/temp-project.js';
 
 // Each run loads the example's config (jiti, `ai`) on a loaded two-core machine.
 const RUN_MS = 60_000;
@@ -13,36 +14,17 @@ const RUN_MS = 60_000;
 let dir = '';
 const cleanups: Array<() => Promise<void>> = [];
 
-const GIT_CONFIG = ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false'];
-const gitIn = (cwd: string, ...args: string[]): string => execFileSync('git', [...GIT_CONFIG, ...args], { cwd, encoding: 'utf8' });
 const git = (...args: string[]): string => gitIn(dir, ...args);
 
-/**
- * A fresh clone, as far as the example can tell: exactly the files git tracks (so untracked
- * caches, runs and parsed prompts of this working copy do not leak in, and samples that are not
- * committed are missing), plus `node_modules` and the built `dist` that `npm install` makes.
- * The copy is itself a git repository, so a test can see whether a run touched a tracked file.
- */
-async function freshClone(): Promise<string> {
-  const { dir: copy, cleanup } = await tempProject();
+/** A fresh clone of the example (test/helpers/fresh-clone.ts); its cleanup runs after all tests. */
+async function freshCloneDir(): Promise<string> {
+  const { dir: copy, cleanup } = await freshClone();
   cleanups.push(cleanup);
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-  for (const file of tracked) {
-    await mkdir(dirname(join(copy, file)), { recursive: true });
-    await copyFile(join(REPO_ROOT, file), join(copy, file));
-  }
-  await symlink(join(REPO_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  await symlink(join(REPO_ROOT, 'dist'), join(copy, 'dist'), 'dir');
-  gitIn(copy, 'init', '-q');
-  // `node_modules/` and `dist/` in .gitignore match folders; here they are links.
-  await writeFile(join(copy, '.git', 'info', 'exclude'), '/node_modules\n/dist\n');
-  gitIn(copy, 'add', '-A');
-  gitIn(copy, 'commit', '-q', '-m', 'fresh clone');
   return copy;
 }
 
 beforeAll(async () => {
-  dir = await freshClone();
+  dir = await freshCloneDir();
 }, RUN_MS);
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
@@ -179,7 +161,7 @@ function results(stdout: string): unknown {
 
 describe('the root example with a live server', () => {
   it('a live --no-cache run writes only to the git-ignored live cache, never to the replay folder; offline results stay', { timeout: 3 * RUN_MS }, async () => {
-    const copy = await freshClone();
+    const copy = await freshCloneDir();
     const offline = () => runCli(['run-experiment', 'prompts', '--format', 'json'], { cwd: copy, env: {}, timeoutMs: RUN_MS });
     const recorded = await snapshot(join(copy, REPLAY));
     const before = await offline();

@@ -127,7 +127,7 @@ describe('agentmark run-prompt', () => {
     child?.kill('SIGINT');
     const result = await done;
     expect(result).toMatchObject({ code: 130, stdout: '', stderr: 'interrupted\n' });
-    await expect.poll(() => server.closedEarly).toBe(1);
+    await expect.poll(() => server.closedEarly, { timeout: 15_000 }).toBe(1);
   });
 
   it('a model that keeps failing is one clear error, exit 1 (not an input error)', async () => {

@@ -25,9 +25,8 @@ describe('tagsTooDeepAt', () => {
     expect(tagsTooDeepAt(`${code}<a><b><c>x</c></b></a>`, 2)).toBe(code.length + 6);
   });
 
-  it('scans 50,000 nested tags in one linear pass', () => {
-    const started = performance.now();
+  // How long the scan takes is measured by the bench (`npm run bench -- --only bounds`).
+  it('finds the first tag past the limit in 50,000 nested tags', () => {
     expect(tagsTooDeepAt(nest(50_000), 256)).toBe(256 * '<If condition={true}>'.length);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });

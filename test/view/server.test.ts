@@ -228,9 +228,12 @@ describe('the API', () => {
 
   it('streams rows appended to a running run as server-sent events', async () => {
     const events: RunEvent[] = [];
+    let opened: () => void = () => {};
+    const connected = new Promise<void>((resolve) => (opened = resolve));
     const got = new Promise<void>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port: server.port, path: `/api/runs/${LIVE}/events?since=1`, headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
         expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+        opened();
         let buffer = '';
         res.setEncoding('utf8').on('data', (chunk: string) => {
           buffer += chunk;
@@ -248,11 +251,11 @@ describe('the API', () => {
       req.on('error', (error) => (events.some((e) => e.type === 'rows') ? resolve() : reject(error)));
       req.end();
     });
-    await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
+    // appended once the stream is open; how soon it arrives is measured by the bench
+    // (`npm run bench -- --only bounds`)
+    await connected;
     live.append(row(1, { evals: { correct: { passed: false } } }));
     await got;
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(events.find((e) => e.type === 'rows')).toEqual({ type: 'rows', from: 1, evalNames: ['correct'], entries: [[1, 0, 2, 11, null, 'F', [null], []]] });
   });
 

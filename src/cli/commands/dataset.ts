@@ -21,10 +21,10 @@ const options = {
 const help = {
   usage: 'agentmark dataset from-run <run> -o <file.jsonl> [--failed] [--labelled] [--eval <name>] [--expected output]',
   summary:
-    'Appends a run\'s rows to a dataset file in this project\'s format: input, expected_output (a\n' +
-    'categorical label where a reviewer gave one; with --expected output, the output a reviewer\n' +
-    'accepted), name and tags, the reviewers\' verdicts as `labels` (so the file is a calibration\n' +
-    'set), and `source` naming the run and row. A row the file already holds is not written again.\n' +
+    'Appends a run\'s rows to a dataset file in this project\'s format: input, expected_output (the\n' +
+    'row\'s own; with --expected output, the output a reviewer accepted), name and tags, the\n' +
+    'reviewers\' verdicts as `labels` (so the file is a calibration set), and `source` naming the\n' +
+    'run and row. A row the file already holds is not written again.\n' +
     `A run is ${RUN_REF_FORMS}.`,
   options,
 };
