@@ -13,17 +13,17 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-/** The README's `agentmark.config.ts` example: the first ts block after that heading. */
+/** The config reference's `agentmark.config.ts` example: the first ts block after that heading. */
 async function readmeConfig(): Promise<string> {
-  const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### `agentmark.config.ts`'));
+  const reference = await readFile(join(REPO_ROOT, 'docs', 'config.md'), 'utf8');
+  const section = reference.slice(reference.indexOf('## `agentmark.config.ts`'));
   const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-  if (block === undefined) throw new Error('README.md has no ts block under ### `agentmark.config.ts`');
+  if (block === undefined) throw new Error('docs/config.md has no ts block under ## `agentmark.config.ts`');
   return block;
 }
 
 describe('one package: a config imports everything it needs from agentmark-eval', () => {
-  it("the README's config example runs in a project that installed only agentmark-eval", async () => {
+  it("the config reference's example runs in a project that installed only agentmark-eval", async () => {
     const config = await readmeConfig();
     expect(config).toMatch(/from 'agentmark-eval';/);
     expect(config).not.toMatch(/from 'ai'/);
