@@ -50,8 +50,18 @@ export interface EvalSummary {
   /** Results that carried `passed`. */
   passCount: number;
   passed: number;
+  /** Passed / verdicts. */
   passRate?: number;
+  /** 95% interval of the pass rate: Wilson's, or with repeats row-clustered (docs/statistics.md). */
   passRateCi95?: [number, number];
+  /** With repeats: the most repeats a row had (the k of pass^k and pass@k). */
+  repeats?: number;
+  /** pass^k: share of rows that passed in every repeat (an errored repeat did not pass), with Wilson's interval over rows. */
+  passHatK?: number;
+  passHatKCi95?: [number, number];
+  /** pass@k: share of rows that passed in at least one repeat, with Wilson's interval over rows. */
+  passAtK?: number;
+  passAtKCi95?: [number, number];
   meanScore?: number;
   meanScoreStdErr?: number;
   meanScoreCi95?: [number, number];

@@ -1,5 +1,6 @@
 import type { EvalSummary, RowResult } from '../experiment/types.js';
-import { meanStats, spread, wilsonInterval, type ScoreRange } from './statistics.js';
+import { passRateStats, repeatRates } from './pass-rate.js';
+import { meanStats, spread, type ScoreRange } from './statistics.js';
 
 /** EvalSummary plus what only scoring knows; assignable to EvalSummary. */
 export interface ScoredEvalSummary extends EvalSummary {
@@ -27,6 +28,10 @@ interface Tally {
    */
   rowSum: Map<number, number>;
   rowCount: Map<number, number>;
+  /** Per dataset row: verdicts, passed verdicts and errors over repeats (the pass rate's unit is the row). */
+  rowVerdicts: Map<number, number>;
+  rowPassed: Map<number, number>;
+  rowErrored: Map<number, number>;
 }
 
 function emptyTally(): Tally {
@@ -42,6 +47,9 @@ function emptyTally(): Tally {
     normalizedCount: 0,
     rowSum: new Map(),
     rowCount: new Map(),
+    rowVerdicts: new Map(),
+    rowPassed: new Map(),
+    rowErrored: new Map(),
   };
 }
 
@@ -50,6 +58,7 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
   if (result.untyped) tally.untyped = true;
   if (result.error !== undefined) {
     tally.errored++;
+    tally.rowErrored.set(index, (tally.rowErrored.get(index) ?? 0) + 1);
     return;
   }
   if (result.skipped) {
@@ -58,7 +67,11 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
   }
   if (result.passed !== undefined) {
     tally.passCount++;
-    if (result.passed) tally.passed++;
+    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + 1);
+    if (result.passed) {
+      tally.passed++;
+      tally.rowPassed.set(index, (tally.rowPassed.get(index) ?? 0) + 1);
+    }
   }
   if (result.normalized !== undefined) {
     tally.normalizedSum += result.normalized;
@@ -81,10 +94,24 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
     passed: tally.passed,
     scoredRows: tally.rowSum.size,
   };
-  if (tally.passCount > 0) {
-    summary.passRate = tally.passed / tally.passCount;
-    const interval = wilsonInterval(tally.passed, tally.passCount);
-    if (interval) summary.passRateCi95 = interval;
+  const verdicts = [...tally.rowVerdicts.values()];
+  const passed = [...tally.rowVerdicts.keys()].map((index) => tally.rowPassed.get(index) ?? 0);
+  const rate = passRateStats({ verdicts, passed });
+  if (rate) {
+    summary.passRate = rate.passRate;
+    summary.passRateCi95 = rate.ci95;
+  }
+  // pass^k and pass@k: an errored repeat is a repeat that did not pass.
+  const attemptRows = new Set([...tally.rowVerdicts.keys(), ...tally.rowErrored.keys()]);
+  const attempts = [...attemptRows].map((index) => (tally.rowVerdicts.get(index) ?? 0) + (tally.rowErrored.get(index) ?? 0));
+  const rowsPassed = [...attemptRows].map((index) => tally.rowPassed.get(index) ?? 0);
+  const repeats = tally.rowVerdicts.size > 0 ? repeatRates(attempts, rowsPassed) : undefined;
+  if (repeats) {
+    summary.repeats = repeats.k;
+    summary.passHatK = repeats.passAll;
+    summary.passHatKCi95 = repeats.passAllCi95;
+    summary.passAtK = repeats.passAny;
+    summary.passAtKCi95 = repeats.passAnyCi95;
   }
   // Repeats of one row are not independent samples: the spread that says how far the run's mean
   // could move is the spread between rows, so the mean and its SE are taken over per-row means.
@@ -105,8 +132,9 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
 
 /**
  * Per-eval statistics gathered one result at a time, so a run never keeps its rows for them:
- * counts, pass rate with a Wilson 95% interval (over results that carry `passed`; errors and
- * skips are counted apart), mean score with SE and 95% interval (clipped to the eval's score
+ * counts, pass rate with its 95% interval (over results that carry `passed`, errors and skips
+ * counted apart; with repeats the row is the unit, see `passRateStats`), pass^k and pass@k with
+ * repeats, mean score with SE and 95% interval (clipped to the eval's score
  * range when `ranges` has it), and min/median/max of the scores. Only numbers are kept: a few
  * per row and eval.
  */

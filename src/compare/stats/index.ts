@@ -6,5 +6,5 @@ export { holmAdjust } from './holm.js';
 export { bootstrapMeanInterval, type BootstrapOptions } from './bootstrap.js';
 export { sampleBinomial } from './binomial-sample.js';
 export { minDetectablePassRate, minDetectableMean, minimumDiscordant } from './min-detectable.js';
-export { lnGamma, incompleteBeta, normalCdf, normalQuantile } from './special-functions.js';
-export { tCdf, tQuantile } from './t-distribution.js';
+export { lnGamma, incompleteBeta, normalCdf, normalQuantile } from '../../scoring/special-functions.js';
+export { tCdf, tQuantile } from '../../scoring/t-distribution.js';

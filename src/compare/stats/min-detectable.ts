@@ -1,4 +1,4 @@
-import { normalQuantile } from './special-functions.js';
+import { normalQuantile } from '../../scoring/special-functions.js';
 
 const POWER = 0.8;
 
