@@ -63,7 +63,7 @@ describe('pairing', () => {
     expect(result.head.rows).toBe(6);
   });
 
-  test('repeats are reduced to each row\'s mean first (a row passes when at least half its repeats do)', async () => {
+  test('repeats are reduced to each row\'s pass share and mean score, never cut at a half', async () => {
     const base: RowSpec[] = [
       { input: { i: 0 }, evals: { ok: [pass(), fail(), pass()], s: [score(0.2), score(0.4), score(0.6)] } },
       { input: { i: 1 }, evals: { ok: [fail(), fail(), pass()], s: [score(1), score(1), score(1)] } },
@@ -75,9 +75,16 @@ describe('pairing', () => {
     const result = await compare(base, head, ['ok', 's']);
     expect(result.base.repeat).toBe(3);
     const [ok, s] = result.evals;
+    // Shares: base 2/3 and 1/3, head 1/3 and 1/3 (a 1-of-3 row is not a 0, a 2-of-3 row not a 1).
     expect(ok?.base.passRate).toBe(0.5);
-    expect(ok?.head.passRate).toBe(0);
+    expect(ok?.head.passRate).toBeCloseTo(1 / 3, 12);
     expect(ok?.regressed).toBe(1);
+    expect(ok?.unchanged).toBe(1);
+    expect(ok?.passRate).toMatchObject({ test: 'wilcoxon', method: 'exact' });
+    expect(ok?.passRate?.estimate).toBeCloseTo(-1 / 6, 12);
+    // One non-zero difference: the exact signed-rank p is 2 · ½ = 1, the one-sided ½.
+    expect(ok?.passRate?.pValue).toBe(1);
+    expect(ok?.passRate?.pWorse).toBe(0.5);
     expect(s?.kind).toBe('score');
     expect(s?.base.meanScore).toBeCloseTo(0.7, 12);
     expect(s?.head.meanScore).toBeCloseTo(0.6, 12);
@@ -134,7 +141,11 @@ describe('statistics on paired rows', () => {
     expect(result.gate.failed).toBe(true);
     expect(result.gate.reasons).toEqual(['ok: pass rate significantly worse (-40.0 points, one-sided p = 0.00049 after Holm < α = 0.05)']);
     const calm = await compare(withSecond(base), withSecond(base), ['ok', 'other'], { maxDrop: 5 });
-    expect(calm.gate).toEqual({ checked: true, failed: false, reasons: [], message: 'no significant regression (smallest detectable change: ±20.0 points)' });
+    // 30 pairs, none discordant, two evals: one-sided α/2 = 0.025 needs 6 flips, 6 of 30 = 20 points.
+    expect(calm.evals[0]?.minDetectable).toBeCloseTo(0.2, 12);
+    expect(calm.evals[0]?.detectableAlpha).toBe(0.025);
+    expect(calm.gate).toMatchObject({ checked: true, outcome: 'inconclusive', failed: false, reasons: [] });
+    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 20.0 points > max drop 5; about 90 more paired rows needed (120 in all)');
     const small = tableRows(10, 2, 0, 8);
     const drop = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
     expect(drop.gate.failed).toBe(true);

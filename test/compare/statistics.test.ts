@@ -12,6 +12,8 @@ import {
   normalQuantile,
   pairedT,
   sampleBinomial,
+  pairsNeeded,
+  type Detectable,
   tQuantile,
   wilcoxonSignedRank,
 } from '../../src/compare/stats/index.js';
@@ -139,25 +141,45 @@ describe('Holm', () => {
   });
 });
 
-describe('minimum detectable difference', () => {
-  test("solves Connor's (1987) McNemar sample-size equation for the difference", () => {
+describe('minimum detectable difference (one-sided α, the gate\'s test)', () => {
+  const value = (d: Detectable | undefined): number => (d && 'value' in d ? d.value : NaN);
+
+  test("solves Connor's (1987) McNemar sample-size equation for the difference, one-sided", () => {
     const n = 155;
-    const delta = minDetectablePassRate(n, 31) as number;
+    const delta = value(minDetectablePassRate(n, 31, 0.05));
     const psi = 31 / n;
-    const rhs = (1.959964 * Math.sqrt(psi) + 0.841621 * Math.sqrt(psi - delta * delta)) / delta;
-    expect(rhs * rhs).toBeCloseTo(n, 3);
-    expect(delta).toBeCloseTo(0.1, 2);
+    // z(0.95) = 1.644854, z(0.8) = 0.841621 (mpmath; the textbook values)
+    const rhs = (1.644854 * Math.sqrt(psi) + 0.841621 * Math.sqrt(psi - delta * delta)) / delta;
+    expect(rhs * rhs).toBeCloseTo(n, 2);
   });
 
-  test('never below the fewest flips the exact test can detect (6 at α = 0.05)', () => {
-    expect(minimumDiscordant(0.05)).toBe(6);
-    expect(minDetectablePassRate(120, 0)).toBeCloseTo(6 / 120, 12);
+  test('never below the fewest flips the exact one-sided test can detect: ½^k ≤ α (5 at 0.05, 6 at 0.025)', () => {
+    expect(minimumDiscordant(0.05)).toBe(5);
+    expect(minimumDiscordant(0.025)).toBe(6);
+    expect(minimumDiscordant(0.1)).toBe(4);
+    expect(value(minDetectablePassRate(120, 0, 0.05))).toBeCloseTo(5 / 120, 12);
     expect(minDetectablePassRate(0, 0)).toBeUndefined();
   });
 
-  test('scores: (z 0.975 + z 0.8) · sd / √n', () => {
-    expect(minDetectableMean(100, 0.5)).toBeCloseTo((1.959964 + 0.841621) * 0.05, 5);
-    expect(minDetectableMean(100, 0)).toBeUndefined();
+  test('fewer pairs than that: not detectable whatever the data (the label is the α in use)', () => {
+    expect(minDetectablePassRate(4, 4, 0.05)).toEqual({ undetectable: true });
+    expect(minDetectablePassRate(5, 5, 0.05)).not.toEqual({ undetectable: true });
+    expect(minDetectableMean(4, 0.3, 0.05)).toEqual({ undetectable: true });
+    // At α = 0.1, four pairs can reach it: ½⁴ = 0.0625 ≤ 0.1.
+    expect(minDetectableMean(4, 0.3, 0.1)).not.toEqual({ undetectable: true });
+  });
+
+  test('means: (t(1 − α, n − 1) + t(0.8, n − 1)) · sd / √n', () => {
+    // t(0.95, 99) = 1.660391, t(0.8, 99) = 0.845267 (mpmath, as in reference-values.py)
+    expect(value(minDetectableMean(100, 0.5, 0.05))).toBeCloseTo((1.660391 + 0.845267) * 0.05, 5);
+    // Differences that do not vary: the floor of the sign pattern, 5 rows of 100.
+    expect(value(minDetectableMean(100, 0, 0.05))).toBeCloseTo(0.05, 12);
+  });
+
+  test('pairs needed: the fewest n at which the same formula reaches the target', () => {
+    const needed = pairsNeeded((n) => minDetectablePassRate(n, n * 0.2, 0.05), 0.05, 12) as number;
+    expect(value(minDetectablePassRate(needed, needed * 0.2, 0.05))).toBeLessThanOrEqual(0.05);
+    expect(value(minDetectablePassRate(needed - 1, (needed - 1) * 0.2, 0.05))).toBeGreaterThan(0.05);
   });
 });
 

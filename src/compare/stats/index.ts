@@ -5,6 +5,6 @@ export { pairedT, type PairedTResult } from './paired-t.js';
 export { holmAdjust } from './holm.js';
 export { bootstrapMeanInterval, type BootstrapOptions } from './bootstrap.js';
 export { sampleBinomial } from './binomial-sample.js';
-export { minDetectablePassRate, minDetectableMean, minimumDiscordant } from './min-detectable.js';
+export { minDetectablePassRate, minDetectableMean, minimumDiscordant, pairsNeeded, type Detectable } from './min-detectable.js';
 export { lnGamma, incompleteBeta, normalCdf, normalQuantile } from '../../scoring/special-functions.js';
 export { tCdf, tQuantile } from '../../scoring/t-distribution.js';
