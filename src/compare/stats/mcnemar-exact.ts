@@ -9,6 +9,16 @@
 export function binomialHalfCdf(k: number, m: number): number {
   if (k < 0) return 0;
   if (k >= m) return 1;
+  if (m <= 1000) {
+    // 2^-m is exact in a double down to 2^-1074, and so are the small sums: p = 0.5 stays 0.5.
+    let term = 2 ** -m;
+    let sum = 0;
+    for (let i = 0; i <= k; i++) {
+      sum += term;
+      term *= (m - i) / (i + 1);
+    }
+    return Math.min(1, sum);
+  }
   let log = -m * Math.LN2;
   let carry = 0;
   for (let i = 0; i < k; i++) {
