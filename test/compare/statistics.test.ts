@@ -112,6 +112,38 @@ describe('Wilcoxon signed-rank', () => {
     expect(wilcoxonSignedRank([0, 0, 0]).pValue).toBe(1);
     expect(wilcoxonSignedRank([]).pValue).toBe(1);
   });
+
+  // docs/statistics.md: "exact below 50 non-zero differences without ties, else normal".
+  test('cut-over: 49 untied non-zero differences are exact, 50 use the normal approximation', () => {
+    // Ranks 2..n positive, rank 1 negative: T = n(n+1)/2 − 1. Exactly two sign patterns reach
+    // T or more (all positive, and all but rank 1), so the two-sided exact p is 2 · 2 / 2^n.
+    const differences = (n: number): number[] => Array.from({ length: n }, (_, i) => (i === 0 ? -1 : i + 1));
+    const exact = wilcoxonSignedRank(differences(49));
+    expect(exact.method).toBe('exact');
+    expect(exact.statistic).toBe(1224);
+    expect(exact.pValue).toBe(4 / 2 ** 49);
+    const normal = wilcoxonSignedRank(differences(50));
+    expect(normal.method).toBe('normal');
+    // z = (T − n(n+1)/4 − ½) / √(n(n+1)(2n+1)/24) = (1274 − 637.5 − 0.5) / √10731.25 = 6.13956
+    expect(normal.pValue).toBeCloseTo(2 * normalCdf(-636 / Math.sqrt(10731.25)), 15);
+  });
+
+  // docs/statistics.md: "zeros are dropped (Wilcoxon's rule, not Pratt's); differences within
+  // 1e-12 of each other are ties and share their mean rank; a tie means the normal approximation".
+  test('tie rule: zeros dropped, differences within 1e-12 tied at their mean rank, ties go normal', () => {
+    const zeros = wilcoxonSignedRank([0, 0, 1, 2, -3]);
+    expect(zeros.n).toBe(3);
+    expect(zeros.statistic).toBe(3);
+    expect(zeros.method).toBe('exact');
+    // 1e-14 apart: one value twice, ranks 1 and 2 averaged to 1.5 each; the tie forces normal.
+    const tied = wilcoxonSignedRank([0.1, 0.1 + 1e-14, -0.3, 0.4, 0.5]);
+    expect(tied.statistic).toBe(1.5 + 1.5 + 4 + 5);
+    expect(tied.method).toBe('normal');
+    // 1e-9 apart: two values, ranked 1 and 2, exact.
+    const apart = wilcoxonSignedRank([0.1, 0.1 + 1e-9, -0.3, 0.4, 0.5]);
+    expect(apart.statistic).toBe(1 + 2 + 4 + 5);
+    expect(apart.method).toBe('exact');
+  });
 });
 
 describe('paired t', () => {
