@@ -90,8 +90,8 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
     count: tally.count,
     errored: tally.errored,
     skipped: tally.skipped,
-    passCount: tally.passCount,
-    passed: tally.passed,
+    verdictCount: tally.passCount,
+    passedCount: tally.passed,
     scoredRows: tally.rowSum.size,
   };
   const verdicts = [...tally.rowVerdicts.values()];

@@ -13,6 +13,7 @@ import { rowKey } from './row-key.js';
 import { RowOffsets } from './row-offsets.js';
 import { RunStoreError } from './store-error.js';
 import type { OpenedRun, RunManifest } from './types.js';
+import { parseManifest } from './parse-manifest.js';
 
 /** How many recent ids an unknown-run error lists. */
 const RECENT_IDS_SHOWN = 5;
@@ -84,7 +85,7 @@ export class RunStore {
       throw error;
     }
     try {
-      return JSON.parse(text) as RunManifest;
+      return parseManifest(text);
     } catch (error) {
       throw new RunStoreError('STORE_BAD_MANIFEST', 'manifest is not valid JSON', { location: { file: path }, cause: error });
     }
@@ -185,7 +186,7 @@ export class RunStore {
     for (const id of await this.ids()) {
       if (manifests.length >= limit) break;
       try {
-        manifests.push(JSON.parse(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')) as RunManifest);
+        manifests.push(parseManifest(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')));
       } catch {
         // A folder from a run killed before its manifest was written, or not ours: not a run.
       }

@@ -39,7 +39,7 @@ export async function makeRun(root: string, spec: RunSpec): Promise<string> {
     errored: 0,
     cached: 0,
     pregenerated: 0,
-    evals: spec.evalNames.map((name) => ({ name, count: 0, errored: 0, passCount: 0, passed: 0 })),
+    evals: spec.evalNames.map((name) => ({ name, count: 0, errored: 0, verdictCount: 0, passedCount: 0 })),
     latencyMs: { p50: 100, p95: 200 },
     usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
     flaky: [],

@@ -102,7 +102,7 @@ describe('summarizeEvals', () => {
     // sample sd = √(0.246667/2) = 0.351188; SE = 0.351188/√3 = 0.202759; t(0.975, 2)·SE = 0.872400
     // 95% CI = 0.533333 ∓ 0.872400 = [−0.339067, 1.405734] (no range given, so not clipped)
     // (treating the 6 results as independent would give SE 0.133333: too confident)
-    expect(q).toMatchObject({ name: 'q', count: 6, errored: 0, skipped: 0, passCount: 0, passed: 0, scoredRows: 3 });
+    expect(q).toMatchObject({ name: 'q', count: 6, errored: 0, skipped: 0, verdictCount: 0, passedCount: 0, scoredRows: 3 });
     expect(q?.passRate).toBeUndefined();
     expect(q?.meanScore).toBeCloseTo(0.533333, 6);
     expect(q?.meanScoreStdErr).toBeCloseTo(0.202759, 6);
@@ -117,7 +117,7 @@ describe('summarizeEvals', () => {
     // Row-clustered variance n/(n−1)·Σ(yᵢ − p·mᵢ)²/N² = 1.5·(0.8² + 0.2² + 0.6²)/25 = 0.0624;
     // effective n = p(1 − p)/0.0624 = 3.846154; Wilson at that n with t(0.975, 2) = 4.302653.
     // (Wilson over the 5 verdicts as if independent: [0.230724, 0.882379], too narrow.)
-    expect(b).toMatchObject({ count: 6, errored: 1, passCount: 5, passed: 3, passRate: 0.6 });
+    expect(b).toMatchObject({ count: 6, errored: 1, verdictCount: 5, passedCount: 3, passRate: 0.6 });
     close(b?.passRateCi95, [0.0638023063222, 0.970601363403], 9);
     // pass^2: row 0 only (row 2's first repeat errored) → 1 of 3; pass@2: rows 0 and 1 → 2 of 3.
     expect(b).toMatchObject({ repeats: 2, passHatK: 1 / 3, passAtK: 2 / 3 });
@@ -146,11 +146,11 @@ describe('summarizeEvals', () => {
   });
 
   it('skipped results count but carry no statistics', () => {
-    expect(lat).toEqual({ name: 'lat', count: 1, errored: 0, skipped: 1, passCount: 0, passed: 0, scoredRows: 0 });
+    expect(lat).toEqual({ name: 'lat', count: 1, errored: 0, skipped: 1, verdictCount: 0, passedCount: 0, scoredRows: 0 });
   });
 
   it('an eval with no results, and untyped results', () => {
-    expect(summarizeEvals([], ['x'])).toEqual([{ name: 'x', count: 0, errored: 0, skipped: 0, passCount: 0, passed: 0, scoredRows: 0 }]);
+    expect(summarizeEvals([], ['x'])).toEqual([{ name: 'x', count: 0, errored: 0, skipped: 0, verdictCount: 0, passedCount: 0, scoredRows: 0 }]);
     const [u] = summarizeEvals([result(0, 0, { u: { score: 3, untyped: true } })], ['u']);
     expect(u).toMatchObject({ untyped: true, meanScore: 3, min: 3, median: 3, max: 3 });
     expect(u?.meanScoreStdErr).toBeUndefined();
@@ -160,7 +160,7 @@ describe('summarizeEvals', () => {
     function* rows(): Generator<RowResult> {
       yield* results;
     }
-    expect(summarizeEvals(rows(), ['b'])[0]?.passed).toBe(3);
+    expect(summarizeEvals(rows(), ['b'])[0]?.passedCount).toBe(3);
   });
 });
 
