@@ -92,6 +92,29 @@ describe('pairing', () => {
   });
 });
 
+describe('repeats: the row is the unit', () => {
+  test('60 rows × 5 repeats (48 always pass, 12 always fail): each side shows the run summary\'s own interval; a 2-of-4 row is no pass', async () => {
+    const rows = (failing: number): RowSpec[] => Array.from({ length: 60 }, (_, i) => ({ input: { i }, evals: { ok: Array.from({ length: 5 }, () => (i < failing ? fail() : pass())) } }));
+    const result = await compare(rows(12), rows(12), ['ok']);
+    const ok = result.evals[0];
+    // The same computation as summarizeEvals (test/scoring/statistics.test.ts): [0.678311, 0.883559].
+    expect(ok?.base.passRateCi95?.[0]).toBeCloseTo(0.678310597769, 9);
+    expect(ok?.base.passRateCi95?.[1]).toBeCloseTo(0.883558645945, 9);
+    expect(ok?.head.passRateCi95).toEqual(ok?.base.passRateCi95);
+    expect(ok?.passRate).toMatchObject({ test: 'wilcoxon', estimate: 0, pValue: 1 });
+    // Nothing moved: the floor of 5 rows of 60 (8.3 points) is above the default 5: inconclusive.
+    expect(ok?.minDetectable).toBeCloseTo(5 / 60, 12);
+    expect(result.gate.outcome).toBe('inconclusive');
+    // A row at 2 of 4 in base and 3 of 4 in head improved; under the old half-cut both were passes.
+    const two = await compare(
+      [{ input: { i: 0 }, evals: { ok: [pass(), pass(), fail(), fail()] } }],
+      [{ input: { i: 0 }, evals: { ok: [pass(), pass(), pass(), fail()] } }],
+      ['ok'],
+    );
+    expect([two.evals[0]?.improved, two.evals[0]?.passRate?.estimate]).toEqual([1, 0.25]);
+  });
+});
+
 describe('statistics on paired rows', () => {
   test('Newcombe (1998) example (a) as runs: 36 / 2 / 12 / 0 → +20 points [5.69, 34.04], McNemar exact p = 2·P(X ≤ 2 | 14, ½)', async () => {
     const { base, head } = tableRows(36, 2, 12, 0);

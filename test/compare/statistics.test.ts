@@ -17,6 +17,8 @@ import {
   tQuantile,
   wilcoxonSignedRank,
 } from '../../src/compare/stats/index.js';
+import { EvalPairs } from '../../src/compare/eval-pairs.js';
+import { evalStatistics } from '../../src/compare/eval-statistics.js';
 import { mulberry32 } from '../../src/dataset/random.js';
 
 // Student (1908) / Cushny & Peebles sleep data: extra hours of sleep, drug 2 minus drug 1, per
@@ -262,5 +264,24 @@ describe('bootstrap', () => {
   test('no change: a zero-width interval at 0; one pair: none', () => {
     expect(bootstrapMeanInterval([0, 0, 0, 0])).toEqual([0, 0]);
     expect(bootstrapMeanInterval([1])).toBeUndefined();
+  });
+});
+
+describe('a 300,000-row comparison with 150,000 discordant pairs', () => {
+  test("the eval's statistics carry McNemar's exact p-value (no stack overflow, no approximation)", () => {
+    // 75,500 rows regressed, 74,500 improved, 150,000 unchanged (half passed in both).
+    const pairs = new EvalPairs('ok');
+    const verdict = (passed: boolean) => ({ hasVerdict: true, verdicts: 1, passed: passed ? 1 : 0, verdict: passed ? 1 : 0 });
+    for (let i = 0; i < 300_000; i++) {
+      const [base, head] = i < 75_500 ? [true, false] : i < 150_000 ? [false, true] : [i % 2 === 0, i % 2 === 0];
+      pairs.add(verdict(base), verdict(head));
+    }
+    const { comparison, pWorse } = evalStatistics(pairs, { resamples: 10_000, seed: 0 });
+    expect(comparison).toMatchObject({ pairs: 300_000, regressed: 75_500, improved: 74_500, unchanged: 150_000 });
+    expect(comparison.passRate?.test).toBe('mcnemar');
+    // 2 · P(X ≤ 74,500), X ~ Binomial(150,000, ½) = 2 · 0.0049483904218881872 (reference-values.py, exact integers).
+    const p = comparison.passRate?.pValue as number;
+    expect(Math.abs(p - 2 * 0.0049483904218881872)).toBeLessThan(1e-9 * p);
+    expect(Math.abs((pWorse as number) - 0.0049483904218881872)).toBeLessThan(1e-9 * 0.0049483904218881872);
   });
 });
