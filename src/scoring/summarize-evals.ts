@@ -28,11 +28,23 @@ interface Tally {
    */
   rowSum: Map<number, number>;
   rowCount: Map<number, number>;
-  /** Per dataset row: verdicts, passed verdicts and errors over repeats (the pass rate's unit is the row). */
+  /**
+   * Per dataset row: verdicts, passed verdicts and errors over repeats (the pass rate's unit is
+   * the row), packed into one number (see `pack`): one map entry per row, not three.
+   */
   rowVerdicts: Map<number, number>;
-  rowPassed: Map<number, number>;
-  rowErrored: Map<number, number>;
 }
+
+/** Three counts below 2^17 each in one exact double: verdicts + passed·2^17 + errored·2^34. */
+const FIELD = 2 ** 17;
+const VERDICT = 1;
+const PASSED = FIELD;
+const ERRORED = FIELD * FIELD;
+const unpack = (packed: number): { verdicts: number; passed: number; errored: number } => ({
+  verdicts: packed % FIELD,
+  passed: Math.floor(packed / PASSED) % FIELD,
+  errored: Math.floor(packed / ERRORED),
+});
 
 function emptyTally(): Tally {
   return {
@@ -48,8 +60,6 @@ function emptyTally(): Tally {
     rowSum: new Map(),
     rowCount: new Map(),
     rowVerdicts: new Map(),
-    rowPassed: new Map(),
-    rowErrored: new Map(),
   };
 }
 
@@ -58,7 +68,7 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
   if (result.untyped) tally.untyped = true;
   if (result.error !== undefined) {
     tally.errored++;
-    tally.rowErrored.set(index, (tally.rowErrored.get(index) ?? 0) + 1);
+    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + ERRORED);
     return;
   }
   if (result.skipped) {
@@ -67,11 +77,8 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
   }
   if (result.passed !== undefined) {
     tally.passCount++;
-    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + 1);
-    if (result.passed) {
-      tally.passed++;
-      tally.rowPassed.set(index, (tally.rowPassed.get(index) ?? 0) + 1);
-    }
+    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + VERDICT + (result.passed ? PASSED : 0));
+    if (result.passed) tally.passed++;
   }
   if (result.normalized !== undefined) {
     tally.normalizedSum += result.normalized;
@@ -94,18 +101,21 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
     passedCount: tally.passed,
     scoredRows: tally.rowSum.size,
   };
-  const verdicts = [...tally.rowVerdicts.values()];
-  const passed = [...tally.rowVerdicts.keys()].map((index) => tally.rowPassed.get(index) ?? 0);
-  const rate = passRateStats({ verdicts, passed });
+  const rows = [...tally.rowVerdicts.values()].map(unpack);
+  const withVerdicts = rows.filter((row) => row.verdicts > 0);
+  const rate = passRateStats({ verdicts: withVerdicts.map((row) => row.verdicts), passed: withVerdicts.map((row) => row.passed) });
   if (rate) {
     summary.passRate = rate.passRate;
     summary.passRateCi95 = rate.ci95;
   }
   // pass^k and pass@k: an errored repeat is a repeat that did not pass.
-  const attemptRows = new Set([...tally.rowVerdicts.keys(), ...tally.rowErrored.keys()]);
-  const attempts = [...attemptRows].map((index) => (tally.rowVerdicts.get(index) ?? 0) + (tally.rowErrored.get(index) ?? 0));
-  const rowsPassed = [...attemptRows].map((index) => tally.rowPassed.get(index) ?? 0);
-  const repeats = tally.rowVerdicts.size > 0 ? repeatRates(attempts, rowsPassed) : undefined;
+  const repeats =
+    withVerdicts.length > 0
+      ? repeatRates(
+          rows.map((row) => row.verdicts + row.errored),
+          rows.map((row) => row.passed),
+        )
+      : undefined;
   if (repeats) {
     summary.repeats = repeats.k;
     summary.passHatK = repeats.passAll;
