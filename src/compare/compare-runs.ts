@@ -104,7 +104,7 @@ export async function compareRuns(baseSource: RunSource, headSource: RunSource, 
   const checked = options.failOnRegression ?? options.maxDrop !== undefined;
   const warning = pairingWarning(paired, baseDescription, headDescription);
   return {
-    version: 1,
+    version: 2,
     base: baseDescription,
     head: headDescription,
     differences: runDifferences(baseDescription, headDescription),

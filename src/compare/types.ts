@@ -5,8 +5,12 @@
  * [0, 1] / [−1, 1]; the CLI shows them ×100 as points. Every difference is head − base.
  */
 export interface CompareResult {
-  /** Shape version of this document; bumped when a field changes meaning. */
-  version: 1;
+  /**
+   * Shape version of this document; bumped when a field changes meaning. 2: the three-way
+   * `gate.outcome`; `minDetectable` is the gate's one-sided test at α / evals (was two-sided 5%);
+   * with repeats, pass rates are compared on rows' pass shares (was: passed in half the repeats).
+   */
+  version: 2;
   base: RunDescription;
   head: RunDescription;
   /** What differs between the two runs (prompt text, model, settings, dataset, commit). */

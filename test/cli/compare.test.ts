@@ -109,7 +109,7 @@ describe('agentmark compare', () => {
 
   it('json is the documented result; markdown is ready for a pull request', async () => {
     const json = JSON.parse((await project.run(['compare', first, second, '--format', 'json'])).stdout) as Record<string, unknown>;
-    expect(json).toMatchObject({ version: 1, base: { id: first, rows: 3 }, head: { id: second }, pairing: { paired: 3 }, changedRows: { regressed: 2, improved: 1 } });
+    expect(json).toMatchObject({ version: 2, base: { id: first, rows: 3 }, head: { id: second }, pairing: { paired: 3 }, changedRows: { regressed: 2, improved: 1 } });
     const markdown = await project.run(['compare', first, second, '--format', 'markdown']);
     expect(markdown.stdout).toContain('### ❔ AgentMark compare: `prompts/echo.prompt.mdx`\n\n**Inconclusive:** exact: no significant drop, but not detectable with 3 pairs; about 2468 more paired rows needed (2471 in all)\n');
     expect(markdown.stdout).toContain('| Eval | Base | Head | Difference [95% CI] | Bootstrap 95% | p (Holm) | Improved / regressed / same | Detectable drop | Gate |');
