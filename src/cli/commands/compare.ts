@@ -43,8 +43,8 @@ const help = {
   details:
     'The gate says regressed (a significant drop), no regression (none, and the test could have seen a drop of\n' +
     '--max-drop points) or inconclusive (it could not: more rows are needed).\n' +
-    'Exit codes: 0 no regression (or no gate asked for), 1 the gate fired, 2 usage or input error\n' +
-    '(including two runs with no row in common).',
+    'Exit codes: 0 no regression, inconclusive (unless --fail-on-inconclusive) or no gate asked for;\n' +
+    '1 the gate fired; 2 usage or input error (including two runs with no row in common).',
 };
 
 async function compareHtml(projectRoot: string, result: CompareResult, runs: StoredRun[]): Promise<string> {
