@@ -16,8 +16,8 @@ interface Tally {
   count: number;
   errored: number;
   skipped: number;
-  passCount: number;
-  passed: number;
+  verdictCount: number;
+  passedCount: number;
   untyped: boolean;
   scores: number[];
   normalizedSum: number;
@@ -51,8 +51,8 @@ function emptyTally(): Tally {
     count: 0,
     errored: 0,
     skipped: 0,
-    passCount: 0,
-    passed: 0,
+    verdictCount: 0,
+    passedCount: 0,
     untyped: false,
     scores: [],
     normalizedSum: 0,
@@ -76,9 +76,9 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
     return;
   }
   if (result.passed !== undefined) {
-    tally.passCount++;
+    tally.verdictCount++;
     tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + VERDICT + (result.passed ? PASSED : 0));
-    if (result.passed) tally.passed++;
+    if (result.passed) tally.passedCount++;
   }
   if (result.normalized !== undefined) {
     tally.normalizedSum += result.normalized;
@@ -97,8 +97,8 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
     count: tally.count,
     errored: tally.errored,
     skipped: tally.skipped,
-    verdictCount: tally.passCount,
-    passedCount: tally.passed,
+    verdictCount: tally.verdictCount,
+    passedCount: tally.passedCount,
     scoredRows: tally.rowSum.size,
   };
   const rows = [...tally.rowVerdicts.values()].map(unpack);
