@@ -48,17 +48,20 @@ function evalGate(e: EvalComparison, options: GateOptions, needed: number | unde
  * `regressed` when the one-sided Holm-adjusted p-value is below α and the difference is
  * negative (or, with an explicit max drop, the pass rate or mean fell by more); otherwise
  * `no regression` when the eval's test could detect a drop of max-drop points with 80% power,
- * else `inconclusive`. No eval to compare is inconclusive. Sets `gate` on each eval.
+ * else `inconclusive`. An eval with no paired results (in one run only) gets its own outcome but
+ * does not decide; no eval with paired results at all is inconclusive. Sets `gate` on each eval.
  */
 export function evaluateGate(evals: readonly EvalComparison[], options: GateOptions, needed: ReadonlyMap<string, number> = new Map()): GateOutcome {
   const reasons: string[] = [];
   const inconclusive: string[] = [];
   for (const e of evals) {
     e.gate = evalGate(e, options, needed.get(e.name));
+    // An eval in one run only (added or removed) has nothing to compare: it does not decide.
+    if (e.pairs === 0) continue;
     if (e.gate.outcome === 'regressed') reasons.push(e.gate.reason);
     else if (e.gate.outcome === 'inconclusive') inconclusive.push(e.gate.reason);
   }
-  if (evals.length === 0) inconclusive.push('no evals to compare');
+  if (evals.every((e) => e.pairs === 0)) inconclusive.push('no eval has paired results to compare');
   const outcome: GateVerdict = reasons.length > 0 ? 'regressed' : inconclusive.length > 0 ? 'inconclusive' : 'no regression';
   const message =
     outcome === 'regressed'

@@ -231,7 +231,10 @@ export interface EvalSide {
 export interface GateOutcome {
   /** Whether a gate was asked for (`--fail-on-regression`, `--fail-on-inconclusive` or `--max-drop`). */
   checked: boolean;
-  /** The worst eval's outcome: regressed over inconclusive over no regression. Inconclusive with no eval to compare. */
+  /**
+   * The worst outcome of the evals with paired results: regressed over inconclusive over no
+   * regression. Inconclusive when no eval has paired results.
+   */
   outcome: GateVerdict;
   /** Whether a regression was found (outcome `regressed`), asked for or not. */
   failed: boolean;

@@ -168,6 +168,13 @@ describe('statistics on paired rows', () => {
     expect(calm.evals[0]?.minDetectable).toBeCloseTo(0.2, 12);
     expect(calm.evals[0]?.detectableAlpha).toBe(0.025);
     expect(calm.gate).toMatchObject({ checked: true, outcome: 'inconclusive', failed: false, reasons: [] });
+    // An eval in head only has nothing to compare: it does not decide the outcome.
+    const rows = Array.from({ length: 120 }, (_, i) => ({ input: { i }, evals: { ok: pass() } }));
+    const withOk = await makeRun(root, { id: nextId(), rows, evalNames: ['ok'] });
+    const withExtra = await makeRun(root, { id: nextId(), rows: rows.map((r) => ({ ...r, evals: { ...r.evals, extra: pass() } })), evalNames: ['ok', 'extra'] });
+    const added = await compareRuns(withOk, withExtra, { projectRoot: root });
+    expect(added.gate.outcome).toBe('no regression');
+    expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 120, 'no regression'], ['extra', 0, 'inconclusive']]);
     expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 20.0 points > max drop 5; about 90 more paired rows needed (120 in all)');
     const small = tableRows(10, 2, 0, 8);
     const drop = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
