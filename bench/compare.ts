@@ -59,7 +59,7 @@ async function writeRun(root: string, id: string, seed: number, passChance: numb
   await new Promise<void>((resolve) => out.end(() => resolve()));
   const summary = {
     rows: ROWS, errored: 0, cached: 0, pregenerated: 0,
-    evals: [{ name: 'exact', count: ROWS, errored: 0, passCount: ROWS, passed: 0 }, { name: 'quality', count: ROWS, errored: 0, passCount: 0, passed: 0 }],
+    evals: [{ name: 'exact', count: ROWS, errored: 0, verdictCount: ROWS, passedCount: 0 }, { name: 'quality', count: ROWS, errored: 0, verdictCount: 0, passedCount: 0 }],
     latencyMs: { p50: 120, p95: 130 }, usage: { inputTokens: 40 * ROWS, outputTokens: 2 * ROWS, totalTokens: 42 * ROWS }, flaky: [], gates: [], passed: true,
   };
   await writeFile(join(dir, 'manifest.json'), JSON.stringify({

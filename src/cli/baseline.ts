@@ -1,4 +1,6 @@
 import { compareRuns, type CompareResult } from '../compare/index.js';
+import { isAgentmarkError, type AgentmarkError } from '../errors/index.js';
+import { gateFails } from './gate-fails.js';
 import type { RunListener } from '../experiment/events.js';
 import { resolveRunRef } from '../history/index.js';
 import type { Project } from '../project/types.js';
@@ -13,6 +15,8 @@ export interface BaselineFlags {
   baselineCommit?: string;
   alpha: number;
   maxDrop?: number;
+  /** `--fail-on-inconclusive`. */
+  failOnInconclusive: boolean;
 }
 
 export interface Baseline {
@@ -20,6 +24,7 @@ export interface Baseline {
   tolerance?: number;
   alpha: number;
   maxDrop?: number;
+  failOnInconclusive: boolean;
 }
 
 /**
@@ -33,6 +38,7 @@ export async function findBaseline(flags: BaselineFlags, project: Project, cwd: 
   return {
     run,
     alpha: flags.alpha,
+    failOnInconclusive: flags.failOnInconclusive,
     ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop }),
     // AgentMark's own form: with no tolerance set, any drop of a row's score is a regression.
     ...(flags.baselineCommit === undefined ? {} : { tolerance: prompt.testSettings.regression_tolerance ?? 0 }),
@@ -42,23 +48,32 @@ export async function findBaseline(flags: BaselineFlags, project: Project, cwd: 
 /**
  * Compares the finished run with the baseline at run-end, before the reports are written, so
  * the table prints the comparison after the summary and json carries it as `comparison`.
+ * A comparison that cannot be made (no row in common: `USAGE_NO_PAIRED_ROWS`) goes to
+ * `onError` and the reports are written without it; the caller exits 2 with its message.
  */
-export function compareAtRunEnd(listener: RunListener, baseline: Baseline, onResult: (result: CompareResult) => void): RunListener {
+export function compareAtRunEnd(listener: RunListener, baseline: Baseline, onResult: (result: CompareResult) => void, onError: (error: AgentmarkError) => void): RunListener {
   return async (event) => {
     if (event.type !== 'run-end') return listener(event);
     const head = await openRunFolder(event.info.runDir);
-    const comparison = await compareRuns(baseline.run, head, {
-      alpha: baseline.alpha,
-      failOnRegression: true,
-      ...(baseline.maxDrop === undefined ? {} : { maxDrop: baseline.maxDrop }),
-      ...(baseline.tolerance === undefined ? {} : { tolerance: baseline.tolerance }),
-    });
+    let comparison: CompareResult;
+    try {
+      comparison = await compareRuns(baseline.run, head, {
+        alpha: baseline.alpha,
+        failOnRegression: true,
+        ...(baseline.maxDrop === undefined ? {} : { maxDrop: baseline.maxDrop }),
+        ...(baseline.tolerance === undefined ? {} : { tolerance: baseline.tolerance }),
+      });
+    } catch (error) {
+      if (!isAgentmarkError(error) || error.code !== 'USAGE_NO_PAIRED_ROWS') throw error;
+      onError(error);
+      return listener(event);
+    }
     onResult(comparison);
     return listener({ ...event, info: { ...event.info, comparison } });
   };
 }
 
-/** Whether the comparison fails the run: the paired gate, or AgentMark's tolerance check. */
-export function baselineFailed(result: CompareResult): boolean {
-  return result.gate.failed || (result.tolerance?.failed ?? false);
+/** Whether the comparison fails the run: the three-way gate, or AgentMark's tolerance check. */
+export function baselineFailed(result: CompareResult, failOnInconclusive: boolean): boolean {
+  return gateFails(result, failOnInconclusive) || (result.tolerance?.failed ?? false);
 }

@@ -1,8 +1,10 @@
+import { UsageError } from '../errors/index.js';
 import { resolveRunRef } from '../history/index.js';
 import { unfinishedRunError, type StoredRun } from '../store/index.js';
 import { ChangedRowCollector } from './changed-rows.js';
 import { describeRun, runDifferences, runPerformance } from './describe-run.js';
 import { EvalPairs, type RowChange } from './eval-pairs.js';
+import { assignDetectable } from './detectable.js';
 import { evalStatistics, type RawEvalStats } from './eval-statistics.js';
 import { evaluateGate } from './gate.js';
 import { promptDiff } from './prompt-diff.js';
@@ -10,7 +12,7 @@ import { pairRows, type Unpaired } from './pair-rows.js';
 import { reduceRows, type ReducedRow } from './reduce-rows.js';
 import { holmAdjust } from './stats/index.js';
 import { ToleranceCollector } from './tolerance.js';
-import type { CompareResult, UnpairedRow } from './types.js';
+import type { CompareResult, Pairing, RunDescription, UnpairedRow } from './types.js';
 
 export interface CompareOptions {
   /** Project whose runs string references name. @default process.cwd() */
@@ -25,7 +27,10 @@ export interface CompareOptions {
   resamples?: number;
   /** Bootstrap seed. @default 0 */
   seed?: number;
-  /** Fail when a pass rate or mean drops by more than this many points (0..100). */
+  /**
+   * The drop in points (0..100) the comparison must be able to detect for the gate to say
+   * `no regression` (else `inconclusive`); given, a drop past it is also a regression. @default 5 (for power only)
+   */
   maxDrop?: number;
   /** Whether the gate was asked for; recorded in `gate.checked`. @default maxDrop !== undefined */
   failOnRegression?: boolean;
@@ -87,14 +92,18 @@ export async function compareRuns(baseSource: RunSource, headSource: RunSource, 
     changed.add(pair, changes);
   }
 
-  const raw: RawEvalStats[] = [...pairsByEval.values()].map((pairs, i) => evalStatistics(pairs, { resamples, seed: seed + 2 * i, alpha }));
-  adjustHolm(raw);
-  const evals = raw.map((r) => r.comparison);
   const baseDescription = describeRun(base, paired + unpaired.base.count);
   const headDescription = describeRun(head, paired + unpaired.head.count);
+  if (paired === 0) throw noPairedRows(baseDescription, headDescription);
+  const raw: RawEvalStats[] = [...pairsByEval.values()].map((pairs, i) => evalStatistics(pairs, { resamples, seed: seed + 2 * i }));
+  adjustHolm(raw);
+  const maxDropPoints = options.maxDrop ?? DEFAULT_MAX_DROP;
+  const needed = assignDetectable(raw, alpha, maxDropPoints / 100);
+  const evals = raw.map((r) => r.comparison);
   const checked = options.failOnRegression ?? options.maxDrop !== undefined;
+  const warning = pairingWarning(paired, baseDescription, headDescription);
   return {
-    version: 1,
+    version: 2,
     base: baseDescription,
     head: headDescription,
     differences: runDifferences(baseDescription, headDescription),
@@ -104,15 +113,40 @@ export async function compareRuns(baseSource: RunSource, headSource: RunSource, 
       onlyInHead: unpaired.head.count,
       onlyInBaseRows: unpaired.base.first.map(unpairedRow),
       onlyInHeadRows: unpaired.head.first.map(unpairedRow),
+      ...(warning === undefined ? {} : { warning }),
     },
-    settings: { alpha, resamples, seed, ...(options.maxDrop === undefined ? {} : { maxDropPoints: options.maxDrop }) },
+    settings: { alpha, resamples, seed, maxDropPoints, maxDropGiven: options.maxDrop !== undefined },
     evals,
     performance: { base: runPerformance(base), head: runPerformance(head) },
     changedRows: changed.finish(),
-    gate: evaluateGate(evals, { alpha, checked, ...(options.maxDrop === undefined ? {} : { maxDropPoints: options.maxDrop }) }),
+    gate: evaluateGate(evals, { alpha, checked, maxDropPoints, maxDropGiven: options.maxDrop !== undefined }, needed),
     ...(tolerance ? { tolerance: tolerance.finish() } : {}),
     promptDiff: await promptDiff(base, head),
   };
+}
+
+/** The drop, in points, a comparison must be able to detect when `--max-drop` is not given. */
+export const DEFAULT_MAX_DROP = 5;
+
+/** A line for every format when fewer than half of either run's rows found a partner. */
+function pairingWarning(paired: number, base: RunDescription, head: RunDescription): Pairing['warning'] {
+  if (paired * 2 >= base.rows && paired * 2 >= head.rows) return undefined;
+  return `fewer than half of the rows paired (base ${paired} of ${base.rows}, head ${paired} of ${head.rows}): the comparison speaks for the paired rows only`;
+}
+
+/** Two runs with no row in common: nothing can be said, so no gate may pass. Names what differs. */
+function noPairedRows(base: RunDescription, head: RunDescription): UsageError {
+  const differs: string[] = [];
+  if (base.dataset?.hash !== head.dataset?.hash) {
+    const text = (run: RunDescription): string => (run.dataset ? `${run.dataset.path} ${run.dataset.hash.slice(0, 12)}` : 'none');
+    differs.push(`dataset (base ${text(base)}, head ${text(head)})`);
+  }
+  const selection = (run: RunDescription): string => (run.selection === undefined ? 'all rows' : JSON.stringify(run.selection));
+  if (selection(base) !== selection(head)) differs.push(`row selection (base ${selection(base)}, head ${selection(head)})`);
+  const what = differs.length > 0 ? `; they differ in ${differs.join(' and ')}` : '';
+  return new UsageError('USAGE_NO_PAIRED_ROWS', `no rows in common between base ${base.id} (${base.rows} rows) and head ${head.id} (${head.rows} rows)${what}`, {
+    hint: 'rows pair by their content (input, expected output, metadata); compare two runs of the same dataset',
+  });
 }
 
 /** Holm across the evals that have a test: two-sided p-values, and the one-sided ones the gate reads. */

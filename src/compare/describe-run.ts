@@ -16,6 +16,7 @@ export function describeRun(run: StoredRun, rows: number): RunDescription {
     status: m.status,
     rows,
     repeat: typeof m.options?.repeat === 'number' ? m.options.repeat : 1,
+    ...(m.options?.selection === undefined ? {} : { selection: m.options.selection }),
   };
 }
 

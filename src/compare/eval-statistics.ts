@@ -1,31 +1,26 @@
-import { meanStats, wilsonInterval } from '../scoring/statistics.js';
-import {
-  bootstrapMeanInterval,
-  mcnemarExact,
-  minDetectableMean,
-  minDetectablePassRate,
-  newcombePairedInterval,
-  pairedT,
-  wilcoxonSignedRank,
-} from './stats/index.js';
+import { passRateStats } from '../scoring/pass-rate.js';
+import { meanStats } from '../scoring/statistics.js';
+import { bootstrapMeanInterval, mcnemarExact, newcombePairedInterval, pairedT, wilcoxonSignedRank } from './stats/index.js';
 import { scoreChange, type EvalPairs } from './eval-pairs.js';
 import type { EvalComparison, SideStats } from './types.js';
+
+/** What the smallest detectable drop is computed from, once α is known across evals. */
+export type PowerInput = { test: 'mcnemar'; n: number; discordant: number } | { test: 'mean'; n: number; sd: number };
 
 export interface RawEvalStats {
   comparison: EvalComparison;
   /** Two-sided and one-sided ("head worse") p-values of the eval's test, before Holm. */
   pValue?: number;
   pWorse?: number;
+  power?: PowerInput;
 }
 
-function sideStats(verdicts: Float64Array | undefined, scores: Float64Array): SideStats {
+function sideStats(verdicts: Float64Array | undefined, passed: Float64Array | undefined, scores: Float64Array): SideStats {
   const side: SideStats = {};
-  if (verdicts && verdicts.length > 0) {
-    let passed = 0;
-    for (const v of verdicts) passed += v;
-    side.passRate = passed / verdicts.length;
-    const ci = wilsonInterval(passed, verdicts.length);
-    if (ci) side.passRateCi95 = ci;
+  const rate = verdicts && passed ? passRateStats({ verdicts, passed }) : undefined;
+  if (rate) {
+    side.passRate = rate.passRate;
+    side.passRateCi95 = rate.ci95;
   }
   // Compare pairs normalised scores, always in [0, 1]: the interval is clipped to it as a
   // run's own is to its score's range.
@@ -43,52 +38,91 @@ function differences(head: Float64Array, base: Float64Array): Float64Array {
   return out;
 }
 
-/** Every per-eval statistic of one eval's pairs (Holm adjustment happens across evals later). */
-export function evalStatistics(pairs: EvalPairs, options: { resamples: number; seed: number; alpha: number }): RawEvalStats {
+function shares(passed: Float64Array, verdicts: Float64Array): Float64Array {
+  const out = new Float64Array(passed.length);
+  for (let i = 0; i < passed.length; i++) out[i] = (passed[i] as number) / (verdicts[i] as number);
+  return out;
+}
+
+function countChanges(comparison: EvalComparison, base: Float64Array, head: Float64Array): void {
+  for (let i = 0; i < base.length; i++) {
+    const change = scoreChange(base[i] as number, head[i] as number);
+    if (change === 'improved') comparison.improved++;
+    else if (change === 'regressed') comparison.regressed++;
+    else comparison.unchanged++;
+  }
+}
+
+/**
+ * Every per-eval statistic of one eval's pairs (Holm adjustment and the detectable drop happen
+ * across evals later). Verdict evals with one repeat on both sides: McNemar and Newcombe. With
+ * repeats, each row's pass share: Wilcoxon's signed-rank test and the paired t interval of the
+ * share differences. Score evals: the same on normalised scores.
+ */
+export function evalStatistics(pairs: EvalPairs, options: { resamples: number; seed: number }): RawEvalStats {
   const verdict = pairs.hasVerdict && pairs.baseVerdicts.length > 0;
-  const baseV = verdict ? pairs.baseVerdicts.values() : undefined;
-  const headV = verdict ? pairs.headVerdicts.values() : undefined;
+  const baseN = verdict ? pairs.baseVerdicts.values() : undefined;
+  const headN = verdict ? pairs.headVerdicts.values() : undefined;
+  const baseP = verdict ? pairs.basePassed.values() : undefined;
+  const headP = verdict ? pairs.headPassed.values() : undefined;
   const baseS = pairs.baseScores.values();
   const headS = pairs.headScores.values();
   const comparison: EvalComparison = {
     name: pairs.name,
     kind: pairs.hasVerdict ? 'verdict' : 'score',
-    pairs: verdict ? (baseV as Float64Array).length : baseS.length,
-    base: sideStats(baseV, baseS),
-    head: sideStats(headV, headS),
+    pairs: baseN ? baseN.length : baseS.length,
+    base: sideStats(baseN, baseP, baseS),
+    head: sideStats(headN, headP, headS),
     improved: 0,
     regressed: 0,
     unchanged: 0,
   };
-  let pValue: number | undefined;
-  let pWorse: number | undefined;
+  const raw: RawEvalStats = { comparison };
   const bootstrap = { resamples: options.resamples, seed: options.seed };
-  if (baseV && headV) {
-    const table = { both: 0, baseOnly: 0, headOnly: 0, neither: 0 };
-    for (let i = 0; i < baseV.length; i++) {
-      const b = baseV[i] === 1;
-      const h = headV[i] === 1;
-      if (b && h) table.both++;
-      else if (b) table.baseOnly++;
-      else if (h) table.headOnly++;
-      else table.neither++;
+  if (baseN && headN && baseP && headP) {
+    const baseShare = shares(baseP, baseN);
+    const headShare = shares(headP, headN);
+    const diffs = differences(headShare, baseShare);
+    const boot = bootstrapMeanInterval(diffs, bootstrap);
+    if (!pairs.repeated) {
+      const table = { both: 0, baseOnly: 0, headOnly: 0, neither: 0 };
+      for (let i = 0; i < baseShare.length; i++) {
+        const b = baseShare[i] === 1;
+        const h = headShare[i] === 1;
+        if (b && h) table.both++;
+        else if (b) table.baseOnly++;
+        else if (h) table.headOnly++;
+        else table.neither++;
+      }
+      comparison.improved = table.headOnly;
+      comparison.regressed = table.baseOnly;
+      comparison.unchanged = table.both + table.neither;
+      const test = mcnemarExact(table.baseOnly, table.headOnly);
+      comparison.passRate = {
+        estimate: (table.headOnly - table.baseOnly) / baseShare.length,
+        test: 'mcnemar',
+        ci95: newcombePairedInterval(table) as [number, number],
+        ...(boot ? { bootstrapCi95: boot } : {}),
+        pValue: test.pValue,
+        pWorse: test.pWorse,
+      };
+      Object.assign(raw, { pValue: test.pValue, pWorse: test.pWorse, power: { test: 'mcnemar', n: baseShare.length, discordant: table.baseOnly + table.headOnly } });
+    } else {
+      countChanges(comparison, baseShare, headShare);
+      const t = pairedT(diffs);
+      const rank = wilcoxonSignedRank(diffs);
+      comparison.passRate = {
+        estimate: t?.mean ?? 0,
+        test: 'wilcoxon',
+        // With one pair there is no spread to make an interval from: the widest one.
+        ci95: t?.ci95 ? [Math.max(-1, t.ci95[0]), Math.min(1, t.ci95[1])] : [-1, 1],
+        ...(boot ? { bootstrapCi95: boot } : {}),
+        pValue: rank.pValue,
+        pWorse: rank.pWorse,
+        method: rank.method,
+      };
+      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0 } });
     }
-    comparison.improved = table.headOnly;
-    comparison.regressed = table.baseOnly;
-    comparison.unchanged = table.both + table.neither;
-    const test = mcnemarExact(table.baseOnly, table.headOnly);
-    pValue = test.pValue;
-    pWorse = test.pWorse;
-    const boot = bootstrapMeanInterval(differences(headV, baseV), bootstrap);
-    comparison.passRate = {
-      estimate: (table.headOnly - table.baseOnly) / baseV.length,
-      ci95: newcombePairedInterval(table) as [number, number],
-      ...(boot ? { bootstrapCi95: boot } : {}),
-      pValue: test.pValue,
-      pWorse: test.pWorse,
-    };
-    const mdd = minDetectablePassRate(baseV.length, table.baseOnly + table.headOnly, options.alpha);
-    if (mdd !== undefined) comparison.minDetectable = mdd;
   }
   if (baseS.length > 0) {
     const diffs = differences(headS, baseS);
@@ -103,18 +137,10 @@ export function evalStatistics(pairs: EvalPairs, options: { resamples: number; s
       pWorse: rank.pWorse,
       method: rank.method,
     };
-    if (!baseV) {
-      for (let i = 0; i < baseS.length; i++) {
-        const change = scoreChange(baseS[i] as number, headS[i] as number);
-        if (change === 'improved') comparison.improved++;
-        else if (change === 'regressed') comparison.regressed++;
-        else comparison.unchanged++;
-      }
-      pValue = rank.pValue;
-      pWorse = rank.pWorse;
-      const mdd = minDetectableMean(diffs.length, t?.sd ?? 0, options.alpha);
-      if (mdd !== undefined) comparison.minDetectable = mdd;
+    if (!baseN) {
+      countChanges(comparison, baseS, headS);
+      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0 } });
     }
   }
-  return { comparison, ...(pValue === undefined ? {} : { pValue }), ...(pWorse === undefined ? {} : { pWorse }) };
+  return raw;
 }

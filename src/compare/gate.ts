@@ -1,42 +1,73 @@
-import type { EvalComparison, GateOutcome } from './types.js';
+import type { EvalComparison, EvalGate, GateOutcome, GateVerdict } from './types.js';
 
 export interface GateOptions {
   alpha: number;
-  /** Points (0..100). */
-  maxDropPoints?: number;
-  /** Whether the caller asked for the gate (`--fail-on-regression` or `--max-drop`). */
+  /** The drop, in points (0..100), the comparison must be able to detect for `no regression`. */
+  maxDropPoints: number;
+  /** `--max-drop` was given: a drop past it is a regression too. */
+  maxDropGiven: boolean;
+  /** Whether the caller asked for the gate (`--fail-on-regression`, `--fail-on-inconclusive` or `--max-drop`). */
   checked: boolean;
 }
 
 const points = (fraction: number): string => `${(fraction * 100).toFixed(1)}`;
 
-/**
- * The regression gate: an eval is significantly worse when its one-sided Holm-adjusted p-value
- * is below α and its difference is negative; with a max drop, when its pass rate (verdict
- * evals) or mean normalised score (score evals) fell by more than that many points.
- */
-export function evaluateGate(evals: readonly EvalComparison[], options: GateOptions): GateOutcome {
+function evalGate(e: EvalComparison, options: GateOptions, needed: number | undefined): EvalGate {
+  const primary = e.kind === 'verdict' ? e.passRate : e.score;
+  const what = e.kind === 'verdict' ? 'pass rate' : 'mean score';
   const reasons: string[] = [];
-  for (const e of evals) {
-    const primary = e.kind === 'verdict' ? e.passRate : e.score;
-    if (primary?.pWorseHolm !== undefined && primary.estimate < 0 && primary.pWorseHolm < options.alpha) {
-      const what = e.kind === 'verdict' ? 'pass rate' : 'mean score';
-      reasons.push(
-        `${e.name}: ${what} significantly worse (${points(primary.estimate)} points, one-sided p = ${primary.pWorseHolm.toPrecision(2)} after Holm < α = ${options.alpha})`,
-      );
-    }
-    if (options.maxDropPoints !== undefined) {
-      const limit = options.maxDropPoints / 100;
-      // The eval's own measure: a verdict eval's normalised score is its pass rate again.
-      const [what, base, head] = e.kind === 'verdict' ? ['pass rate', e.base.passRate, e.head.passRate] : ['mean score', e.base.meanScore, e.head.meanScore];
-      if (base !== undefined && head !== undefined && base - head > limit + 1e-12) {
-        reasons.push(`${e.name}: ${what} dropped ${points(base - head)} points (more than --max-drop ${options.maxDropPoints})`);
-      }
+  if (primary?.pWorseHolm !== undefined && primary.estimate < 0 && primary.pWorseHolm < options.alpha) {
+    reasons.push(`${e.name}: ${what} significantly worse (${points(primary.estimate)} points, one-sided p = ${primary.pWorseHolm.toPrecision(2)} after Holm < α = ${options.alpha})`);
+  }
+  if (options.maxDropGiven) {
+    // The eval's own measure: a verdict eval's normalised score is its pass rate again.
+    const [base, head] = e.kind === 'verdict' ? [e.base.passRate, e.head.passRate] : [e.base.meanScore, e.head.meanScore];
+    if (base !== undefined && head !== undefined && base - head > options.maxDropPoints / 100 + 1e-12) {
+      reasons.push(`${e.name}: ${what} dropped ${points(base - head)} points (more than --max-drop ${options.maxDropPoints})`);
     }
   }
-  const failed = reasons.length > 0;
-  const detectable = evals.map((e) => e.minDetectable).filter((v): v is number => v !== undefined);
-  const smallest = detectable.length === 0 ? '' : ` (smallest detectable change: ±${points(Math.max(...detectable))} points)`;
-  const message = failed ? `regression: ${reasons.join('; ')}` : `no significant regression${smallest}`;
-  return { checked: options.checked, failed, reasons, message };
+  if (reasons.length > 0) return { outcome: 'regressed', reason: reasons.join('; ') };
+  const target = options.maxDropPoints / 100;
+  if (e.minDetectable !== undefined && e.minDetectable <= target + 1e-12) {
+    return { outcome: 'no regression', reason: `${e.name}: no significant drop, and a drop of ${options.maxDropPoints} points would have been seen (detectable: ${points(e.minDetectable)})` };
+  }
+  const why =
+    primary === undefined
+      ? 'no paired results to test'
+      : e.undetectable
+        ? `not detectable with ${e.pairs} pairs`
+        : e.minDetectable === undefined
+          ? 'the smallest detectable drop cannot be estimated'
+          : `smallest detectable drop ${points(e.minDetectable)} points > max drop ${options.maxDropPoints}`;
+  const more = needed === undefined ? '' : `; about ${needed - e.pairs} more paired rows needed (${needed} in all)`;
+  return { outcome: 'inconclusive', reason: `${e.name}: no significant drop, but ${why}${more}`, ...(needed === undefined ? {} : { pairsNeeded: needed }) };
+}
+
+/**
+ * The regression gate, three ways per eval and for the comparison (the worst eval):
+ * `regressed` when the one-sided Holm-adjusted p-value is below α and the difference is
+ * negative (or, with an explicit max drop, the pass rate or mean fell by more); otherwise
+ * `no regression` when the eval's test could detect a drop of max-drop points with 80% power,
+ * else `inconclusive`. An eval with no paired results (in one run only) gets its own outcome but
+ * does not decide; no eval with paired results at all is inconclusive. Sets `gate` on each eval.
+ */
+export function evaluateGate(evals: readonly EvalComparison[], options: GateOptions, needed: ReadonlyMap<string, number> = new Map()): GateOutcome {
+  const reasons: string[] = [];
+  const inconclusive: string[] = [];
+  for (const e of evals) {
+    e.gate = evalGate(e, options, needed.get(e.name));
+    // An eval in one run only (added or removed) has nothing to compare: it does not decide.
+    if (e.pairs === 0) continue;
+    if (e.gate.outcome === 'regressed') reasons.push(e.gate.reason);
+    else if (e.gate.outcome === 'inconclusive') inconclusive.push(e.gate.reason);
+  }
+  if (evals.every((e) => e.pairs === 0)) inconclusive.push('no eval has paired results to compare');
+  const outcome: GateVerdict = reasons.length > 0 ? 'regressed' : inconclusive.length > 0 ? 'inconclusive' : 'no regression';
+  const message =
+    outcome === 'regressed'
+      ? `regressed: ${reasons.join('; ')}`
+      : outcome === 'inconclusive'
+        ? `inconclusive: ${inconclusive.join('; ')}`
+        : `no regression: no eval significantly worse, and each could detect a drop of ${options.maxDropPoints} points`;
+  return { checked: options.checked, outcome, failed: outcome === 'regressed', reasons, inconclusive, message };
 }

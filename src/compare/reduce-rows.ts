@@ -5,6 +5,9 @@ import type { RowResult } from '../experiment/types.js';
 export interface ReducedEval {
   /** Share of repeats that passed, errors counting as not passed; undefined when no repeat gave a verdict or an error. */
   verdict?: number;
+  /** Repeats with a verdict or an error (the share's denominator), and how many of them passed. */
+  verdicts: number;
+  passed: number;
   /** Whether any repeat gave a real `passed` (so the eval is a verdict eval). */
   hasVerdict: boolean;
   /** Mean normalised score over repeats that have one. */
@@ -58,6 +61,8 @@ function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
   for (const [name, tally] of tallies) {
     evals.set(name, {
       hasVerdict: tally.hasVerdict,
+      verdicts: tally.verdicts,
+      passed: tally.passed,
       ...(tally.verdicts > 0 ? { verdict: tally.passed / tally.verdicts } : {}),
       ...(tally.scores > 0 ? { score: tally.scoreSum / tally.scores } : {}),
     });

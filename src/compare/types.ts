@@ -6,8 +6,12 @@ import type { PromptDiff } from './prompt-diff-types.js';
  * [0, 1] / [−1, 1]; the CLI shows them ×100 as points. Every difference is head − base.
  */
 export interface CompareResult {
-  /** Shape version of this document; bumped when a field changes meaning. */
-  version: 1;
+  /**
+   * Shape version of this document; bumped when a field changes meaning. 2: the three-way
+   * `gate.outcome`; `minDetectable` is the gate's one-sided test at α / evals (was two-sided 5%);
+   * with repeats, pass rates are compared on rows' pass shares (was: passed in half the repeats).
+   */
+  version: 2;
   base: RunDescription;
   head: RunDescription;
   /** What differs between the two runs (prompt text, model, settings, dataset, commit). */
@@ -42,6 +46,8 @@ export interface RunDescription {
   rows: number;
   /** Repeats per row (`--repeat`). */
   repeat: number;
+  /** The row selection as given (`--rows`, `--sample`/`--seed`, `--split`), when there was one. */
+  selection?: unknown;
 }
 
 export interface RunDifference {
@@ -58,6 +64,8 @@ export interface Pairing {
   /** The first few unpaired rows of each run (dataset index and input), to find them. */
   onlyInBaseRows: UnpairedRow[];
   onlyInHeadRows: UnpairedRow[];
+  /** Set when fewer than half of either run's rows paired: the comparison speaks for a part of the runs only. */
+  warning?: string;
 }
 
 export interface UnpairedRow {
@@ -72,15 +80,23 @@ export interface CompareSettings {
   resamples: number;
   /** Bootstrap seed: the same runs and seed give the same intervals. */
   seed: number;
-  /** `--max-drop`, in points (0..100), when given. */
-  maxDropPoints?: number;
+  /**
+   * The drop, in points (0..100), the comparison must be able to detect for the gate to say
+   * `no regression` (`--max-drop`, default 5). When given explicitly, a drop past it also fails.
+   */
+  maxDropPoints: number;
+  /** Whether `--max-drop` was given (then a pass rate or mean falling by more than it is a regression too). */
+  maxDropGiven: boolean;
 }
 
 /** An interval [low, high]. */
 export type Interval = [number, number];
 
 export interface SideStats {
-  /** Pass rate over the paired rows (errors count as not passed); with its Wilson 95% interval. */
+  /**
+   * Pass rate over the paired rows (errors count as not passed), with its 95% interval:
+   * Wilson's, or with repeats row-clustered (the same computation as a run's summary).
+   */
   passRate?: number;
   passRateCi95?: Interval;
   /** Mean normalised score over the paired rows (each row's mean over repeats), with its 95% interval. */
@@ -89,14 +105,22 @@ export interface SideStats {
 }
 
 export interface PassRateDifference {
-  /** head − base. */
+  /** head − base: difference of pass rates (with repeats, the mean of the rows' pass-share differences). */
   estimate: number;
-  /** Newcombe's method 10 interval for paired proportions. */
+  /**
+   * `mcnemar`: one repeat on both sides, a verdict per row: Newcombe's interval and McNemar's
+   * exact test. `wilcoxon`: repeats, a pass share per row: the paired t interval of the share
+   * differences and Wilcoxon's signed-rank test on them.
+   */
+  test: 'mcnemar' | 'wilcoxon';
+  /** Newcombe's method 10 interval (`mcnemar`), or the paired t interval (`wilcoxon`). */
   ci95: Interval;
   /** Seeded percentile bootstrap over paired rows. */
   bootstrapCi95?: Interval;
-  /** McNemar's exact test, two-sided. */
+  /** Two-sided p of the test. */
   pValue: number;
+  /** How the signed-rank p-value was computed (`wilcoxon` only). */
+  method?: 'exact' | 'normal';
   /** One-sided "head is worse", unadjusted. */
   pWorse: number;
   /** The same two, Holm-adjusted across evals; only on an eval's primary test (verdicts for verdict evals). */
@@ -132,17 +156,40 @@ export interface EvalComparison {
   head: SideStats;
   passRate?: PassRateDifference;
   score?: ScoreDifference;
-  /** Rows whose verdict (or, for score evals, score) went up / down / stayed. */
+  /** Rows whose verdict (with repeats, pass share; for score evals, score) went up / down / stayed. */
   improved: number;
   regressed: number;
   unchanged: number;
   /**
-   * Smallest change (a fraction; ×100 for points) this comparison detects with 80% power at
-   * the two-sided 5% level, for this number of pairs and the observed discordance (verdicts) or
-   * spread of differences (scores). Left out when it cannot be estimated.
+   * Smallest drop (a fraction; ×100 for points) the gate's test detects with 80% power: the
+   * eval's own test, one-sided at α / (evals tested) (Holm's first step, the strictest), for
+   * this number of pairs and the observed discordance (verdicts) or spread of differences.
+   * Left out when it cannot be estimated or cannot be detected (`undetectable`).
    */
   minDetectable?: number;
+  /** The test cannot reach its level with this many pairs, whatever the data. */
+  undetectable?: true;
+  /** The one-sided level `minDetectable` is computed at. */
+  detectableAlpha?: number;
+  /** This eval's gate outcome. */
+  gate?: EvalGate;
 }
+
+/** One eval's three-way gate: see `GateOutcome.outcome`. */
+export interface EvalGate {
+  outcome: GateVerdict;
+  /** Why, in one line. */
+  reason: string;
+  /** `inconclusive` only: paired rows needed in all for the test to detect a drop of max-drop (when it can be estimated). */
+  pairsNeeded?: number;
+}
+
+/**
+ * `regressed`: a significant drop (one-sided, after Holm), or a drop past an explicit
+ * `--max-drop`. `no regression`: not significant, and the test could detect a drop of max-drop
+ * points with 80% power. `inconclusive`: not significant, and it could not.
+ */
+export type GateVerdict = 'regressed' | 'no regression' | 'inconclusive';
 
 export interface RunPerformance {
   latencyP50Ms?: number;
@@ -185,12 +232,19 @@ export interface EvalSide {
 }
 
 export interface GateOutcome {
-  /** Whether a gate was asked for (`--fail-on-regression` or `--max-drop`). */
+  /** Whether a gate was asked for (`--fail-on-regression`, `--fail-on-inconclusive` or `--max-drop`). */
   checked: boolean;
-  /** Whether a regression was found (significant, or a drop past `--max-drop`), asked for or not. */
+  /**
+   * The worst outcome of the evals with paired results: regressed over inconclusive over no
+   * regression. Inconclusive when no eval has paired results.
+   */
+  outcome: GateVerdict;
+  /** Whether a regression was found (outcome `regressed`), asked for or not. */
   failed: boolean;
   /** One line per eval and reason that fired. */
   reasons: string[];
+  /** One line per inconclusive eval. */
+  inconclusive: string[];
   /** The line the report prints. */
   message: string;
 }

@@ -308,7 +308,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
   await emit({ type: 'run-end', info, summary, status, rows: () => handle.rowsInOrder() });
   if (failure !== undefined) throw failure;
   if (stopped) throw stopped.error;
-  if (options.threshold !== undefined && summary.rows > 0 && summary.evals.every((e) => e.passCount === 0)) {
+  if (options.threshold !== undefined && summary.rows > 0 && summary.evals.every((e) => e.verdictCount === 0)) {
     throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold was given but no eval reported passed', {
       hint: 'use evals with boolean or categorical results, or score_thresholds for numeric scores',
     });

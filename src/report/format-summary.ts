@@ -11,14 +11,19 @@ import type { RunInfo } from './types.js';
 
 const count = (n: number): string => n.toLocaleString('en-US');
 const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+const interval = (ci: [number, number] | undefined): string => (ci ? ` (95% CI ${formatPercent(ci[0])}–${formatPercent(ci[1])})` : '');
 
 function evalParts(summary: EvalSummary): string[] {
   const parts: string[] = [];
-  if (summary.passCount > 0) {
-    let pass = `pass ${formatPercent(summary.passRate)} (${count(summary.passed)}/${count(summary.passCount)}`;
+  if (summary.verdictCount > 0) {
+    let pass = `pass ${formatPercent(summary.passRate)} (${count(summary.passedCount)}/${count(summary.verdictCount)}`;
     const ci = summary.passRateCi95;
     if (ci) pass += `, 95% CI ${formatPercent(ci[0])}–${formatPercent(ci[1])}`;
     parts.push(`${pass})`);
+  }
+  const k = summary.repeats;
+  if (k !== undefined && summary.passHatK !== undefined && summary.passAtK !== undefined) {
+    parts.push(`pass^${k} ${formatPercent(summary.passHatK)}${interval(summary.passHatKCi95)}`, `pass@${k} ${formatPercent(summary.passAtK)}${interval(summary.passAtKCi95)}`);
   }
   // "raw": the score as the scorer gave it, on its own scale, not the normalised [0, 1] one.
   const mean = formatMean(summary);

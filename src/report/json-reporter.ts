@@ -1,4 +1,3 @@
-import { jsonSummary } from './json-summary.js';
 import { reportRow } from './report-row.js';
 import type { FinishedRun, OutputStream, Reporter } from './types.js';
 
@@ -9,7 +8,7 @@ import type { FinishedRun, OutputStream, Reporter } from './types.js';
  */
 async function writeDocument(out: OutputStream, run: FinishedRun): Promise<void> {
   const { comparison, ...info } = run.info;
-  const head = JSON.stringify({ run: info, summary: jsonSummary(run.summary), ...(comparison ? { comparison } : {}), rows: [] }, null, 2);
+  const head = JSON.stringify({ run: info, summary: run.summary, ...(comparison ? { comparison } : {}), rows: [] }, null, 2);
   // `"rows": []\n}` closes the text; the rows go between the brackets.
   out.write(head.slice(0, head.length - '[]\n}'.length));
   let first = true;

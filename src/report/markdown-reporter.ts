@@ -31,12 +31,16 @@ export function createMarkdownReporter(out: OutputStream, options: ReporterOptio
       const unfinished = summary.outcome === undefined ? '' : ` **${summary.outcome.toUpperCase()}**: the run did not finish.`;
       lines.push(`${summary.rows} rows run, ${summary.errored} errored, ${summary.cached} cached. Run \`${info.runId}\`.${unfinished}`, '');
       if (summary.evals.length > 0) {
-        lines.push('| Eval | Pass rate | 95% CI | Raw mean | Errors |', '|---|---|---|---|---|');
+        const repeats = summary.evals.some((e) => e.repeats !== undefined);
+        const range = (ci: [number, number] | undefined): string => (ci ? `${formatPercent(ci[0])}–${formatPercent(ci[1])}` : '');
+        const rate = (value: number | undefined, ci: [number, number] | undefined): string => (value === undefined ? 'n/a' : `${formatPercent(value)} (${range(ci)})`);
+        lines.push(`| Eval | Pass rate | 95% CI | Raw mean | Errors |${repeats ? ' pass^k | pass@k |' : ''}`, `|---|---|---|---|---|${repeats ? '---|---|' : ''}`);
         for (const e of summary.evals) {
-          const ci = e.passRateCi95 ? `${formatPercent(e.passRateCi95[0])}–${formatPercent(e.passRateCi95[1])}` : '';
           const mean = formatMean(e) ?? '';
-          lines.push(`| ${cell(e.name)} | ${e.passCount > 0 ? `${formatPercent(e.passRate)} (${e.passed}/${e.passCount})` : 'n/a'} | ${ci} | ${mean} | ${e.errored} |`);
+          const k = repeats ? ` ${rate(e.passHatK, e.passHatKCi95)} | ${rate(e.passAtK, e.passAtKCi95)} |` : '';
+          lines.push(`| ${cell(e.name)} | ${e.verdictCount > 0 ? `${formatPercent(e.passRate)} (${e.passedCount}/${e.verdictCount})` : 'n/a'} | ${range(e.passRateCi95)} | ${mean} | ${e.errored} |${k}`);
         }
+        if (repeats) lines.push('', `<sub>With repeats the row is the unit: the pass rate's interval is row-clustered; pass^k: rows that passed in all k repeats, pass@k: in at least one.</sub>`);
         lines.push('');
       }
       const { p50, p95 } = summary.latencyMs;

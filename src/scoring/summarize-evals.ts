@@ -1,5 +1,6 @@
 import type { EvalSummary, RowResult } from '../experiment/types.js';
-import { meanStats, spread, wilsonInterval, type ScoreRange } from './statistics.js';
+import { passRateStats, repeatRates } from './pass-rate.js';
+import { meanStats, spread, type ScoreRange } from './statistics.js';
 
 /** EvalSummary plus what only scoring knows; assignable to EvalSummary. */
 export interface ScoredEvalSummary extends EvalSummary {
@@ -15,8 +16,8 @@ interface Tally {
   count: number;
   errored: number;
   skipped: number;
-  passCount: number;
-  passed: number;
+  verdictCount: number;
+  passedCount: number;
   untyped: boolean;
   scores: number[];
   normalizedSum: number;
@@ -27,21 +28,38 @@ interface Tally {
    */
   rowSum: Map<number, number>;
   rowCount: Map<number, number>;
+  /**
+   * Per dataset row: verdicts, passed verdicts and errors over repeats (the pass rate's unit is
+   * the row), packed into one number (see `pack`): one map entry per row, not three.
+   */
+  rowVerdicts: Map<number, number>;
 }
+
+/** Three counts below 2^17 each in one exact double: verdicts + passed·2^17 + errored·2^34. */
+const FIELD = 2 ** 17;
+const VERDICT = 1;
+const PASSED = FIELD;
+const ERRORED = FIELD * FIELD;
+const unpack = (packed: number): { verdicts: number; passed: number; errored: number } => ({
+  verdicts: packed % FIELD,
+  passed: Math.floor(packed / PASSED) % FIELD,
+  errored: Math.floor(packed / ERRORED),
+});
 
 function emptyTally(): Tally {
   return {
     count: 0,
     errored: 0,
     skipped: 0,
-    passCount: 0,
-    passed: 0,
+    verdictCount: 0,
+    passedCount: 0,
     untyped: false,
     scores: [],
     normalizedSum: 0,
     normalizedCount: 0,
     rowSum: new Map(),
     rowCount: new Map(),
+    rowVerdicts: new Map(),
   };
 }
 
@@ -50,6 +68,7 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
   if (result.untyped) tally.untyped = true;
   if (result.error !== undefined) {
     tally.errored++;
+    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + ERRORED);
     return;
   }
   if (result.skipped) {
@@ -57,8 +76,9 @@ function add(tally: Tally, index: number, result: RowResult['evals'][string]): v
     return;
   }
   if (result.passed !== undefined) {
-    tally.passCount++;
-    if (result.passed) tally.passed++;
+    tally.verdictCount++;
+    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + VERDICT + (result.passed ? PASSED : 0));
+    if (result.passed) tally.passedCount++;
   }
   if (result.normalized !== undefined) {
     tally.normalizedSum += result.normalized;
@@ -77,14 +97,31 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
     count: tally.count,
     errored: tally.errored,
     skipped: tally.skipped,
-    passCount: tally.passCount,
-    passed: tally.passed,
+    verdictCount: tally.verdictCount,
+    passedCount: tally.passedCount,
     scoredRows: tally.rowSum.size,
   };
-  if (tally.passCount > 0) {
-    summary.passRate = tally.passed / tally.passCount;
-    const interval = wilsonInterval(tally.passed, tally.passCount);
-    if (interval) summary.passRateCi95 = interval;
+  const rows = [...tally.rowVerdicts.values()].map(unpack);
+  const withVerdicts = rows.filter((row) => row.verdicts > 0);
+  const rate = passRateStats({ verdicts: withVerdicts.map((row) => row.verdicts), passed: withVerdicts.map((row) => row.passed) });
+  if (rate) {
+    summary.passRate = rate.passRate;
+    summary.passRateCi95 = rate.ci95;
+  }
+  // pass^k and pass@k: an errored repeat is a repeat that did not pass.
+  const repeats =
+    withVerdicts.length > 0
+      ? repeatRates(
+          rows.map((row) => row.verdicts + row.errored),
+          rows.map((row) => row.passed),
+        )
+      : undefined;
+  if (repeats) {
+    summary.repeats = repeats.k;
+    summary.passHatK = repeats.passAll;
+    summary.passHatKCi95 = repeats.passAllCi95;
+    summary.passAtK = repeats.passAny;
+    summary.passAtKCi95 = repeats.passAnyCi95;
   }
   // Repeats of one row are not independent samples: the spread that says how far the run's mean
   // could move is the spread between rows, so the mean and its SE are taken over per-row means.
@@ -105,8 +142,9 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
 
 /**
  * Per-eval statistics gathered one result at a time, so a run never keeps its rows for them:
- * counts, pass rate with a Wilson 95% interval (over results that carry `passed`; errors and
- * skips are counted apart), mean score with SE and 95% interval (clipped to the eval's score
+ * counts, pass rate with its 95% interval (over results that carry `passed`, errors and skips
+ * counted apart; with repeats the row is the unit, see `passRateStats`), pass^k and pass@k with
+ * repeats, mean score with SE and 95% interval (clipped to the eval's score
  * range when `ranges` has it), and min/median/max of the scores. Only numbers are kept: a few
  * per row and eval.
  */

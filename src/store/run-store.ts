@@ -17,6 +17,7 @@ import { storeWriteError } from './write-error.js';
 import { withLiveStatus } from './abandoned-run.js';
 import type { OpenedRun } from './opened-run.js';
 import type { RunManifest } from './types.js';
+import { parseManifest } from './parse-manifest.js';
 
 /** How many recent ids an unknown-run error lists. */
 const RECENT_IDS_SHOWN = 5;
@@ -102,7 +103,7 @@ export class RunStore {
       throw error;
     }
     try {
-      return JSON.parse(text) as RunManifest;
+      return parseManifest(text);
     } catch (error) {
       throw new RunStoreError('STORE_BAD_MANIFEST', 'manifest is not valid JSON', { location: { file: path }, cause: error });
     }
@@ -207,7 +208,7 @@ export class RunStore {
     for (const id of await this.ids()) {
       if (manifests.length >= limit) break;
       try {
-        const manifest = JSON.parse(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8')) as RunManifest;
+        const manifest = parseManifest(await readFile(join(this.runDir(id), MANIFEST_FILE), 'utf8'));
         manifests.push(withLiveStatus(this.runDir(id), manifest));
       } catch {
         // A folder from a run killed before its manifest was written, or not ours: not a run.

@@ -8,6 +8,7 @@ import { RowOffsets } from './row-offsets.js';
 import { checkResults, duplicateRowError, ResultsHash } from './results-integrity.js';
 import { RunStoreError } from './store-error.js';
 import type { RunManifest } from './types.js';
+import { parseManifest } from './parse-manifest.js';
 
 /** A finished (or stopped) run read back from its folder: what `runs show` and `compare` work on. */
 export interface StoredRun {
@@ -128,7 +129,7 @@ export async function openRunFolder(dir: string): Promise<StoredRun> {
   }
   let manifest: RunManifest;
   try {
-    manifest = JSON.parse(text) as RunManifest;
+    manifest = parseManifest(text);
   } catch (error) {
     throw new RunStoreError('STORE_BAD_MANIFEST', 'manifest is not valid JSON', { location: { file: manifestPath }, cause: error });
   }

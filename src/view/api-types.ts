@@ -54,7 +54,7 @@ export interface RunListItem {
   passed?: boolean;
   costUsd?: number;
   /** Per eval, the pass rate and mean as the summary holds them. */
-  evals: Array<Pick<EvalSummary, 'name' | 'passRate' | 'passRateCi95' | 'meanScore' | 'passed' | 'passCount'>>;
+  evals: Array<Pick<EvalSummary, 'name' | 'passRate' | 'passRateCi95' | 'meanScore' | 'passedCount' | 'verdictCount'>>;
   /** An interrupted run (a `running` one whose process is gone included): the command that continues it. */
   resume?: string;
 }

@@ -30,10 +30,10 @@ export function listItem(manifest: RunManifest): RunListItem {
       ? { rows: summary.rows, errored: summary.errored, passed: summary.passed, ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }) }
       : {}),
     ...resumeOf(manifest),
-    evals: (summary?.evals ?? []).map(({ name, passRate, passRateCi95, meanScore, passed, passCount }) => ({
+    evals: (summary?.evals ?? []).map(({ name, passRate, passRateCi95, meanScore, passedCount, verdictCount }) => ({
       name,
-      passed,
-      passCount,
+      passedCount,
+      verdictCount,
       ...(passRate === undefined ? {} : { passRate }),
       ...(passRateCi95 === undefined ? {} : { passRateCi95 }),
       ...(meanScore === undefined ? {} : { meanScore }),

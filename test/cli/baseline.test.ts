@@ -32,7 +32,7 @@ describe('run-experiment --baseline', () => {
     expect(compare).toBeGreaterThan(summary);
     expect(out).toContain(`  base: <run-id> · prompts/echo.prompt.mdx`);
     expect(out).toContain('Changed rows: 2 regressed, 1 improved');
-    expect(out.trimEnd().split('\n').at(-1)).toBe('Gate: ✘ regression: exact: pass rate dropped 33.3 points (more than --max-drop 10)');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('Gate: ✘ regressed: exact: pass rate dropped 33.3 points (more than --max-drop 10)');
     expect(result.stdout).toContain(`base: ${first} ·`);
   });
 
@@ -42,8 +42,13 @@ describe('run-experiment --baseline', () => {
     const document = JSON.parse(json.stdout) as { comparison: { base: { id: string }; gate: { message: string } }; rows: unknown[] };
     expect(document.comparison.base.id).toBe(first);
     expect(document.rows).toHaveLength(3);
-    expect(json.stderr).toBe(`baseline ${first}: no significant regression (smallest detectable change: ±100.0 points)\n`);
+    expect(json.stderr).toBe(`baseline ${first}: inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 97 more paired rows needed (100 in all)\n`);
     expect(json.code).toBe(1); // the run's own gate: gamma fails
+    // --gate regression: only the comparison decides, and it did not regress.
+    const onlyRegression = await run(['--baseline', first, '--format', 'json', '--gate', 'regression']);
+    expect(onlyRegression.code).toBe(0);
+    // ... unless inconclusive is asked to fail too.
+    expect((await run(['--baseline', first, '--format', 'json', '--gate', 'regression', '--fail-on-inconclusive'])).code).toBe(1);
   });
 
   it('an unknown baseline is exit 2 before any model call; conflicting flags are usage errors', async () => {
@@ -53,8 +58,33 @@ describe('run-experiment --baseline', () => {
     expect(result.stderr).toMatch(/^error: latest~99: there are \d+ finished runs of prompts\/echo\.prompt\.mdx\n/);
     expect(server.requests.length).toBe(before);
     expect((await run(['--baseline', 'latest', '--baseline-commit', 'HEAD'])).stderr).toMatch(/^error: --baseline and --baseline-commit cannot be used together/);
-    expect((await run(['--max-drop', '5'])).stderr).toMatch(/^error: --alpha and --max-drop apply to a baseline comparison/);
+    expect((await run(['--max-drop', '5'])).stderr).toMatch(/^error: --alpha, --max-drop and --fail-on-inconclusive apply to a baseline comparison/);
+    expect((await run(['--fail-on-inconclusive'])).code).toBe(2);
+    expect((await run(['--gate', 'regression'])).stderr).toBe('error: --gate regression gates on the baseline comparison alone\n  hint: add --baseline <run>\n');
+    expect((await run(['--gate', 'evals'])).stderr).toBe('error: --gate evals: expected all or regression\n');
+    expect(server.requests.length).toBe(before);
     expect((await run(['--baseline-commit', 'HEAD'])).stderr).toMatch(/^error: @HEAD: git does not know this ref here/);
+  });
+});
+
+describe('run-experiment --baseline of another dataset', () => {
+  it('no row in common: the run is reported, then exit 2 naming the datasets, never a green gate', async () => {
+    const other = await cliProject({ 'datasets/words.jsonl': ['delta', 'epsilon'].map((word) => JSON.stringify({ input: { word }, expected_output: word })).join('\n') });
+    try {
+      server.setHandler(echoResponder);
+      const args = ['run-experiment', 'prompts/echo.prompt.mdx', '--no-cache', '--quiet', '--concurrency', '1'];
+      expect((await other.run(args, { server })).code).toBe(0);
+      // The baseline is a folder of the first project: a run of the three-word dataset.
+      const result = await other.run([...args, '--baseline', `${project.dir}/.agentmark/runs/${first}`, '--gate', 'regression'], { server });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toContain('SUMMARY');
+      expect(result.stdout).not.toContain('COMPARE');
+      expect(normalize(result.stderr)).toMatch(
+        /^error: no rows in common between base <run-id> \(3 rows\) and head <run-id> \(2 rows\); they differ in dataset \(base datasets\/words\.jsonl [0-9a-f]{12}, head datasets\/words\.jsonl [0-9a-f]{12}\)\n  hint: rows pair by their content/,
+      );
+    } finally {
+      await other.cleanup();
+    }
   });
 });
 
@@ -75,7 +105,7 @@ describe('run-experiment --baseline-commit with regression_tolerance', () => {
       const result = await scored.run([...args, '--baseline-commit', 'HEAD'], { server });
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('regression_tolerance 0.5: 2 of 3 row × eval scores fell more than 50% below base\n  #0 exact: 1.00 → 0.00\n  #1 exact: 1.00 → 0.00\n');
-      expect(result.stdout).toContain('Gate: ✔ no significant regression');
+      expect(result.stdout).toContain('Gate: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs');
     } finally {
       await scored.cleanup();
     }

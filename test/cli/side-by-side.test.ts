@@ -34,7 +34,7 @@ describe('several models side by side', () => {
     expect(side).toContain('│ exact (pass rate) │ 66.7% [20.8–93.9] │ 33.3% [6.1–79.2] │ −33.3 pts [−87.7, +58.5] │');
     // the side-by-side block, then the one overall line of the several runs
     expect(side.trimEnd().split('\n').slice(-3)).toEqual([
-      'Changed rows: 2 regressed, 1 improved. no significant regression (smallest detectable change: ±100.0 points)',
+      'Changed rows: 2 regressed, 1 improved. inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2468 more paired rows needed (2471 in all)',
       '',
       'Overall:  2 experiments, 6 rows (0 errored): 0 passed, 2 failed → FAILED (exit 1)',
     ]);

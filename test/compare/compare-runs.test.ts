@@ -63,7 +63,7 @@ describe('pairing', () => {
     expect(result.head.rows).toBe(6);
   });
 
-  test('repeats are reduced to each row\'s mean first (a row passes when at least half its repeats do)', async () => {
+  test('repeats are reduced to each row\'s pass share and mean score, never cut at a half', async () => {
     const base: RowSpec[] = [
       { input: { i: 0 }, evals: { ok: [pass(), fail(), pass()], s: [score(0.2), score(0.4), score(0.6)] } },
       { input: { i: 1 }, evals: { ok: [fail(), fail(), pass()], s: [score(1), score(1), score(1)] } },
@@ -75,13 +75,43 @@ describe('pairing', () => {
     const result = await compare(base, head, ['ok', 's']);
     expect(result.base.repeat).toBe(3);
     const [ok, s] = result.evals;
+    // Shares: base 2/3 and 1/3, head 1/3 and 1/3 (a 1-of-3 row is not a 0, a 2-of-3 row not a 1).
     expect(ok?.base.passRate).toBe(0.5);
-    expect(ok?.head.passRate).toBe(0);
+    expect(ok?.head.passRate).toBeCloseTo(1 / 3, 12);
     expect(ok?.regressed).toBe(1);
+    expect(ok?.unchanged).toBe(1);
+    expect(ok?.passRate).toMatchObject({ test: 'wilcoxon', method: 'exact' });
+    expect(ok?.passRate?.estimate).toBeCloseTo(-1 / 6, 12);
+    // One non-zero difference: the exact signed-rank p is 2 · ½ = 1, the one-sided ½.
+    expect(ok?.passRate?.pValue).toBe(1);
+    expect(ok?.passRate?.pWorse).toBe(0.5);
     expect(s?.kind).toBe('score');
     expect(s?.base.meanScore).toBeCloseTo(0.7, 12);
     expect(s?.head.meanScore).toBeCloseTo(0.6, 12);
     expect(s?.score?.estimate).toBeCloseTo(-0.1, 12);
+  });
+});
+
+describe('repeats: the row is the unit', () => {
+  test('60 rows × 5 repeats (48 always pass, 12 always fail): each side shows the run summary\'s own interval; a 2-of-4 row is no pass', async () => {
+    const rows = (failing: number): RowSpec[] => Array.from({ length: 60 }, (_, i) => ({ input: { i }, evals: { ok: Array.from({ length: 5 }, () => (i < failing ? fail() : pass())) } }));
+    const result = await compare(rows(12), rows(12), ['ok']);
+    const ok = result.evals[0];
+    // The same computation as summarizeEvals (test/scoring/statistics.test.ts): [0.678311, 0.883559].
+    expect(ok?.base.passRateCi95?.[0]).toBeCloseTo(0.678310597769, 9);
+    expect(ok?.base.passRateCi95?.[1]).toBeCloseTo(0.883558645945, 9);
+    expect(ok?.head.passRateCi95).toEqual(ok?.base.passRateCi95);
+    expect(ok?.passRate).toMatchObject({ test: 'wilcoxon', estimate: 0, pValue: 1 });
+    // Nothing moved: the floor of 5 rows of 60 (8.3 points) is above the default 5: inconclusive.
+    expect(ok?.minDetectable).toBeCloseTo(5 / 60, 12);
+    expect(result.gate.outcome).toBe('inconclusive');
+    // A row at 2 of 4 in base and 3 of 4 in head improved; under the old half-cut both were passes.
+    const two = await compare(
+      [{ input: { i: 0 }, evals: { ok: [pass(), pass(), fail(), fail()] } }],
+      [{ input: { i: 0 }, evals: { ok: [pass(), pass(), pass(), fail()] } }],
+      ['ok'],
+    );
+    expect([two.evals[0]?.improved, two.evals[0]?.passRate?.estimate]).toEqual([1, 0.25]);
   });
 });
 
@@ -134,7 +164,18 @@ describe('statistics on paired rows', () => {
     expect(result.gate.failed).toBe(true);
     expect(result.gate.reasons).toEqual(['ok: pass rate significantly worse (-40.0 points, one-sided p = 0.00049 after Holm < α = 0.05)']);
     const calm = await compare(withSecond(base), withSecond(base), ['ok', 'other'], { maxDrop: 5 });
-    expect(calm.gate).toEqual({ checked: true, failed: false, reasons: [], message: 'no significant regression (smallest detectable change: ±20.0 points)' });
+    // 30 pairs, none discordant, two evals: one-sided α/2 = 0.025 needs 6 flips, 6 of 30 = 20 points.
+    expect(calm.evals[0]?.minDetectable).toBeCloseTo(0.2, 12);
+    expect(calm.evals[0]?.detectableAlpha).toBe(0.025);
+    expect(calm.gate).toMatchObject({ checked: true, outcome: 'inconclusive', failed: false, reasons: [] });
+    // An eval in head only has nothing to compare: it does not decide the outcome.
+    const rows = Array.from({ length: 120 }, (_, i) => ({ input: { i }, evals: { ok: pass() } }));
+    const withOk = await makeRun(root, { id: nextId(), rows, evalNames: ['ok'] });
+    const withExtra = await makeRun(root, { id: nextId(), rows: rows.map((r) => ({ ...r, evals: { ...r.evals, extra: pass() } })), evalNames: ['ok', 'extra'] });
+    const added = await compareRuns(withOk, withExtra, { projectRoot: root });
+    expect(added.gate.outcome).toBe('no regression');
+    expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 120, 'no regression'], ['extra', 0, 'inconclusive']]);
+    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 20.0 points > max drop 5; about 90 more paired rows needed (120 in all)');
     const small = tableRows(10, 2, 0, 8);
     const drop = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
     expect(drop.gate.failed).toBe(true);

@@ -26,6 +26,8 @@ export interface RunSpec {
   startedAt?: string;
   /** Append rows in this order of dataset indexes (finish order), to exercise reading back in order. */
   order?: number[];
+  /** @default { path: 'datasets/d.jsonl', hash: 'd-hash' } */
+  dataset?: { path: string; hash: string };
 }
 
 /** Writes a run folder through the real store, as the runner would, and returns its id. */
@@ -37,7 +39,7 @@ export async function makeRun(root: string, spec: RunSpec): Promise<string> {
     errored: 0,
     cached: 0,
     pregenerated: 0,
-    evals: spec.evalNames.map((name) => ({ name, count: 0, errored: 0, passCount: 0, passed: 0 })),
+    evals: spec.evalNames.map((name) => ({ name, count: 0, errored: 0, verdictCount: 0, passedCount: 0 })),
     latencyMs: { p50: 100, p95: 200 },
     usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
     flaky: [],
@@ -47,7 +49,7 @@ export async function makeRun(root: string, spec: RunSpec): Promise<string> {
   const handle = await store.create({
     id: spec.id,
     prompt: { path: spec.prompt ?? 'prompts/p.prompt.mdx', hash: `${spec.prompt ?? 'p'}-hash`, name: 'p' },
-    dataset: { path: 'datasets/d.jsonl', hash: 'd-hash' },
+    dataset: spec.dataset ?? { path: 'datasets/d.jsonl', hash: 'd-hash' },
     model: spec.model ?? 'openai/gpt-4o-mini',
     settings: { temperature: 0 },
     options: { repeat },

@@ -12,9 +12,13 @@ import {
   normalQuantile,
   pairedT,
   sampleBinomial,
+  pairsNeeded,
+  type Detectable,
   tQuantile,
   wilcoxonSignedRank,
 } from '../../src/compare/stats/index.js';
+import { EvalPairs } from '../../src/compare/eval-pairs.js';
+import { evalStatistics } from '../../src/compare/eval-statistics.js';
 import { mulberry32 } from '../../src/dataset/random.js';
 
 // Student (1908) / Cushny & Peebles sleep data: extra hours of sleep, drug 2 minus drug 1, per
@@ -110,6 +114,38 @@ describe('Wilcoxon signed-rank', () => {
     expect(wilcoxonSignedRank([0, 0, 0]).pValue).toBe(1);
     expect(wilcoxonSignedRank([]).pValue).toBe(1);
   });
+
+  // docs/statistics.md: "exact below 50 non-zero differences without ties, else normal".
+  test('cut-over: 49 untied non-zero differences are exact, 50 use the normal approximation', () => {
+    // Ranks 2..n positive, rank 1 negative: T = n(n+1)/2 − 1. Exactly two sign patterns reach
+    // T or more (all positive, and all but rank 1), so the two-sided exact p is 2 · 2 / 2^n.
+    const differences = (n: number): number[] => Array.from({ length: n }, (_, i) => (i === 0 ? -1 : i + 1));
+    const exact = wilcoxonSignedRank(differences(49));
+    expect(exact.method).toBe('exact');
+    expect(exact.statistic).toBe(1224);
+    expect(exact.pValue).toBe(4 / 2 ** 49);
+    const normal = wilcoxonSignedRank(differences(50));
+    expect(normal.method).toBe('normal');
+    // z = (T − n(n+1)/4 − ½) / √(n(n+1)(2n+1)/24) = (1274 − 637.5 − 0.5) / √10731.25 = 6.13956
+    expect(normal.pValue).toBeCloseTo(2 * normalCdf(-636 / Math.sqrt(10731.25)), 15);
+  });
+
+  // docs/statistics.md: "zeros are dropped (Wilcoxon's rule, not Pratt's); differences within
+  // 1e-12 of each other are ties and share their mean rank; a tie means the normal approximation".
+  test('tie rule: zeros dropped, differences within 1e-12 tied at their mean rank, ties go normal', () => {
+    const zeros = wilcoxonSignedRank([0, 0, 1, 2, -3]);
+    expect(zeros.n).toBe(3);
+    expect(zeros.statistic).toBe(3);
+    expect(zeros.method).toBe('exact');
+    // 1e-14 apart: one value twice, ranks 1 and 2 averaged to 1.5 each; the tie forces normal.
+    const tied = wilcoxonSignedRank([0.1, 0.1 + 1e-14, -0.3, 0.4, 0.5]);
+    expect(tied.statistic).toBe(1.5 + 1.5 + 4 + 5);
+    expect(tied.method).toBe('normal');
+    // 1e-9 apart: two values, ranked 1 and 2, exact.
+    const apart = wilcoxonSignedRank([0.1, 0.1 + 1e-9, -0.3, 0.4, 0.5]);
+    expect(apart.statistic).toBe(1 + 2 + 4 + 5);
+    expect(apart.method).toBe('exact');
+  });
 });
 
 describe('paired t', () => {
@@ -139,25 +175,45 @@ describe('Holm', () => {
   });
 });
 
-describe('minimum detectable difference', () => {
-  test("solves Connor's (1987) McNemar sample-size equation for the difference", () => {
+describe('minimum detectable difference (one-sided α, the gate\'s test)', () => {
+  const value = (d: Detectable | undefined): number => (d && 'value' in d ? d.value : NaN);
+
+  test("solves Connor's (1987) McNemar sample-size equation for the difference, one-sided", () => {
     const n = 155;
-    const delta = minDetectablePassRate(n, 31) as number;
+    const delta = value(minDetectablePassRate(n, 31, 0.05));
     const psi = 31 / n;
-    const rhs = (1.959964 * Math.sqrt(psi) + 0.841621 * Math.sqrt(psi - delta * delta)) / delta;
-    expect(rhs * rhs).toBeCloseTo(n, 3);
-    expect(delta).toBeCloseTo(0.1, 2);
+    // z(0.95) = 1.644854, z(0.8) = 0.841621 (mpmath; the textbook values)
+    const rhs = (1.644854 * Math.sqrt(psi) + 0.841621 * Math.sqrt(psi - delta * delta)) / delta;
+    expect(rhs * rhs).toBeCloseTo(n, 2);
   });
 
-  test('never below the fewest flips the exact test can detect (6 at α = 0.05)', () => {
-    expect(minimumDiscordant(0.05)).toBe(6);
-    expect(minDetectablePassRate(120, 0)).toBeCloseTo(6 / 120, 12);
+  test('never below the fewest flips the exact one-sided test can detect: ½^k ≤ α (5 at 0.05, 6 at 0.025)', () => {
+    expect(minimumDiscordant(0.05)).toBe(5);
+    expect(minimumDiscordant(0.025)).toBe(6);
+    expect(minimumDiscordant(0.1)).toBe(4);
+    expect(value(minDetectablePassRate(120, 0, 0.05))).toBeCloseTo(5 / 120, 12);
     expect(minDetectablePassRate(0, 0)).toBeUndefined();
   });
 
-  test('scores: (z 0.975 + z 0.8) · sd / √n', () => {
-    expect(minDetectableMean(100, 0.5)).toBeCloseTo((1.959964 + 0.841621) * 0.05, 5);
-    expect(minDetectableMean(100, 0)).toBeUndefined();
+  test('fewer pairs than that: not detectable whatever the data (the label is the α in use)', () => {
+    expect(minDetectablePassRate(4, 4, 0.05)).toEqual({ undetectable: true });
+    expect(minDetectablePassRate(5, 5, 0.05)).not.toEqual({ undetectable: true });
+    expect(minDetectableMean(4, 0.3, 0.05)).toEqual({ undetectable: true });
+    // At α = 0.1, four pairs can reach it: ½⁴ = 0.0625 ≤ 0.1.
+    expect(minDetectableMean(4, 0.3, 0.1)).not.toEqual({ undetectable: true });
+  });
+
+  test('means: (t(1 − α, n − 1) + t(0.8, n − 1)) · sd / √n', () => {
+    // t(0.95, 99) = 1.660391, t(0.8, 99) = 0.845267 (mpmath, as in reference-values.py)
+    expect(value(minDetectableMean(100, 0.5, 0.05))).toBeCloseTo((1.660391 + 0.845267) * 0.05, 5);
+    // Differences that do not vary: the floor of the sign pattern, 5 rows of 100.
+    expect(value(minDetectableMean(100, 0, 0.05))).toBeCloseTo(0.05, 12);
+  });
+
+  test('pairs needed: the fewest n at which the same formula reaches the target', () => {
+    const needed = pairsNeeded((n) => minDetectablePassRate(n, n * 0.2, 0.05), 0.05, 12) as number;
+    expect(value(minDetectablePassRate(needed, needed * 0.2, 0.05))).toBeLessThanOrEqual(0.05);
+    expect(value(minDetectablePassRate(needed - 1, (needed - 1) * 0.2, 0.05))).toBeGreaterThan(0.05);
   });
 });
 
@@ -208,5 +264,24 @@ describe('bootstrap', () => {
   test('no change: a zero-width interval at 0; one pair: none', () => {
     expect(bootstrapMeanInterval([0, 0, 0, 0])).toEqual([0, 0]);
     expect(bootstrapMeanInterval([1])).toBeUndefined();
+  });
+});
+
+describe('a 300,000-row comparison with 150,000 discordant pairs', () => {
+  test("the eval's statistics carry McNemar's exact p-value (no stack overflow, no approximation)", () => {
+    // 75,500 rows regressed, 74,500 improved, 150,000 unchanged (half passed in both).
+    const pairs = new EvalPairs('ok');
+    const verdict = (passed: boolean) => ({ hasVerdict: true, verdicts: 1, passed: passed ? 1 : 0, verdict: passed ? 1 : 0 });
+    for (let i = 0; i < 300_000; i++) {
+      const [base, head] = i < 75_500 ? [true, false] : i < 150_000 ? [false, true] : [i % 2 === 0, i % 2 === 0];
+      pairs.add(verdict(base), verdict(head));
+    }
+    const { comparison, pWorse } = evalStatistics(pairs, { resamples: 10_000, seed: 0 });
+    expect(comparison).toMatchObject({ pairs: 300_000, regressed: 75_500, improved: 74_500, unchanged: 150_000 });
+    expect(comparison.passRate?.test).toBe('mcnemar');
+    // 2 · P(X ≤ 74,500), X ~ Binomial(150,000, ½) = 2 · 0.0049483904218881872 (reference-values.py, exact integers).
+    const p = comparison.passRate?.pValue as number;
+    expect(Math.abs(p - 2 * 0.0049483904218881872)).toBeLessThan(1e-9 * p);
+    expect(Math.abs((pWorse as number) - 0.0049483904218881872)).toBeLessThan(1e-9 * 0.0049483904218881872);
   });
 });

@@ -1,5 +1,6 @@
 // User scorers in worker threads (src/scoring/workers/). The workers run the built
 // dist/bundle/scorer-worker.js, as the CLI does; `npm test` builds before vitest starts.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,8 +86,23 @@ describe('user scorers in worker threads', { timeout: 40_000 }, () => {
     expect(scored.error).toMatch(/^a scorer worker could not load agentmark\.config: loading the config failed: not in a worker/);
   });
 
-  it('binding alone starts no worker, and closing an unused pool is free', async () => {
-    const result = await bind(['ok']);
-    await result.close();
+  it('binding alone starts no worker, and closing an unused pool is free; the first eval starts one', async () => {
+    // Node publishes every new Worker on the `worker_threads` diagnostics channel.
+    let started = 0;
+    const count = (): void => void started++;
+    subscribe('worker_threads', count);
+    try {
+      const result = await bind(['ok']);
+      expect(started).toBe(0);
+      await result.close();
+      expect(started).toBe(0);
+      await rm(dir, { recursive: true, force: true });
+      // The same count sees a worker when one does start.
+      const used = await bind(['ok']);
+      await runEval(evalOf(used, 'ok'), params({ output: 'yes' }));
+      expect(started).toBe(1);
+    } finally {
+      unsubscribe('worker_threads', count);
+    }
   });
 });

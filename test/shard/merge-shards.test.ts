@@ -87,7 +87,7 @@ describe('mergeShards', () => {
     // Flaky: the multiples of 7 that are not multiples of 5. Passed: 27 echoed words twice, plus
     // one of the two repeats of each of the 4 flaky rows; w13 errors twice.
     expect(summary.flaky.map((row) => row.index)).toEqual([7, 14, 21, 28]);
-    expect(summary.evals[0]).toMatchObject({ name: 'exact', count: 78, errored: 0, passCount: 78, passed: 2 * 27 + 4 });
+    expect(summary.evals[0]).toMatchObject({ name: 'exact', count: 78, errored: 0, verdictCount: 78, passedCount: 2 * 27 + 4 });
     expect(summary.gates.map((gate) => [gate.name, gate.passed])).toEqual([['evals', false], ['errors', false], ['score:exact', true]]);
     expect(summary.latencyMs.p50).toBeTypeOf('number');
     expect(merged.manifest.merged).toEqual({

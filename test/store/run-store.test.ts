@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { RowResult } from '../../src/experiment/types.js';
 import { UsageError } from '../../src/errors/index.js';
-import { RunStore, RunStoreError, rowKey } from '../../src/store/index.js';
+import { RunStore, RunStoreError, openRunFolder, rowKey } from '../../src/store/index.js';
 import { manifest, row, onTempDir } from './fixtures.js';
 
 let root: string;
@@ -247,5 +247,27 @@ describe('list and unknown ids', () => {
     await expect(store.manifest('x')).rejects.toMatchObject({
       hint: `no runs yet in ${join(root, '.agentmark', 'runs')}`,
     });
+  });
+});
+
+describe('manifests written before the eval counts were renamed', () => {
+  test('passCount / passed per eval are read as verdictCount / passedCount, everywhere a manifest is read', async () => {
+    const handle = await store.create(manifest(ID));
+    await handle.close();
+    const old = {
+      ...manifest(ID),
+      status: 'completed',
+      summary: {
+        rows: 2, errored: 0, cached: 0, pregenerated: 0, latencyMs: {}, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, flaky: [], gates: [], passed: false,
+        evals: [{ name: 'ok', count: 2, errored: 0, passCount: 2, passed: 1, passRate: 0.5 }],
+      },
+    };
+    await writeFile(join(handle.dir, 'manifest.json'), JSON.stringify(old));
+    const expected = { name: 'ok', count: 2, errored: 0, verdictCount: 2, passedCount: 1, passRate: 0.5 };
+    expect((await store.manifest(ID)).summary?.evals).toEqual([expected]);
+    expect((await store.list())[0]?.summary?.evals).toEqual([expected]);
+    expect((await openRunFolder(handle.dir)).manifest.summary?.evals).toEqual([expected]);
+    // The run's own verdict keeps its name.
+    expect((await store.manifest(ID)).summary?.passed).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareResult, EvalComparison } from '../../src/compare/index.js';
 import type { RunSummary } from '../../src/experiment/types.js';
+import { detectableCell } from '../../src/report/compare/eval-cells.js';
 import { formatP, pointsInterval, signedPoints, valueWithInterval } from '../../src/report/compare/format-numbers.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -38,7 +39,8 @@ function cliCells(e: EvalComparison): Record<string, string> {
     'p-holm': formatP(diff?.pValueHolm),
     p: formatP(diff?.pValue),
     counts: `${e.improved} / ${e.regressed} / ${e.unchanged}`,
-    detectable: e.minDetectable === undefined ? 'n/a' : `±${(e.minDetectable * 100).toFixed(1)} pts`,
+    detectable: detectableCell(e),
+    'eval-gate': e.gate?.outcome ?? 'n/a',
   };
 }
 
@@ -48,14 +50,15 @@ async function expectNumbersOf(result: CompareResult): Promise<void> {
   for (const e of result.evals) {
     const row = page.locator(`table.compare-evals tr[data-eval="${e.name}"]`);
     const shown: Record<string, string> = {};
-    for (const cell of ['base', 'head', 'bootstrap', 'p-holm', 'p', 'counts', 'detectable']) shown[cell] = (await row.locator(`td.${cell}`).textContent()) ?? '';
+    for (const cell of ['base', 'head', 'bootstrap', 'p-holm', 'p', 'counts', 'detectable', 'eval-gate']) shown[cell] = (await row.locator(`td.${cell}`).textContent()) ?? '';
     shown['difference'] = (await row.locator('td.difference .num').textContent()) ?? '';
     expect(shown, e.name).toEqual(cliCells(e));
   }
   expect(await page.textContent('[data-testid=paired]')).toBe(String(result.pairing.paired));
   expect(await page.textContent('[data-testid=regressed-count]')).toBe(String(result.changedRows.regressed));
   expect(await page.textContent('[data-testid=improved-count]')).toBe(String(result.changedRows.improved));
-  expect(await page.textContent('[data-testid=gate]')).toBe(`regression check: ${result.gate.failed ? '✘' : '✔'} ${result.gate.message}`);
+  const mark = { regressed: '✘', inconclusive: '?', 'no regression': '✔' }[result.gate.outcome];
+  expect(await page.textContent('[data-testid=gate]')).toBe(`regression check: ${mark} ${result.gate.message}`);
   const pairs = await page.locator('.changed-row').evaluateAll((els) =>
     els.map((el) => [el.getAttribute('data-change'), Number(el.getAttribute('data-head-index')), el.querySelector('.base-output')?.textContent, el.querySelector('.head-output')?.textContent]),
   );

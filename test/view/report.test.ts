@@ -91,6 +91,30 @@ describe('the single-file report in a real browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('with repeats, the eval cards show pass^k and pass@k with their intervals, as the json report has them', async () => {
+    // 8 rows × 3 repeats: rows 0–4 always pass, 5 and 6 pass once, 7 never.
+    const id = '20261130-140000.000-abc123';
+    const rows = Array.from({ length: 24 }, (_, i) => {
+      const index = Math.floor(i / 3);
+      const repeat = i % 3;
+      const passed = index < 5 || (index < 7 && repeat === 0);
+      return row(index, { repeat, evals: { ok: { passed, score: passed ? 1 : 0, normalized: passed ? 1 : 0 } } });
+    });
+    await writeRun(project.dir, { id, evalNames: ['ok'], rows });
+    const html = await runCli(['runs', 'show', id, '--format', 'html', '-o', 'repeats.html'], { cwd: project.dir, env: {}, timeoutMs: 60_000 });
+    expect(html.stderr).toBe('');
+    const json = await runCli(['runs', 'show', id, '--format', 'json'], { cwd: project.dir, env: {}, timeoutMs: 60_000 });
+    const [ok] = (JSON.parse(json.stdout) as { summary: RunSummary }).summary.evals;
+    expect(ok).toMatchObject({ repeats: 3, passHatK: 5 / 8, passAtK: 7 / 8 });
+    await page.goto(pathToFileURL(join(project.dir, 'repeats.html')).href);
+    const card = page.locator('.eval-card[data-eval="ok"]');
+    await card.waitFor();
+    expect(await card.locator('.pass-hat-k').textContent()).toBe(`pass^3 ${pct(ok?.passHatK)} (${pct(ok?.passHatKCi95?.[0])} – ${pct(ok?.passHatKCi95?.[1])})`);
+    expect(await card.locator('.pass-at-k').textContent()).toBe(`pass@3 ${pct(ok?.passAtK)} (${pct(ok?.passAtKCi95?.[0])} – ${pct(ok?.passAtKCi95?.[1])})`);
+    expect(await card.locator('.ci-low').textContent()).toBe(pct(ok?.passRateCi95?.[0]));
+    expect(problems).toEqual([]);
+  });
+
   it('shows hostile rows literally, and a large report is compressed and still opens', async () => {
     const dir = await tempProject({ 'agentmark.json': '{}' });
     try {

@@ -29,7 +29,7 @@ describe('RunIndex', () => {
     expect(await index.refresh()).toBe(2);
     expect(index.columns.index).toEqual([0, 1, 2]);
     expect(index.entriesFrom(2)).toEqual([[2, 0, 0, 12, null, 'P', [1], []]]);
-    expect(index.liveSummary()).toMatchObject({ rows: 3, errored: 0, evals: [{ name: 'ok', passed: 2, passCount: 3 }] });
+    expect(index.liveSummary()).toMatchObject({ rows: 3, errored: 0, evals: [{ name: 'ok', passedCount: 2, verdictCount: 3 }] });
 
     // as `--resume` does after a kill: the file is cut back, then rows are appended again
     await truncate(path, line(0, true).length);

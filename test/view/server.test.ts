@@ -159,7 +159,7 @@ describe('the API', () => {
       [RUN, 'completed'],
     ]);
     // 1 passed of 2 verdicts; the Wilson interval comes from src/scoring, as stored in the manifest
-    expect(runs[1]?.evals).toEqual([{ name: 'correct', passed: 1, passCount: 2, passRate: 0.5, passRateCi95: expect.any(Array), meanScore: 0.5 }]);
+    expect(runs[1]?.evals).toEqual([{ name: 'correct', passedCount: 1, verdictCount: 2, passRate: 0.5, passRateCi95: expect.any(Array), meanScore: 0.5 }]);
     expect(runs[1]).toMatchObject({ rows: 3, errored: 1, passed: false });
   });
 
@@ -223,7 +223,7 @@ describe('the API', () => {
 
   it('gives a running run its live summary from the rows so far', async () => {
     const run = await json<RunResponse>(server, `/api/runs/${LIVE}`);
-    expect(run.live).toMatchObject({ rows: 1, errored: 0, evals: [{ name: 'correct', passed: 1, passCount: 1, passRate: 1 }] });
+    expect(run.live).toMatchObject({ rows: 1, errored: 0, evals: [{ name: 'correct', passedCount: 1, verdictCount: 1, passRate: 1 }] });
   });
 
   it('streams rows appended to a running run as server-sent events', async () => {

@@ -33,7 +33,7 @@ function outcome(runId: string, rows: RowResult[], evals: EvalSummary[]): Experi
   return { runId, runDir: `/p/.agentmark/runs/${runId}`, status: 'completed', summary, failedIndexes: new Set() };
 }
 
-const exact = (passRate: number, meanScore: number): EvalSummary => ({ name: 'exact', count: 3, errored: 0, passCount: 3, passed: 0, passRate, meanScore });
+const exact = (passRate: number, meanScore: number): EvalSummary => ({ name: 'exact', count: 3, errored: 0, verdictCount: 3, passedCount: 0, passRate, meanScore });
 const options = { width: 40, cwd: '/p' };
 
 test('the first run has no deltas; the next shows ▲/▼ and the rows whose verdict flipped', () => {

@@ -8,6 +8,7 @@ import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
+import { gateFails } from '../gate-fails.js';
 import { openReportOutput } from '../report-output.js';
 import { projectPath } from '../project-path.js';
 
@@ -15,9 +16,16 @@ export const compareOptions = {
   ...commonOptions,
   format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, markdown or html (one self-contained page, e.g. -o compare.html)' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the comparison to a file instead of stdout' },
-  'fail-on-regression': { type: 'boolean', description: 'Exit 1 when an eval is significantly worse in head (one-sided, after Holm)' },
+  'fail-on-regression': { type: 'boolean', description: 'Exit 1 when the gate says regressed: an eval significantly worse in head (one-sided, after Holm)' },
+  'fail-on-inconclusive': { type: 'boolean', description: 'Exit 1 also when the gate says inconclusive: the test could not have seen a drop of --max-drop points' },
   alpha: { type: 'number', value: '<a>', min: 0.000001, max: 0.5, default: 0.05, description: 'Significance level of the gate' },
-  'max-drop': { type: 'number', value: '<points>', min: 0, max: 100, description: 'Also exit 1 when a pass rate or mean drops by more than this many points' },
+  'max-drop': {
+    type: 'number',
+    value: '<points>',
+    min: 0,
+    max: 100,
+    description: 'The drop the comparison must be able to detect to say "no regression" (default 5); given, a larger drop also exits 1',
+  },
   seed: { type: 'integer', value: '<s>', default: 0, description: 'Bootstrap seed' },
   resamples: { type: 'integer', value: '<n>', min: 10_000, max: 1_000_000, default: 10_000, description: 'Bootstrap resamples' },
   show: { type: 'integer', value: '<n>', min: 0, default: 20, description: 'Changed rows listed in full' },
@@ -32,7 +40,11 @@ const help = {
     'difference head − base with 95% intervals, p-values (Holm-adjusted across evals), the rows\n' +
     `that changed verdict, and whether the change is significant. A run is ${RUN_REF_FORMS}.`,
   options: compareOptions,
-  details: 'Exit codes: 0 no regression (or no gate asked for), 1 the gate fired, 2 usage or input error.',
+  details:
+    'The gate says regressed (a significant drop), no regression (none, and the test could have seen a drop of\n' +
+    '--max-drop points) or inconclusive (it could not: more rows are needed).\n' +
+    'Exit codes: 0 no regression, inconclusive (unless --fail-on-inconclusive) or no gate asked for;\n' +
+    '1 the gate fired; 2 usage or input error (including two runs with no row in common).',
 };
 
 async function compareHtml(projectRoot: string, result: CompareResult, runs: StoredRun[]): Promise<string> {
@@ -67,7 +79,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     resamples: options.resamples ?? 10_000,
     maxChangedRows: options.show ?? 20,
     ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
-    failOnRegression: (options['fail-on-regression'] ?? false) || options['max-drop'] !== undefined,
+    failOnRegression: (options['fail-on-regression'] ?? false) || (options['fail-on-inconclusive'] ?? false) || options['max-drop'] !== undefined,
   });
   // The viewer's code loads only for this format; the page is built before -o's file is opened.
   const page = format === 'html' ? await compareHtml(project.root, result, [base, head]) : undefined;
@@ -80,5 +92,5 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     output.close();
   }
-  return result.gate.checked && result.gate.failed ? ExitCode.gateFailed : ExitCode.ok;
+  return gateFails(result, options['fail-on-inconclusive'] ?? false) ? ExitCode.gateFailed : ExitCode.ok;
 }

@@ -1,6 +1,6 @@
 import { listRows, runExperiment } from '../../experiment/index.js';
 import { loadConfig } from '../../project/index.js';
-import { isAgentmarkError, UsageError } from '../../errors/index.js';
+import { isAgentmarkError, UsageError, type AgentmarkError } from '../../errors/index.js';
 import { formatRowList, writeCsv, writeJson, writeJunit, type FinishedRun, type Reporter, type ReporterName } from '../../report/index.js';
 import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
@@ -35,7 +35,10 @@ const help = {
   options: runOptions,
   details:
     'Gates: exit 1 when an eval did not pass or a row errored (or, with --threshold, when the\n' +
-    'pass rate is below it), or when a score_thresholds minimum is missed; 0 when all passed.',
+    'pass rate is below it), or when a score_thresholds minimum is missed; 0 when all passed.\n' +
+    'With --baseline these gates still apply, so a run that improved on its baseline but has a\n' +
+    'failing row exits 1; --gate regression gates on the comparison alone (regressed exits 1,\n' +
+    'and inconclusive too with --fail-on-inconclusive). No row in common with the baseline: exit 2.',
 };
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -73,6 +76,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   if (sideBySide && (settings.run.resume !== undefined || options.watch)) throw new UsageError('USAGE_CONFLICT', 'several models or --side-by-side cannot be resumed or watched');
   const baselineFlags = baselineFlagsOf(options, sideBySide);
+  const gate = gateOf(options.gate, baselineFlags);
   const config = await loadConfig(project, { client: true });
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   checkModels(models, config, project.root);
@@ -102,11 +106,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       if (io.signal.aborted) break;
       let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1 });
       let comparison: CompareResult | undefined;
+      let noComparison: AgentmarkError | undefined;
       try {
         // The baseline is found before the run, so an unknown one is exit 2 before any call.
         const prompt = baselineFlags ? await loadPrompt(promptPath, { project, filters: config.filters }) : undefined;
         const baseline = baselineFlags && prompt ? await findBaseline(baselineFlags, project, io.cwd, prompt) : undefined;
-        if (baseline) report = compareAtRunEnd(report, baseline, (result) => (comparison = result));
+        if (baseline) report = compareAtRunEnd(report, baseline, (result) => (comparison = result), (error) => (noComparison = error));
         const outcome = await runExperiment({
           ...settings.run,
           ...(model === undefined ? {} : { model }),
@@ -125,17 +130,26 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           },
         });
         if (outcome.status === 'completed') finished.push({ label, runId: outcome.runId, runDir: outcome.runDir, summary: outcome.summary });
+        // --gate regression: the run's own gates (evals, errors, thresholds) only report.
+        const runFailed = !outcome.summary.passed && gate === 'all';
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
-        else if (!outcome.summary.passed && code === ExitCode.ok) code = ExitCode.gateFailed;
+        else if (runFailed && code === ExitCode.ok) code = ExitCode.gateFailed;
+        const compareFailed = comparison !== undefined && baselineFailed(comparison, baselineFlags?.failOnInconclusive ?? false);
         if (comparison) {
           // The table shows the comparison; other formats are for machines, so say it on stderr.
           if (settings.report.format !== 'table') io.stderr.write(`baseline ${comparison.base.id}: ${comparison.gate.message}\n`);
-          if (baselineFailed(comparison) && code === ExitCode.ok) code = ExitCode.gateFailed;
+          if (comparison.pairing.warning !== undefined && settings.report.format !== 'table') io.stderr.write(`warning: ${comparison.pairing.warning}\n`);
+          if (compareFailed && code === ExitCode.ok) code = ExitCode.gateFailed;
+        }
+        // No row in common with the baseline: nothing was compared, which no gate may call a pass.
+        if (noComparison) {
+          printError(noComparison, io.stderr, io.cwd);
+          code = ExitCode.inputError;
         }
         tally.rows += outcome.summary.rows;
         tally.errored += outcome.summary.errored;
         if (outcome.status === 'interrupted') tally.interrupted += 1;
-        else if (outcome.summary.passed && !(comparison && baselineFailed(comparison))) tally.passed += 1;
+        else if (!runFailed && !compareFailed && noComparison === undefined) tally.passed += 1;
         else tally.failed += 1;
       } catch (error) {
         // One broken prompt among several: say so and go on with the others; exit 2 at the end.
@@ -183,13 +197,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   return code;
 }
 
+/** `--gate`: what decides the exit code. `regression` needs a baseline to gate on. */
+function gateOf(value: string | undefined, baseline: BaselineFlags | undefined): 'all' | 'regression' {
+  const gate = value ?? 'all';
+  if (gate !== 'all' && gate !== 'regression') throw new UsageError('USAGE_BAD_VALUE', `--gate ${gate}: expected all or regression`);
+  if (gate === 'regression' && baseline === undefined) {
+    throw new UsageError('USAGE_CONFLICT', '--gate regression gates on the baseline comparison alone', { hint: 'add --baseline <run>' });
+  }
+  return gate;
+}
+
 function baselineFlagsOf(options: ReturnType<typeof parseOptions<typeof runOptions>>['options'], sideBySide: boolean): BaselineFlags | undefined {
   if (options.baseline !== undefined && options['baseline-commit'] !== undefined) {
     throw new UsageError('USAGE_CONFLICT', '--baseline and --baseline-commit cannot be used together', { hint: '--baseline-commit <ref> is --baseline @<ref> plus the regression_tolerance check' });
   }
   if (options.baseline === undefined && options['baseline-commit'] === undefined) {
-    if (options['max-drop'] !== undefined || (options.alpha !== undefined && !sideBySide)) {
-      throw new UsageError('USAGE_CONFLICT', '--alpha and --max-drop apply to a baseline comparison', { hint: 'add --baseline <run>' });
+    if (options['max-drop'] !== undefined || options['fail-on-inconclusive'] || (options.alpha !== undefined && !sideBySide)) {
+      throw new UsageError('USAGE_CONFLICT', '--alpha, --max-drop and --fail-on-inconclusive apply to a baseline comparison', { hint: 'add --baseline <run>' });
     }
     return undefined;
   }
@@ -197,6 +221,7 @@ function baselineFlagsOf(options: ReturnType<typeof parseOptions<typeof runOptio
     ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     ...(options['baseline-commit'] === undefined ? {} : { baselineCommit: options['baseline-commit'] }),
     alpha: options.alpha ?? 0.05,
+    failOnInconclusive: options['fail-on-inconclusive'] ?? false,
     ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
   };
 }

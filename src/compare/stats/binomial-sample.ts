@@ -1,4 +1,4 @@
-import { lnGamma } from './special-functions.js';
+import { lnGamma } from '../../scoring/special-functions.js';
 
 /**
  * One draw from Binomial(n, p) by inversion, walking outward from the mode (or up from 0 when

@@ -1,21 +1,40 @@
 /**
- * P(X ≤ k) for X ~ Binomial(m, ½), summed in log space from the term ratios, so m of a few
- * hundred thousand neither underflows (2^-m) nor loses digits to ln Γ.
+ * P(X ≤ k) for X ~ Binomial(m, ½), exact to double precision at any m. The terms C(m, i) / 2^m
+ * rise up to i = m/2, so on the side we sum (k < m/2) the largest is the last: its log is
+ * built from the term ratios (compensated sum, so m of a few hundred thousand neither
+ * underflows 2^-m nor loses digits to ln Γ), then the terms are summed downward relative to it
+ * until they no longer change the sum. No array of terms, so no `Math.max(...terms)`, whose
+ * spread overflows the stack past ~120,000 values.
  */
 export function binomialHalfCdf(k: number, m: number): number {
   if (k < 0) return 0;
   if (k >= m) return 1;
-  // ln of each term C(m, i) / 2^m, i = 0..k; the largest is the last (k < m/2 on the side we sum).
-  const logs: number[] = [];
-  let log = -m * Math.LN2;
-  for (let i = 0; i <= k; i++) {
-    logs.push(log);
-    log += Math.log((m - i) / (i + 1));
+  if (m <= 1000) {
+    // 2^-m is exact in a double down to 2^-1074, and so are the small sums: p = 0.5 stays 0.5.
+    let term = 2 ** -m;
+    let sum = 0;
+    for (let i = 0; i <= k; i++) {
+      sum += term;
+      term *= (m - i) / (i + 1);
+    }
+    return Math.min(1, sum);
   }
-  const max = Math.max(...logs);
-  let sum = 0;
-  for (const value of logs) sum += Math.exp(value - max);
-  return Math.min(1, Math.exp(max + Math.log(sum)));
+  let log = -m * Math.LN2;
+  let carry = 0;
+  for (let i = 0; i < k; i++) {
+    const y = Math.log((m - i) / (i + 1)) - carry;
+    const t = log + y;
+    carry = t - log - y;
+    log = t;
+  }
+  let sum = 1;
+  let term = 1;
+  for (let i = k; i > 0; i--) {
+    term *= i / (m - i + 1);
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return Math.min(1, Math.exp(log + Math.log(sum)));
 }
 
 /**

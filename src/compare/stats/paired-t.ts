@@ -1,4 +1,4 @@
-import { tCdf, tQuantile } from './t-distribution.js';
+import { tCdf, tQuantile } from '../../scoring/t-distribution.js';
 
 export interface PairedTResult {
   n: number;

@@ -1,4 +1,4 @@
-import { normalCdf } from './special-functions.js';
+import { normalCdf } from '../../scoring/special-functions.js';
 
 export interface SignedRankResult {
   /** Non-zero differences ranked (zeros are dropped, as Wilcoxon proposed). */

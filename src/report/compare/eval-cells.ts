@@ -1,7 +1,7 @@
 import type { EvalComparison } from '../../compare/index.js';
 import { formatP, pointsInterval, signedPoints, valueWithInterval } from './format-numbers.js';
 
-export const EVAL_HEADERS = ['Eval', 'Base', 'Head', 'Difference [95% CI]', 'Bootstrap 95%', 'p (Holm)', 'Improved / regressed / same', 'Detectable'];
+export const EVAL_HEADERS = ['Eval', 'Base', 'Head', 'Difference [95% CI]', 'Bootstrap 95%', 'p (Holm)', 'Improved / regressed / same', 'Detectable drop', 'Gate'];
 
 /** One eval's row of the comparison table: its primary measure (pass rate for verdict evals, else mean score). */
 export function evalCells(e: EvalComparison): string[] {
@@ -17,16 +17,27 @@ export function evalCells(e: EvalComparison): string[] {
     pointsInterval(diff?.bootstrapCi95),
     formatP(diff?.pValueHolm),
     `${e.improved} / ${e.regressed} / ${e.unchanged}`,
-    e.minDetectable === undefined ? 'n/a' : `±${(e.minDetectable * 100).toFixed(1)} pts`,
+    detectableCell(e),
+    e.gate?.outcome ?? 'n/a',
   ];
 }
 
+/** The smallest drop the gate's test detects, or that it cannot at this many pairs. */
+export function detectableCell(e: EvalComparison): string {
+  if (e.undetectable) return `not detectable with ${e.pairs} pairs`;
+  return e.minDetectable === undefined ? 'n/a' : `${(e.minDetectable * 100).toFixed(1)} pts`;
+}
+
 /** The line under the table that says what the columns are. */
-export function evalsNote(evals: readonly EvalComparison[]): string {
+export function evalsNote(evals: readonly EvalComparison[], settings: { alpha: number; maxDropPoints: number }): string {
   const tested = evals.filter((e) => (e.kind === 'verdict' ? e.passRate : e.score) !== undefined).length;
+  const shares = evals.some((e) => e.passRate?.test === 'wilcoxon');
+  const level = evals.find((e) => e.detectableAlpha !== undefined)?.detectableAlpha;
+  const rates = shares ? 'Pass rates with repeats: each row\'s pass share, paired t interval, Wilcoxon signed-rank p; ' : '';
   return (
-    'Differences are head − base in points, over paired rows. Pass rates: Newcombe interval, McNemar exact p; ' +
+    `Differences are head − base in points, over paired rows. ${rates}Pass rates${shares ? ' with one repeat' : ''}: Newcombe interval, McNemar exact p; ` +
     `mean scores: paired t interval, Wilcoxon signed-rank p. p-values Holm-adjusted across ${tested} eval${tested === 1 ? '' : 's'}. ` +
-    'Detectable: smallest change found with 80% power at 5%.'
+    `Detectable drop: smallest drop the one-sided test finds with 80% power at α = ${settings.alpha}${tested > 1 && level !== undefined ? ` / ${tested} = ${Number(level.toPrecision(3))}` : ''}. ` +
+    `Gate: regressed (significant drop), no regression (the test could see a ${settings.maxDropPoints}-point drop), inconclusive (it could not).`
   );
 }

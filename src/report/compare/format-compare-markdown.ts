@@ -34,8 +34,10 @@ function changedRow(r: ChangedRow): string[] {
 /** `agentmark compare --format markdown`: for a pull-request comment or `$GITHUB_STEP_SUMMARY`. */
 export function formatCompareMarkdown(result: CompareResult): string {
   const { base, head, pairing, gate } = result;
-  const icon = gate.failed ? (gate.checked ? '❌' : '⚠️') : '✅';
-  const lines = [`### ${icon} AgentMark compare: ${code(head.prompt.path)}`, '', `**${gate.failed ? 'Regression' : 'Result'}:** ${cell(gate.message)}`, ''];
+  const icon = gate.outcome === 'regressed' ? (gate.checked ? '❌' : '⚠️') : gate.outcome === 'inconclusive' ? '❔' : '✅';
+  const label = gate.outcome === 'regressed' ? 'Regressed' : gate.outcome === 'inconclusive' ? 'Inconclusive' : 'No regression';
+  const lines = [`### ${icon} AgentMark compare: ${code(head.prompt.path)}`, '', `**${label}:** ${cell(gate.message.replace(/^(regressed|inconclusive|no regression): /, ''))}`, ''];
+  if (pairing.warning !== undefined) lines.push(`> ⚠️ ${cell(pairing.warning)}`, '');
   lines.push('| | base | head |', '|---|---|---|');
   lines.push(row(['run', base.id, head.id]));
   for (const d of result.differences) lines.push(row([d.field, truncate(d.base, 120), truncate(d.head, 120)]));
@@ -49,7 +51,7 @@ export function formatCompareMarkdown(result: CompareResult): string {
   if (result.evals.length > 0) {
     lines.push(row(EVAL_HEADERS), `|${EVAL_HEADERS.map(() => '---').join('|')}|`);
     for (const e of result.evals) lines.push(row(evalCells(e)));
-    lines.push('', `<sub>${evalsNote(result.evals)}</sub>`, '');
+    lines.push('', `<sub>${evalsNote(result.evals, result.settings)}</sub>`, '');
   }
   if (result.tolerance) {
     const t = result.tolerance;

@@ -60,6 +60,8 @@ function changedRowLines(row: ChangedRow, max: number): string[] {
   return lines;
 }
 
+const GATE_MARK = { regressed: '✘', inconclusive: '?', 'no regression': '✔' } as const;
+
 /** `agentmark compare` as text for a terminal. */
 export function formatCompareTable(result: CompareResult, options: CompareTableOptions = {}): string {
   const max = options.truncate === 0 ? Infinity : (options.truncate ?? 200);
@@ -77,9 +79,10 @@ export function formatCompareTable(result: CompareResult, options: CompareTableO
     const listed = rows.map((r) => `#${r.index} ${oneLine(formatValue(r.input), 60)}`).join('; ');
     lines.push(`    only in ${label}: ${listed}${count > rows.length ? `; … ${count - rows.length} more` : ''}`);
   }
+  if (pairing.warning !== undefined) lines.push(`  ⚠ ${pairing.warning}`);
   lines.push('');
   if (result.evals.length > 0) {
-    lines.push(renderTable(EVAL_HEADERS, result.evals.map(evalCells)), evalsNote(result.evals), '');
+    lines.push(renderTable(EVAL_HEADERS, result.evals.map(evalCells)), evalsNote(result.evals, result.settings), '');
   } else {
     lines.push('No evals to compare.', '');
   }
@@ -97,6 +100,6 @@ export function formatCompareTable(result: CompareResult, options: CompareTableO
     for (const f of t.failures.slice(0, 10)) lines.push(`  #${f.headIndex} ${f.eval}: ${f.base.toFixed(2)} → ${f.head.toFixed(2)}`);
   }
   lines.push(...promptDiffLines(result.promptDiff));
-  lines.push('', `${result.gate.checked ? 'Gate' : 'Regression check'}: ${result.gate.failed ? '✘' : '✔'} ${result.gate.message}`);
+  lines.push('', `${result.gate.checked ? 'Gate' : 'Regression check'}: ${GATE_MARK[result.gate.outcome]} ${result.gate.message}`);
   return `${lines.join('\n')}\n`;
 }

@@ -15,7 +15,7 @@ function primary(e: EvalComparison): { base: string; head: string; diff: EvalCom
 }
 
 /** Per eval: base, head, the difference with its intervals drawn and written, p-values, counts. */
-export function CompareEvals({ evals }: { evals: readonly EvalComparison[] }): VNode {
+export function CompareEvals({ evals, alpha }: { evals: readonly EvalComparison[]; alpha: number }): VNode {
   if (evals.length === 0) return html`<p>No evals to compare.</p>`;
   // One scale for every bar, so their lengths compare: the widest interval, at least ±10 points.
   let scale = 0.1;
@@ -26,7 +26,7 @@ export function CompareEvals({ evals }: { evals: readonly EvalComparison[] }): V
   const tested = evals.filter((e) => primary(e).diff !== undefined).length;
   return html`<div class="table-scroll"><table class="compare-evals">
     <thead><tr><th scope="col">eval</th><th scope="col">base</th><th scope="col">head</th><th scope="col">difference [95% CI]</th>
-      <th scope="col">bootstrap 95%</th><th scope="col">p (Holm)</th><th scope="col">p (unadjusted)</th><th scope="col">improved / regressed / same</th><th scope="col">detectable</th></tr></thead>
+      <th scope="col">bootstrap 95%</th><th scope="col">p (Holm)</th><th scope="col">p (unadjusted)</th><th scope="col">improved / regressed / same</th><th scope="col">detectable drop</th><th scope="col">gate</th></tr></thead>
     <tbody>${evals.map((e) => {
       const { base, head, diff } = primary(e);
       return html`<tr data-eval=${e.name}>
@@ -40,10 +40,12 @@ export function CompareEvals({ evals }: { evals: readonly EvalComparison[] }): V
         <td class="p-holm num">${formatP(diff?.pValueHolm)}</td>
         <td class="p num">${formatP(diff?.pValue)}</td>
         <td class="counts num">${e.improved} / ${e.regressed} / ${e.unchanged}</td>
-        <td class="detectable num">${e.minDetectable === undefined ? 'n/a' : `±${(e.minDetectable * 100).toFixed(1)} pts`}</td>
+        <td class="detectable num">${e.undetectable ? `not detectable with ${e.pairs} pairs` : e.minDetectable === undefined ? 'n/a' : `${(e.minDetectable * 100).toFixed(1)} pts`}</td>
+        <td class="eval-gate">${e.gate?.outcome ?? 'n/a'}</td>
       </tr>`;
     })}</tbody>
   </table></div>
   <p class="muted small">Differences are head − base in points, over paired rows. Pass rates: Newcombe interval, McNemar exact p; mean scores: paired t
-    interval, Wilcoxon signed-rank p. p (Holm): adjusted across ${tested} eval${tested === 1 ? '' : 's'}. Detectable: smallest change found with 80% power at 5%.</p>`;
+    interval, Wilcoxon signed-rank p (with repeats, pass rates too, on each row's pass share). p (Holm): adjusted across ${tested} eval${tested === 1 ? '' : 's'}.
+    Detectable drop: smallest drop the one-sided test finds with 80% power at α = ${alpha}${tested > 1 ? ` / ${tested}` : ''}.</p>`;
 }

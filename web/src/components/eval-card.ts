@@ -24,8 +24,13 @@ function distribution(column: ReadonlyArray<number | null>, labelColumn: Readonl
   return { scores, labels, isNumeric: labels.size === 0 && distinct.size > 2 };
 }
 
+/** pass^k or pass@k with its interval, as the summary holds them. */
+function repeatRate(label: string, className: string, value: number | undefined, interval: [number, number] | undefined): VNode {
+  return html`<span class=${className}>${label} <b>${percent(value)}</b> <span class="muted">(${percent(interval?.[0])} – ${percent(interval?.[1])})</span></span>`;
+}
+
 /**
- * One eval: its pass rate and interval, mean ± standard error (all as the summary holds them),
+ * One eval: its pass rate and interval (with repeats, pass^k and pass@k), mean ± standard error (all as the summary holds them),
  * then the distribution of its scores or labels over the rows.
  */
 export function EvalCard(props: { summary: EvalSummary; scores: ReadonlyArray<number | null>; labels: ReadonlyArray<string | null>; count: number; position: number }): VNode {
@@ -35,9 +40,10 @@ export function EvalCard(props: { summary: EvalSummary; scores: ReadonlyArray<nu
   return html`<section class="card eval-card" aria-labelledby=${`eval-${position}`} data-eval=${summary.name}>
     <h3 id=${`eval-${position}`}>${summary.name}</h3>
     ${summary.passRate !== undefined
-      ? html`<p class="big"><span class="pass-rate">${percent(summary.passRate)}</span> passed <span class="muted">(${summary.passed} of ${summary.passCount})</span></p>
+      ? html`<p class="big"><span class="pass-rate">${percent(summary.passRate)}</span> passed <span class="muted">(${summary.passedCount} of ${summary.verdictCount})</span></p>
           ${html`<${IntervalBar} value=${summary.passRate} interval=${summary.passRateCi95} label=${`${summary.name} pass rate`} />`}
-          <p class="muted ci">95% interval <span class="ci-low">${percent(summary.passRateCi95?.[0])}</span> – <span class="ci-high">${percent(summary.passRateCi95?.[1])}</span></p>`
+          <p class="muted ci">95% interval <span class="ci-low">${percent(summary.passRateCi95?.[0])}</span> – <span class="ci-high">${percent(summary.passRateCi95?.[1])}</span></p>
+          ${summary.repeats === undefined ? null : html`<p class="repeat-rates">${repeatRate(`pass^${summary.repeats}`, 'pass-hat-k', summary.passHatK, summary.passHatKCi95)} · ${repeatRate(`pass@${summary.repeats}`, 'pass-at-k', summary.passAtK, summary.passAtKCi95)}</p>`}`
       : html`<p class="muted">no pass/fail verdicts</p>`}
     ${summary.meanScore !== undefined
       ? html`<p>mean <span class="mean">${number(summary.meanScore)}</span>${summary.meanScoreStdErr === undefined ? '' : html` ± <span class="stderr">${number(summary.meanScoreStdErr)}</span> <span class="muted">(SE)</span>`}</p>`

@@ -36,6 +36,9 @@ function performance(p: RunPerformance): string {
  * the server's CompareResponse (src/compare), the same document `agentmark compare --format
  * json` prints.
  */
+const GATE_MARK = { regressed: '✘', inconclusive: '?', 'no regression': '✔' } as const;
+const GATE_CLASS = { regressed: 'gate-fail', inconclusive: 'gate-inconclusive', 'no regression': 'gate-pass' } as const;
+
 export function ComparePage({ source, base, head }: { source: DataSource; base: string; head: string }): VNode {
   const [result, setResult] = useState<CompareResponse | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -60,6 +63,7 @@ export function ComparePage({ source, base, head }: { source: DataSource; base: 
             (d) => html`<li data-field=${d.field}><b>${d.field}</b>: <span class="mono">${cellText(d.base, 200)}</span> → <span class="mono">${cellText(d.head, 200)}</span></li>`,
           )}</ul>`}
       <p data-testid="pairing"><span data-testid="paired">${pairing.paired}</span> rows paired, ${pairing.onlyInBase} only in base, ${pairing.onlyInHead} only in head</p>
+      ${pairing.warning === undefined ? null : html`<p class="gate-fail" data-testid="pairing-warning">⚠ ${pairing.warning}</p>`}
       ${(['base', 'head'] as const).map((side) => {
         const list = side === 'base' ? pairing.onlyInBaseRows : pairing.onlyInHeadRows;
         const count = side === 'base' ? pairing.onlyInBase : pairing.onlyInHead;
@@ -71,14 +75,14 @@ export function ComparePage({ source, base, head }: { source: DataSource; base: 
     <${PromptDiffSection} diff=${result.promptDiff} />
     <section aria-labelledby="evals-title">
       <h2 id="evals-title">evals</h2>
-      <${CompareEvals} evals=${result.evals} />
+      <${CompareEvals} evals=${result.evals} alpha=${result.settings.alpha} />
     </section>
     <section aria-labelledby="perf-title">
       <h2 id="perf-title">performance <span class="muted small">(live calls only)</span></h2>
       <p>base: ${performance(result.performance.base)}</p>
       <p>head: ${performance(result.performance.head)}</p>
     </section>
-    <p class=${`gate ${result.gate.failed ? 'gate-fail' : 'gate-pass'}`} data-testid="gate">${result.gate.checked ? 'gate' : 'regression check'}: ${result.gate.failed ? '✘' : '✔'} ${result.gate.message}</p>
+    <p class=${`gate ${GATE_CLASS[result.gate.outcome]}`} data-testid="gate" data-outcome=${result.gate.outcome}>${result.gate.checked ? 'gate' : 'regression check'}: ${GATE_MARK[result.gate.outcome]} ${result.gate.message}</p>
     <section aria-labelledby="changed-title">
       <h2 id="changed-title">changed rows: <span data-testid="regressed-count">${changed.regressed}</span> regressed, <span data-testid="improved-count">${changed.improved}</span> improved</h2>
       <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>

@@ -1,0 +1,31 @@
+import type { RawEvalStats } from './eval-statistics.js';
+import { minDetectableMean, minDetectablePassRate, pairsNeeded, type Detectable } from './stats/index.js';
+
+function detect(power: NonNullable<RawEvalStats['power']>, n: number, alpha: number): Detectable | undefined {
+  if (power.test === 'mcnemar') return minDetectablePassRate(n, (power.discordant / power.n) * n, alpha);
+  return minDetectableMean(n, power.sd, alpha);
+}
+
+/**
+ * The smallest drop each eval's own test detects with 80% power, at the level the gate reads
+ * it: one-sided, α divided by the evals tested (Holm's strictest step, so the figure holds
+ * whatever the other evals do). Sets `minDetectable` (or `undetectable`) and `detectableAlpha`
+ * on each comparison, and returns per eval the paired rows needed to detect `target`.
+ */
+export function assignDetectable(raw: readonly RawEvalStats[], alpha: number, target: number): Map<string, number> {
+  const tested = raw.filter((r) => r.power !== undefined).length;
+  const level = alpha / Math.max(1, tested);
+  const needed = new Map<string, number>();
+  for (const r of raw) {
+    if (!r.power) continue;
+    const power = r.power;
+    r.comparison.detectableAlpha = level;
+    const found = detect(power, power.n, level);
+    if (found && 'value' in found) r.comparison.minDetectable = found.value;
+    else if (found) r.comparison.undetectable = true;
+    if (found && 'value' in found && found.value <= target + 1e-12) continue;
+    const rows = pairsNeeded((n) => detect(power, n, level), target, power.n);
+    if (rows !== undefined) needed.set(r.comparison.name, rows);
+  }
+  return needed;
+}
