@@ -1,7 +1,11 @@
 import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { RunAgreement } from '../scoring/agreement/index.js';
+import type { EvalSummary } from '../scoring/eval-summary.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { LatencySummary } from './latency-stats.js';
+
+/** Computed by scoring (`summarizeEvals`); re-exported here with the run's other result types. */
+export type { EvalSummary };
 
 /** One row × repeat of an experiment, as appended to results.jsonl and given to reporters. */
 export interface RowResult {
@@ -59,39 +63,6 @@ export interface JudgeSpend {
   costUsd?: number;
   /** Wall time of the live judge calls, summed (batch and cached answers add nothing). */
   latencyMs: number;
-}
-
-/** Statistics of one eval across the run's rows. */
-export interface EvalSummary {
-  name: string;
-  /** Results counted (rows × repeats that ran this eval). */
-  count: number;
-  errored: number;
-  /** Results a scorer declined to judge (e.g. latency of a cached row); left out of rates and means. */
-  skipped?: number;
-  /** Results with a verdict (that carried `passed`): the pass rate's denominator. Older manifests name it `passCount`; the store reads them under this name. */
-  verdictCount: number;
-  /** Results that passed: the pass rate's numerator. Older manifests name it `passed` (next to the run's boolean `passed`); read under this name. */
-  passedCount: number;
-  /** Passed / verdicts. */
-  passRate?: number;
-  /** 95% interval of the pass rate: Wilson's, or with repeats row-clustered (docs/statistics.md). */
-  passRateCi95?: [number, number];
-  /** With repeats: the most repeats a row had (the k of pass^k and pass@k). */
-  repeats?: number;
-  /** pass^k: share of rows that passed in every repeat (an errored repeat did not pass), with Wilson's interval over rows. */
-  passHatK?: number;
-  passHatKCi95?: [number, number];
-  /** pass@k: share of rows that passed in at least one repeat, with Wilson's interval over rows. */
-  passAtK?: number;
-  passAtKCi95?: [number, number];
-  meanScore?: number;
-  meanScoreStdErr?: number;
-  meanScoreCi95?: [number, number];
-  min?: number;
-  median?: number;
-  max?: number;
-  untyped?: boolean;
 }
 
 export interface RunSummary {

@@ -1,4 +1,4 @@
-import type { RowResult } from '../experiment/types.js';
+import type { ScoredRow } from './types.js';
 import { mean, sampleStdDev } from './statistics.js';
 
 /** How one eval behaved on one row across repeats. */
@@ -44,7 +44,7 @@ function verdictKinds(bits: number): number {
 export class FlakyTracker {
   private readonly rows = new Map<number, Map<string, Track>>();
 
-  add(row: Pick<RowResult, 'index' | 'evals'>): void {
+  add(row: ScoredRow): void {
     let evals = this.rows.get(row.index);
     if (!evals) {
       evals = new Map();
@@ -88,7 +88,7 @@ export class FlakyTracker {
 }
 
 /** `FlakyTracker` over results already at hand. */
-export function findFlakyRows(results: Iterable<Pick<RowResult, 'index' | 'evals'>>): FlakyRow[] {
+export function findFlakyRows(results: Iterable<ScoredRow>): FlakyRow[] {
   const tracker = new FlakyTracker();
   for (const row of results) tracker.add(row);
   return tracker.finish();

@@ -5,10 +5,12 @@ export type {
   EvalResult,
   JudgeFn,
   ScoredEval,
+  ScoredRow,
   Scorer,
   ScorerContext,
   ScorerControl,
 } from './types.js';
+export type { EvalSummary } from './eval-summary.js';
 export { bindEvals, type BindContext, type BindResult } from './bind-evals.js';
 export { builtinScorers } from './builtins/index.js';
 export type { ExactMatchOptions, ContainsOptions, RegexOptions, StartsWithOptions, OneOfOptions } from './builtins/text-match.js';

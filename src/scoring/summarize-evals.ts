@@ -1,4 +1,5 @@
-import type { EvalSummary, RowResult } from '../experiment/types.js';
+import type { EvalSummary } from './eval-summary.js';
+import type { ScoredEval, ScoredRow } from './types.js';
 import { passRateStats, repeatRates } from './pass-rate.js';
 import { meanStats, spread, type ScoreRange } from './statistics.js';
 
@@ -63,7 +64,7 @@ function emptyTally(): Tally {
   };
 }
 
-function add(tally: Tally, index: number, result: RowResult['evals'][string]): void {
+function add(tally: Tally, index: number, result: ScoredEval): void {
   tally.count++;
   if (result.untyped) tally.untyped = true;
   if (result.error !== undefined) {
@@ -158,7 +159,7 @@ export class EvalTallies {
     this.tallies = new Map(evalNames.map((name) => [name, emptyTally()]));
   }
 
-  add(row: Pick<RowResult, 'index' | 'evals'>): void {
+  add(row: ScoredRow): void {
     for (const name in row.evals) {
       const tally = this.tallies.get(name);
       const result = row.evals[name];
@@ -174,7 +175,7 @@ export class EvalTallies {
 
 /** `EvalTallies` over results already at hand. */
 export function summarizeEvals(
-  results: Iterable<Pick<RowResult, 'index' | 'evals'>>,
+  results: Iterable<ScoredRow>,
   evalNames: string[],
   ranges?: ReadonlyMap<string, ScoreRange>,
 ): ScoredEvalSummary[] {

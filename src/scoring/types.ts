@@ -66,6 +66,12 @@ export interface ScoredEval {
   skipped?: boolean;
 }
 
+/** What scoring reads of a row: its dataset index and its scored evals (a run's RowResult has them). */
+export interface ScoredRow {
+  index: number;
+  evals: Record<string, ScoredEval>;
+}
+
 /** Calls a model for an LLM judge; the runner wires it to the same cache, retries and timeouts as main calls. */
 export type JudgeFn = (request: ModelRequest) => Promise<ModelResponse>;
 
