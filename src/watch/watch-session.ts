@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
-import { findPromptFiles, loadPrompt, type LoadedPrompt } from '../prompt/index.js';
+import { findPromptFiles } from '../prompt/index.js';
 import { ChangeBatcher, type ChangeBatch } from './change-batcher.js';
 import { DependencyGraph } from './dependency-graph.js';
-import { describeError, errorFiles, experimentFiles } from './experiment-files.js';
+import { describeError } from './experiment-files.js';
 import { ProjectState } from './project-state.js';
 import { FileWatcher } from './file-watcher.js';
 import { formatErrorBlock, formatRunBlock, formatSharedErrorBlock, type BlockOptions } from './format-block.js';
@@ -12,10 +12,10 @@ import { RerunScheduler, type RerunRequest } from './rerun-scheduler.js';
 import { RunHistory } from './run-history.js';
 import type { RunReport } from './run-report.js';
 import { createScreen, type Screen } from './screen.js';
-import { isPromptTarget } from './watch-targets.js';
 import type { WatchSessionOptions } from './watch-options.js';
-import { runWatched, type WatchedRun } from './run-watched.js';
-import { isFileError, loadSettled, SETTLE_MS } from './settled.js';
+import { rerunExperiment } from './rerun-experiment.js';
+import { routeChanges } from './route-changes.js';
+import { isFileError, SETTLE_MS } from './settled.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
 interface Experiment {
@@ -133,34 +133,15 @@ class WatchSession {
 
   private async rerun(experiment: Experiment, request: RerunRequest, signal: AbortSignal): Promise<void> {
     const { path } = experiment;
-    const { config, project } = this.shared;
-    if (!config) return; // a broken config shows its own error; fixing it reruns all
-    let files: string[];
-    let prompt: LoadedPrompt;
-    try {
-      prompt = await loadSettled(() => loadPrompt(path, { project, filters: config.filters }), { signal });
-      files = experimentFiles(prompt, project);
-    } catch (error) {
-      // The failed load cannot say everything it read: keep the old files, add what the error names.
-      this.graph.extend(path, [path, ...errorFiles(error)]);
-      this.watcher.sync(this.watchedPaths());
-      if (!signal.aborted) this.showError(path, error);
-      return;
-    }
-    this.graph.set(path, files);
-    this.watcher.sync(this.watchedPaths());
-    if (signal.aborted) return;
-
-    let run: WatchedRun;
-    try {
-      // A dataset read half-written fails before any row runs: once more after the save settles.
-      run = await loadSettled(() => runWatched({ settings: this.options.run, project, config, prompt, request, signal }), { signal });
-    } catch (error) {
-      if (!signal.aborted) this.showError(path, error);
-      return;
-    }
-    const { outcome } = run;
-    if (outcome.status === 'interrupted') {
+    const outcome = await rerunExperiment(path, request, signal, {
+      shared: this.shared,
+      graph: this.graph,
+      syncWatcher: () => this.watcher.sync(this.watchedPaths()),
+      settings: this.options.run,
+    });
+    if (outcome.kind === 'skipped') return;
+    if (outcome.kind === 'error') return this.showError(path, outcome.error);
+    if (outcome.kind === 'cancelled') {
       if (this.closing) this.cancelled.push(`${experiment.label} (run ${outcome.runId})`);
       // Dropped (deleted) experiments need no notice; the session's end says it once.
       if (!this.closing && this.experiments.has(path)) {
@@ -170,7 +151,7 @@ class WatchSession {
     }
     experiment.error = undefined;
     experiment.last = experiment.history.record({
-      ...run,
+      ...outcome.run,
       ...(request.onlyIndexes ? { onlyIndexes: request.onlyIndexes } : {}),
     });
     this.screen.block(formatRunBlock(experiment.label, experiment.last, this.blockOptions()));
@@ -206,28 +187,24 @@ class WatchSession {
 
   private onChanges(batch: ChangeBatch): void {
     if (this.closing) return;
-    const changed = [...batch.keys()];
-    const labels = changed.map((path) => relative(this.options.cwd, path)).join(', ');
-    const shared = this.shared.paths;
-    if (changed.some((path) => shared.has(path))) {
+    const labels = [...batch.keys()].map((path) => relative(this.options.cwd, path)).join(', ');
+    const route = routeChanges(batch, {
+      sharedPaths: this.shared.paths,
+      watched: (path) => this.experiments.has(path),
+      graph: this.graph,
+      targets: this.options.targets,
+    });
+    if (route.shared) {
       this.screen.note(`changed: ${labels} → rerunning all`);
       void this.reloadAndRerunAll();
       return;
     }
-    const affected = new Set<string>();
-    for (const [path, kind] of batch) {
-      if (kind === 'unlink' && this.experiments.has(path)) {
-        void this.drop(path);
-      } else if (kind !== 'unlink' && !this.experiments.has(path) && isPromptTarget(path, this.options.targets)) {
-        this.add(path);
-      } else {
-        for (const experiment of this.graph.dependents(path)) affected.add(experiment);
-      }
-    }
-    if (affected.size === 0) return;
-    const names = [...affected].map((path) => this.experiments.get(path)?.label ?? path);
+    for (const path of route.dropped) void this.drop(path);
+    for (const path of route.added) this.add(path);
+    if (route.affected.size === 0) return;
+    const names = [...route.affected].map((path) => this.experiments.get(path)?.label ?? path);
     this.screen.note(`changed: ${labels} → rerunning ${names.join(', ')}`);
-    for (const path of affected) this.scheduler.request(path);
+    for (const path of route.affected) this.scheduler.request(path);
   }
 
   private onKey(action: KeyAction): void {
