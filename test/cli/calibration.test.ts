@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { useOpenAIServer, type OpenAIRequestInfo } from '../helpers/openai-server.js';
+import { useOpenAIServer } from '../helpers/openai-server.js';
+import { pleaseJudge, POLITE } from './please-judge.js';
 import { kappa } from '../../src/scoring/agreement/index.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
@@ -16,16 +17,11 @@ const rows = [
   { input: { word: 'thanks a lot' }, labels: { polite: true } },
   { input: { word: 'move' }, labels: { polite: false } },
 ];
-const scores = { polite: { type: 'boolean', scorer: 'llm_judge', description: 'Is the reply polite?' } };
+const scores = { polite: POLITE };
 const prompt = (extra = ''): string =>
   `---\nname: echo\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/calibration.jsonl\n  evals: [polite]\n${extra}---\n\n<User>{props.word}</User>\n`;
 
-function judge(request: OpenAIRequestInfo) {
-  if (request.model !== 'gpt-4o') return { text: request.lastUserText };
-  return { object: { reasoning: 'looked for please', passed: request.messagesText.includes('please') } };
-}
-
-const server = useOpenAIServer({ handler: judge });
+const server = useOpenAIServer({ handler: pleaseJudge });
 let project: CliProject;
 afterEach(() => project.cleanup());
 

@@ -1,25 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useOpenAIServer, type OpenAIRequestInfo } from '../helpers/openai-server.js';
+import { useOpenAIServer } from '../helpers/openai-server.js';
+import { pleaseJudge, POLITE } from './please-judge.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
 // Six rows; the judge (gpt-4o) passes a reply when it says "please".
 const words = ['please sit', 'please go', 'sit', 'go away', 'thank you', 'move'];
 const scores = {
-  polite: { type: 'boolean', scorer: 'llm_judge', description: 'Is the reply polite?' },
+  polite: POLITE,
   tone: { type: 'categorical', categories: [{ label: 'warm', value: 1 }, { label: 'cold', value: 0 }] },
 };
 const config = `export default { scorers: { tone: ({ output }: { output: unknown }) => ({ label: String(output).includes('please') ? 'warm' : 'cold' }) } };\n`;
 const prompt = (dataset = 'words.jsonl'): string =>
   `---\nname: echo\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/${dataset}\n  evals: [polite, tone]\n---\n\n<User>{props.word}</User>\n`;
 
-function judge(request: OpenAIRequestInfo) {
-  if (request.model !== 'gpt-4o') return { text: request.lastUserText };
-  return { object: { reasoning: 'looked for please', passed: request.messagesText.includes('please') } };
-}
-
-const server = useOpenAIServer({ handler: judge });
+const server = useOpenAIServer({ handler: pleaseJudge });
 let project: CliProject;
 afterEach(() => project.cleanup());
 
