@@ -177,6 +177,8 @@ export interface ReportRun {
   messagesNote?: string;
   /** The reproduce command with `{index}` where the row's index goes. */
   reproduce: string;
+  /** Judge–human agreement when the run has labels (as `agentmark agreement`); a report never writes. */
+  agreement?: AgreementResponse;
 }
 
 /**
@@ -202,6 +204,7 @@ export interface ReportData {
  */
 
 export type { Label, RunAgreementReport, VerdictKind };
+export type { EvalAgreement as EvalAgreementShown } from '../scoring/agreement/eval-agreement.js';
 
 /** Header carrying the per-session token on every write. */
 export const SESSION_TOKEN_HEADER = 'x-agentmark-token';

@@ -102,7 +102,7 @@ describe('writing labels: POST /api/runs/<id>/labels', () => {
   it('refuses a cross-origin write, a write without an Origin, without the token or with a wrong one, and writes nothing', async () => {
     const before = await readFile(labelsPath(), 'utf8');
     const body = { index: 0, repeat: 0, eval: 'helpful', value: true };
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       { origin: 'http://evil.example' },
       { origin: `http://localhost:${server.port}` },
       { origin: `http://127.0.0.1:${server.port + 1}` },
