@@ -8,6 +8,7 @@ import type { AgreementResponse, LabelBody, QueueResponse, ReviewEval, ReviewRes
 import { parseQueueQuery, readsRows, rowInQueue, samplePositions } from './review-queue.js';
 import type { RunCatalog } from './run-catalog.js';
 import type { RunIndex } from './run-index.js';
+import { LabelCache, labelSources } from './label-sources.js';
 
 /** What the review routes need besides the catalog: the project's score schemas and who labels. */
 export interface ReviewContext {
@@ -52,15 +53,29 @@ async function eachRow(index: RunIndex, visit: (row: RowResult, position: number
 const inDatasetOrder = (index: RunIndex) => (a: number, b: number): number =>
   (index.columns.index[a] as number) - (index.columns.index[b] as number) || (index.columns.repeat[a] as number) - (index.columns.repeat[b] as number);
 
+/** A run with no label: what agreementOfRun gives for it, without reading its rows. */
+const NO_AGREEMENT: AgreementResponse = { evals: [], reviewers: [], ties: {}, labelledRows: 0, ownLabels: 0, carried: 0 };
+
+const agreements = new WeakMap<RunCatalog, LabelCache<AgreementResponse>>();
+const reviews = new WeakMap<RunCatalog, LabelCache<ReviewRow[]>>();
+function cacheOf<T>(caches: WeakMap<RunCatalog, LabelCache<T>>, catalog: RunCatalog): LabelCache<T> {
+  let cache = caches.get(catalog);
+  if (!cache) caches.set(catalog, (cache = new LabelCache<T>()));
+  return cache;
+}
+
 /** GET /api/runs/<id>/review, /agreement and /queue. */
 export async function reviewRoute(catalog: RunCatalog, context: ReviewContext, id: string, manifest: RunManifest, part: string, query: URLSearchParams): Promise<Result | undefined> {
-  if (part === 'agreement') {
-    // Read in dataset order through the store, as `agentmark agreement` does: the same bootstrap, the same interval.
-    const stored = await openRunFolder(catalog.store.runDir(id));
-    return { status: 200, body: (await agreementOfRun(stored, await context.scores(), catalog.store)) satisfies AgreementResponse };
-  }
-  if (part !== 'review' && part !== 'queue') return undefined;
+  if (part !== 'review' && part !== 'queue' && part !== 'agreement') return undefined;
   const index = await catalog.index(id, manifest);
+  const version = await labelSources(catalog, manifest, index.count);
+  if (part === 'agreement') {
+    if (version === undefined) return { status: 200, body: NO_AGREEMENT };
+    const scores = await context.scores();
+    // Read in dataset order through the store, as `agentmark agreement` does: the same bootstrap, the same interval.
+    const body = await cacheOf(agreements, catalog).get(id, version, async () => agreementOfRun(await openRunFolder(catalog.store.runDir(id)), scores, catalog.store));
+    return { status: 200, body };
+  }
   const evals = reviewEvals(manifest.summary?.evals.map((e) => e.name) ?? index.evalNames, await context.scores());
   if (part === 'queue') {
     const parsed = parseQueueQuery(query, evals);
@@ -77,13 +92,16 @@ export async function reviewRoute(catalog: RunCatalog, context: ReviewContext, i
     }
     return { status: 200, body: { filter: parsed.filter, positions: positions.sort(inDatasetOrder(index)) } satisfies QueueResponse };
   }
-  const labels = await runLabels(runOf(catalog, id, manifest), catalog.store);
-  const rows: ReviewRow[] = [];
-  await eachRow(index, (row) => {
-    const found = labels.labelsFor(row);
-    if (found.length > 0) rows.push({ index: row.index, repeat: row.repeat, labels: found });
+  if (version === undefined) return { status: 200, body: { evals, rows: [] } satisfies ReviewResponse };
+  const rows = await cacheOf(reviews, catalog).get(id, version, async () => {
+    const labels = await runLabels(runOf(catalog, id, manifest), catalog.store);
+    const found: ReviewRow[] = [];
+    await eachRow(index, (row) => {
+      const own = labels.labelsFor(row);
+      if (own.length > 0) found.push({ index: row.index, repeat: row.repeat, labels: own });
+    });
+    return found.sort((a, b) => a.index - b.index || a.repeat - b.repeat);
   });
-  rows.sort((a, b) => a.index - b.index || a.repeat - b.repeat);
   return { status: 200, body: { evals, rows } satisfies ReviewResponse };
 }
 

@@ -8,7 +8,8 @@ import { RunStore, openRunFolder } from '../../src/store/index.js';
 import type { AgreementResponse, QueueResponse, ReviewResponse, ReviewRow } from '../../src/view/api-types.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { writeRefusal } from '../../src/view/write-guard.js';
-import { REVIEW_RUN, reviewProject } from './review-run.js';
+import { REVIEW_RUN, reviewProject, reviewRows } from './review-run.js';
+import { writeRun } from './synthetic-run.js';
 
 interface Reply {
   status: number;
@@ -224,6 +225,15 @@ describe('reading labels, agreement and the review queue', () => {
     const expected = await agreementOfRun(await openRunFolder(store.runDir(REVIEW_RUN)), JSON.parse(await readFile(join(project.dir, 'agentmark.json'), 'utf8')).scores, store);
     expect(body).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(body.evals.find((e) => e.eval === 'helpful')).toMatchObject({ n: 1, confusion: { categories: ['false', 'true'], counts: [[0, 1], [0, 0]], n: 1 } });
+  });
+
+  it('answers a run that can have no label without reading its rows, as agreementOfRun would', async () => {
+    const id = '20261201-090000.000-cccccc';
+    await writeRun(project.dir, { id, promptPath: 'prompts/other.prompt.mdx', evalNames: ['helpful'], rows: reviewRows() });
+    const store = new RunStore(project.dir);
+    const expected = await agreementOfRun(await openRunFolder(store.runDir(id)), {}, store);
+    expect(JSON.parse((await get(server, `/api/runs/${id}/agreement`)).body)).toEqual(expected);
+    expect((JSON.parse((await get(server, `/api/runs/${id}/review`)).body) as ReviewResponse).rows).toEqual([]);
   });
 
   it('filters the queue: judged rows, doubtful reasons, a seeded sample, disagreements', async () => {
