@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,8 +9,8 @@ import { agreementOfRun, ANNOTATIONS_FILE } from '../../src/review/index.js';
 import { RunStore, openRunFolder } from '../../src/store/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { launchBrowser } from './browser.js';
-import { layoutProblems, type TableShape } from './geometry.js';
+import { SCREENSHOTS, launchBrowser } from './browser.js';
+import { viewportProblems, type TableShape } from './geometry.js';
 import { REVIEW_RUN, reviewProject, reviewRows } from './review-run.js';
 import { writeRun } from './synthetic-run.js';
 
@@ -56,6 +56,7 @@ describe('reviewing in the viewer, in a real browser', () => {
     server = await startViewServer({ projectRoot: project.dir, port: 0, reviewer: 'ana' });
     readOnly = await startViewServer({ projectRoot: project.dir, port: 0, readOnly: true });
     browser = await launchBrowser();
+    await mkdir(SCREENSHOTS, { recursive: true });
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 120_000);
@@ -101,7 +102,8 @@ describe('reviewing in the viewer, in a real browser', () => {
       [1, 'helpful', true, 'ana'],
       [2, 'helpful', true, 'ana'],
     ]);
-    expect(await layoutProblems(page, { tables: [LABELS, CONFUSION] })).toEqual([]);
+    expect(await viewportProblems(page, { tables: [LABELS, CONFUSION] })).toEqual({ 1280: [], 390: [] });
+    await page.screenshot({ path: join(SCREENSHOTS, 'review.png'), fullPage: true });
   });
 
   it('undoes with u by writing a new line, and takes a note with n', async () => {
@@ -122,7 +124,8 @@ describe('reviewing in the viewer, in a real browser', () => {
   it('opens the disagreements from the run page\'s agreement panel in one click', async () => {
     await page.goto(`${server.url}#/runs/${REVIEW_RUN}`);
     await page.waitForSelector('.agreement-eval[data-eval=helpful]');
-    expect(await layoutProblems(page, { tables: [CONFUSION] })).toEqual([]);
+    expect(await viewportProblems(page, { tables: [CONFUSION] })).toEqual({ 1280: [], 390: [] });
+    await page.screenshot({ path: join(SCREENSHOTS, 'agreement.png'), fullPage: true });
     await page.click('.agreement-eval[data-eval=helpful] [data-testid=disagreements]');
     // rows 0 and 2: the reviewer said fail where the judge said pass
     await textIs('[data-testid=queue-size]', '2');
@@ -137,7 +140,8 @@ describe('reviewing in the viewer, in a real browser', () => {
     await page.waitForFunction(() => document.querySelector('tr[data-eval=tone] .in-force .label-value')?.textContent === 'curt');
     await page.click('tr[data-eval=short] button:text("fail")');
     await page.waitForFunction(() => document.querySelector('tr[data-eval=short] .in-force .label-value')?.textContent === 'fail');
-    expect(await layoutProblems(page, { tables: [LABELS] })).toEqual([]);
+    expect(await viewportProblems(page, { tables: [LABELS] })).toEqual({ 1280: [], 390: [] });
+    await page.screenshot({ path: join(SCREENSHOTS, 'row-labels.png'), fullPage: true });
     await writeRun(project.dir, { id: RERUN, evalNames: ['helpful', 'short', 'tone'], rows: reviewRows() });
     const manifest = join(project.dir, '.agentmark', 'runs', RERUN, 'manifest.json');
     const text = JSON.parse(await readFile(manifest, 'utf8')) as { startedAt: string };
