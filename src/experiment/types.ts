@@ -1,5 +1,5 @@
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
-import type { RunAgreement } from '../scoring/agreement/index.js';
+import type { RunAgreement } from '../scoring/agreement/run-agreement.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { LatencySummary } from './latency-stats.js';
 
