@@ -10,7 +10,7 @@ import { RunStore, openRunFolder } from '../../src/store/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { SCREENSHOTS, launchBrowser } from './browser.js';
-import { viewportProblems, type TableShape } from './geometry.js';
+import { TABLES, viewportProblems } from './geometry.js';
 import { REVIEW_RUN, reviewProject, reviewRows } from './review-run.js';
 import { writeRun } from './synthetic-run.js';
 
@@ -32,8 +32,7 @@ interface EvilDocument {
 /** The browser globals that callbacks given to page.waitForFunction use (they run in the page). */
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
-const LABELS: TableShape = { name: 'labels table', table: 'table.labels-table', row: 'tr', cell: 'th, td' };
-const CONFUSION: TableShape = { name: 'confusion matrix', table: 'table.confusion', row: 'tr', cell: 'th, td' };
+const { labels: LABELS, confusion: CONFUSION } = TABLES;
 /** The same rows and outputs, run again later: labels carry over. */
 const RERUN = '20261201-110000.000-bbbbbb';
 
