@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementOfRun, appendAnnotations, labelLine } from '../../src/review/index.js';
 import { RunStore, openRunFolder } from '../../src/store/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { REVIEW_PROJECT, REVIEW_RUN, reviewProject, reviewRows } from '../view/review-run.js';
+import { EVAL_NAMES, REVIEW_PROJECT, REVIEW_RUN, reviewProject, reviewRows } from '../view/review-run.js';
 import { writeRun } from '../view/synthetic-run.js';
 
 const HEAD = '20261201-110000.000-bbbbbb';
@@ -18,7 +18,7 @@ beforeAll(async () => {
   const rows = reviewRows();
   const changed = rows[1]!;
   changed.evals['helpful'] = { passed: false, score: 0, normalized: 0, reason: 'does not help' };
-  await writeRun(project.dir, { id: HEAD, evalNames: ['helpful', 'short', 'tone'], rows });
+  await writeRun(project.dir, { id: HEAD, evalNames: EVAL_NAMES, rows });
   const manifest = join(project.dir, '.agentmark', 'runs', HEAD, 'manifest.json');
   const text = JSON.parse(await readFile(manifest, 'utf8')) as { startedAt: string };
   text.startedAt = '2026-11-30T11:00:00.000Z';

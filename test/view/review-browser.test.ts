@@ -11,7 +11,7 @@ import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { SCREENSHOTS, launchBrowser } from './browser.js';
 import { TABLES, viewportProblems } from './geometry.js';
-import { REVIEW_RUN, reviewProject, reviewRows } from './review-run.js';
+import { EVAL_NAMES, REVIEW_RUN, reviewProject, reviewRows } from './review-run.js';
 import { writeRun } from './synthetic-run.js';
 
 /** The few DOM calls the other origin's page makes (it runs in the page). */
@@ -120,6 +120,18 @@ describe('reviewing in the viewer, in a real browser', () => {
     expect((await annotations()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).at(-1)).toMatchObject({ index: 2, value: false, note: 'wrong city' });
   });
 
+  it('scores a numeric eval with a digit, and refuses a digit outside its range', async () => {
+    await page.goto(`${server.url}#/runs/${REVIEW_RUN}/review?eval=stars`);
+    await textIs('[data-testid=queue-row]', '0');
+    await page.keyboard.press('7');
+    await textIs('[role=status]', 'stars scores from 0 to 5');
+    await page.keyboard.press('4');
+    await page.waitForFunction(() => document.querySelector('tr[data-eval=stars] .in-force .label-value')?.textContent === '4');
+    expect(await page.locator('tr[data-eval=stars] .score-input').inputValue()).toBe('4');
+    await textIs('.agreement-eval[data-eval=stars] [data-testid=rows-behind]', '1');
+    expect((await annotations()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).at(-1)).toMatchObject({ index: 0, eval: 'stars', value: 4 });
+  });
+
   it('opens the disagreements from the run page\'s agreement panel in one click', async () => {
     await page.goto(`${server.url}#/runs/${REVIEW_RUN}`);
     await page.waitForSelector('.agreement-eval[data-eval=helpful]');
@@ -141,7 +153,7 @@ describe('reviewing in the viewer, in a real browser', () => {
     await page.waitForFunction(() => document.querySelector('tr[data-eval=short] .in-force .label-value')?.textContent === 'fail');
     expect(await viewportProblems(page, { tables: [LABELS] })).toEqual({ 1280: [], 390: [] });
     await page.screenshot({ path: join(SCREENSHOTS, 'row-labels.png'), fullPage: true });
-    await writeRun(project.dir, { id: RERUN, evalNames: ['helpful', 'short', 'tone'], rows: reviewRows() });
+    await writeRun(project.dir, { id: RERUN, evalNames: EVAL_NAMES, rows: reviewRows() });
     const manifest = join(project.dir, '.agentmark', 'runs', RERUN, 'manifest.json');
     const text = JSON.parse(await readFile(manifest, 'utf8')) as { startedAt: string };
     text.startedAt = '2026-11-30T11:00:00.000Z';

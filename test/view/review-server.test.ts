@@ -214,6 +214,7 @@ describe('reading labels, agreement and the review queue', () => {
       { name: 'helpful', kind: 'boolean', judge: true },
       { name: 'short', kind: 'boolean', judge: false },
       { name: 'tone', kind: 'categorical', categories: ['kind', 'curt'], judge: true },
+      { name: 'stars', kind: 'numeric', min: 0, max: 5, judge: false },
     ]);
     expect(review.rows.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(review.rows[1]?.labels.find((l) => l.eval === 'helpful')).toMatchObject({ value: false, reviewer: 'ana' });
