@@ -164,6 +164,25 @@ describe('reviewing in the viewer, in a real browser', () => {
     expect(await annotations(RERUN)).toBe('');
   });
 
+  it('asks once for a name when the viewer has none', async () => {
+    const anonymous = await startViewServer({ projectRoot: project.dir, port: 0 });
+    try {
+      await page.goto(`${anonymous.url}#/runs/${REVIEW_RUN}/rows/6`);
+      await page.waitForSelector('input[aria-label="reviewer name"]');
+      expect(await page.locator('.label-controls').count()).toBe(0);
+      await page.fill('input[aria-label="reviewer name"]', 'bo');
+      await page.click('.ask-name button');
+      await page.click('tr[data-eval=helpful] button:text("pass")');
+      await page.waitForFunction(() => document.querySelector('tr[data-eval=helpful] .label-in-force[data-reviewer=bo] .label-value')?.textContent === 'pass');
+      expect((await annotations()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).at(-1)).toMatchObject({ index: 6, eval: 'helpful', value: true, reviewer: 'bo' });
+      await page.reload();
+      await page.waitForSelector('tr[data-eval=helpful] .label-controls');
+      expect(await page.locator('input[aria-label="reviewer name"]').count()).toBe(0);
+    } finally {
+      await anonymous.close();
+    }
+  });
+
   it('shows no label controls on a read-only viewer, and its labels in force', async () => {
     await page.goto(`${readOnly.url}#/runs/${REVIEW_RUN}/rows/5`);
     await page.waitForSelector('table.labels-table tr[data-eval=tone] .label-value');
@@ -231,7 +250,12 @@ describe('reviewing in the viewer, in a real browser', () => {
     });
     await page.goto(pathToFileURL(out).href);
     await page.waitForSelector('.agreement-eval[data-eval=helpful]');
-    expect(await page.textContent('.agreement-eval[data-eval=helpful] [data-testid=rows-behind]')).toBe('3');
+    const store = new RunStore(project.dir);
+    const expected = (await agreementOfRun(await openRunFolder(store.runDir(REVIEW_RUN)), await scores(), store)).evals.find((e) => e.eval === 'helpful');
+    // rows 0–2 from the queue, row 6 from the reviewer who gave a name
+    expect(expected?.n).toBe(4);
+    expect(await page.textContent('.agreement-eval[data-eval=helpful] [data-testid=rows-behind]')).toBe('4');
+    expect(await page.textContent('.agreement-eval[data-eval=helpful] [data-testid=percent]')).toBe(`${((expected?.percentAgreement.value ?? 0) * 100).toFixed(1)}%`);
     expect(await page.locator('.label-controls, [data-testid=review-queue], [data-testid=disagreements]').count()).toBe(0);
     await page.goto(`${pathToFileURL(out).href}#/runs/${REVIEW_RUN}/rows/5`);
     await page.waitForSelector('.row-page [data-testid=output]');
