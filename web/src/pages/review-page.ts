@@ -63,6 +63,7 @@ export function ReviewPage({ source, id, query }: { source: DataSource; id: stri
   };
   const label = (value: boolean | number | string): void => {
     if (!row || !spec || !labelling.writable) return;
+    if (labelling.reviewer === undefined) return setMessage('Who is labelling? Give your name above first.');
     setMessage(undefined);
     void labelling.save(row.index, row.repeat, spec.name, value).catch(() => undefined);
   };
@@ -71,7 +72,7 @@ export function ReviewPage({ source, id, query }: { source: DataSource; id: stri
     previous: () => setAt((a) => Math.max(a - 1, 0)),
     label,
     note: () => main.current?.querySelector<HTMLInputElement>('tr.current .note-input')?.focus(),
-    undo: () => void labelling.undo().catch(() => undefined),
+    undo: () => void labelling.undo().then((undone) => setMessage(undone ? undefined : 'nothing to undo'), () => undefined),
     back: () => navigate(href.run(id)),
     refused: setMessage,
   });

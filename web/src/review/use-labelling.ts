@@ -25,8 +25,8 @@ export interface Labelling {
   reviewer: string | undefined;
   setReviewer(name: string): void;
   save(index: number, repeat: number, evalName: string, value: LabelValue | null, note?: string): Promise<void>;
-  undo(): Promise<void>;
-  canUndo: boolean;
+  /** Writes back what the last label of this page replaced; false when there is none. */
+  undo(): Promise<boolean>;
   /** Grows after every write, for what depends on the labels (agreement). */
   version: number;
   error: string | undefined;
@@ -85,9 +85,10 @@ export function useLabelling(source: DataSource, id: string): Labelling {
     },
     async undo() {
       const last = undos.current.pop();
-      if (last) await write(last.index, last.repeat, last.eval, last.value, last.note);
+      if (!last) return false;
+      await write(last.index, last.repeat, last.eval, last.value, last.note);
+      return true;
     },
-    canUndo: undos.current.length > 0,
     version,
     error,
   };
