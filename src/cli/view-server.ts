@@ -1,10 +1,17 @@
 import { spawn } from 'node:child_process';
 import type { OutStream } from './io.js';
+import type { ScoreSchema } from '../project/types.js';
+import { reviewerName } from '../review/reviewer-name.js';
 
 export interface ViewFlags {
   port?: number;
   host?: string;
   open?: boolean;
+  /** No label controls, no writes. */
+  readOnly?: boolean;
+  /** Who labels; else git config user.name; else the page asks. */
+  reviewer?: string;
+  scores?: Readonly<Record<string, ScoreSchema>>;
 }
 
 /** Shared by `view` and `--view` on run-experiment / watch. */
@@ -33,7 +40,15 @@ function openBrowser(url: string): void {
  */
 export async function startViewer(projectRoot: string, flags: ViewFlags, stderr: OutStream): Promise<{ url: string; close: () => Promise<void> }> {
   const { startViewServer } = await import('../view/index.js');
-  const server = await startViewServer({ projectRoot, ...(flags.host === undefined ? {} : { host: flags.host }), port: flags.port ?? 4848 });
+  const reviewer = flags.readOnly ? undefined : await reviewerName(flags.reviewer, projectRoot);
+  const server = await startViewServer({
+    projectRoot,
+    ...(flags.host === undefined ? {} : { host: flags.host }),
+    port: flags.port ?? 4848,
+    ...(flags.readOnly ? { readOnly: true } : {}),
+    ...(reviewer === undefined ? {} : { reviewer }),
+    ...(flags.scores === undefined ? {} : { scores: flags.scores }),
+  });
   if (server.exposed) {
     stderr.write(
       `warning: the viewer listens on ${server.host}: anyone who can reach this machine on port ${server.port} can read your runs (inputs, outputs, reasons)\n`,

@@ -1,5 +1,5 @@
 import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
-import type { RunAgreement } from '../scoring/agreement/index.js';
+import type { RunAgreement } from '../scoring/agreement/run-agreement.js';
 import type { EvalSummary } from '../scoring/eval-summary.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { LatencySummary } from './latency-stats.js';

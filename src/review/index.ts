@@ -8,3 +8,5 @@ export { labelLine, type LabelRequest } from './label-line.js';
 export { findRows, parseRowRef, rowRefKey, type RowRef } from './find-rows.js';
 export { agreementOfRun, type RunAgreementReport } from './run-agreement.js';
 export { datasetFromRun, type FromRunOptions, type FromRunResult } from './dataset-from-run.js';
+export { DOUBT_WORDS, voicesDoubt } from './doubt.js';
+export { compareAgreement, type CompareAgreement } from './compare-agreement.js';

@@ -14,11 +14,15 @@
  *   /api/runs/<id>/events              server-sent events, each `data:` a RunEvent
  *   /api/compare/<base>/<head>?show=<n>  CompareResponse  the two runs compared (as `agentmark compare`)
  *   /api/events                        server-sent events, each `data:` a RunsEvent
+ *   (and the review routes, below)
  */
 import type { EvalSummary, RowResult, RunSummary } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
 import type { ChatMessage } from '../prompt/types.js';
 import type { CompareResult } from '../compare/types.js';
+import type { Label } from '../review/types.js';
+import type { RunAgreementReport } from '../review/run-agreement.js';
+import type { VerdictKind } from '../scoring/agreement/eval-agreement.js';
 
 export type { EvalSummary, RowResult, RunSummary, RunManifest, ChatMessage, CompareResult };
 export type { ChangedRow, EvalComparison, EvalSide, Interval, RunDescription, RunPerformance } from '../compare/types.js';
@@ -177,6 +181,8 @@ export interface ReportRun {
   messagesNote?: string;
   /** The reproduce command with `{index}` where the row's index goes. */
   reproduce: string;
+  /** Judge–human agreement when the run has labels (as `agentmark agreement`); a report never writes. */
+  agreement?: AgreementResponse;
 }
 
 /**
@@ -191,4 +197,76 @@ export interface ReportData {
   /** Each run's data, by run id order of `runs`. */
   reports: ReportRun[];
   compare?: CompareResponse;
+}
+
+/*
+ * Review (human labels) and judge–human agreement:
+ *   GET  /api/runs/<id>/review                       ReviewResponse   evals to label, every label in force
+ *   GET  /api/runs/<id>/agreement                    AgreementResponse  as `agentmark agreement <id> --format json`
+ *   GET  /api/runs/<id>/queue?filter=<f>&eval=<e>&k=<n>&seed=<s>  QueueResponse  positions to review
+ *   POST /api/runs/<id>/labels   LabelBody → ReviewRowResponse   (needs the session token; see src/view/write-guard.ts)
+ */
+
+export type { Label, RunAgreementReport, VerdictKind };
+export type { EvalAgreement as EvalAgreementShown } from '../scoring/agreement/eval-agreement.js';
+
+/** Header carrying the per-session token on every write. */
+export const SESSION_TOKEN_HEADER = 'x-agentmark-token';
+/** The largest write body the server reads. */
+export const MAX_WRITE_BYTES = 16 * 1024;
+
+/** One eval as a reviewer labels it: its kind (from the score schema) and whether an LLM judge scores it. */
+export interface ReviewEval {
+  name: string;
+  kind: VerdictKind;
+  /** Categorical scores: the labels, in the schema's order. */
+  categories?: string[];
+  min?: number;
+  max?: number;
+  /** Scored by the built-in `llm_judge` (scores.<name>.scorer in agentmark.json). */
+  judge: boolean;
+}
+
+/** The labels in force on one row (and repeat): own, carried over from earlier runs, and the dataset's. */
+export interface ReviewRow {
+  index: number;
+  repeat: number;
+  labels: Label[];
+}
+
+export interface ReviewResponse {
+  evals: ReviewEval[];
+  /** Only rows with at least one label. */
+  rows: ReviewRow[];
+}
+
+export type ReviewRowResponse = ReviewRow;
+
+/** What the page posts to label one eval of one row; `value: null` takes the reviewer's label back. */
+export interface LabelBody {
+  index: number;
+  repeat: number;
+  eval: string;
+  value: boolean | number | string | null;
+  note?: string;
+  /** Defaults to the server's reviewer (`--reviewer`, or git config user.name). */
+  reviewer?: string;
+}
+
+export type AgreementResponse = RunAgreementReport;
+
+/** Queue filters: rows an LLM judge scored, whose judge's reason voices doubt, a seeded sample, where people and the judge disagree. */
+export type QueueFilter = 'all' | 'judged' | 'doubt' | 'sample' | 'disagree';
+
+export interface QueueResponse {
+  filter: QueueFilter;
+  /** Index positions (as in RowIndex) of the rows to review, in dataset order. */
+  positions: number[];
+}
+
+/** What the served shell page tells the app about writing (absent in a report and with --read-only). */
+export interface ReviewSession {
+  token: string;
+  /** The server's reviewer name; the page asks for one when absent. */
+  reviewer?: string;
 }

@@ -6,6 +6,10 @@ import { LiveEvents, openEventStream } from './live-events.js';
 import { RunCatalog } from './run-catalog.js';
 import { APP_CSP, COMMON_HEADERS, allowedHostNames, hostAllowed, isLoopback } from './security.js';
 import { loadAssets, type Asset } from './static-assets.js';
+import type { ScoreSchema } from '../project/types.js';
+import { labelRoute, reviewRoute, type ReviewContext } from './review-routes.js';
+import { shellWithSession } from './session-page.js';
+import { newSessionToken, readJsonBody, writeRefusal } from './write-guard.js';
 
 export interface ViewServerOptions {
   projectRoot: string;
@@ -17,6 +21,14 @@ export interface ViewServerOptions {
   port?: number;
   /** The built front-end. @default dist/web of this package */
   webDir?: string;
+  /** No label can be written, and the page shows no label controls. @default false */
+  readOnly?: boolean;
+  /** Who labels from this viewer (`--reviewer`, or git config user.name); the page asks when absent. */
+  reviewer?: string;
+  /** The project's score schemas. @default read from the project's agentmark.json when first needed */
+  scores?: Readonly<Record<string, ScoreSchema>>;
+  /** The clock of label times. @default () => new Date() */
+  now?: () => Date;
 }
 
 export interface ViewServer {
@@ -74,7 +86,9 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 /**
  * The viewer's HTTP server (node:http only): the shell page and its assets, the JSON API over
  * the run store, and live events. Every request passes the Host check first (DNS rebinding);
- * only GET and HEAD are served.
+ * GET and HEAD read; the one write, POST /api/runs/<id>/labels, passes the checks of
+ * write-guard.ts (a session token only the served page holds, loopback Host and Origin, a small
+ * JSON body) and is off with `readOnly`.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const host = options.host ?? '127.0.0.1';
@@ -91,9 +105,22 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const live = new LiveEvents(catalog);
   const allowed = allowedHostNames(host);
   let port = 0;
+  const token = options.readOnly ? undefined : newSessionToken();
+  const shell = assets.get('/') as Asset;
+  assets.set('/', { ...shell, body: shellWithSession(shell.body, token === undefined ? undefined : { token, ...(options.reviewer === undefined ? {} : { reviewer: options.reviewer }) }) });
+  let scores: Promise<Readonly<Record<string, ScoreSchema>>> | undefined;
+  const review: ReviewContext = {
+    scores: () =>
+      (scores ??= options.scores
+        ? Promise.resolve(options.scores)
+        : import('../project/index.js').then(({ loadProject }) => loadProject(options.projectRoot)).then((p) => p.scores)),
+    ...(options.reviewer === undefined ? {} : { reviewer: options.reviewer }),
+  };
+  const now = options.now ?? (() => new Date());
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostAllowed(req.headers.host, allowed, port)) return sendText(res, 403, 'forbidden: unexpected Host header');
+    if (req.method === 'POST') return handleWrite(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return sendText(res, 405, 'method not allowed');
@@ -128,7 +155,32 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       live.followRun(id, res, since);
       return;
     }
+    if (rest.length === 3 && rest[0] === 'runs') {
+      const manifest = await catalog.manifest(rest[1] as string);
+      const reviewed = manifest ? await reviewRoute(catalog, review, rest[1] as string, manifest, rest[2] as string, url.searchParams) : undefined;
+      if (reviewed) return sendJson(res, reviewed.status, reviewed.body);
+    }
     const result = await apiRoute(catalog, rest, url.searchParams);
+    sendJson(res, result.status, result.body);
+  };
+
+  const handleWrite = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = writeRefusal(req, token, port);
+    // A refused body is not read: the connection closes rather than wait for it.
+    if (refused) {
+      res.setHeader('connection', 'close');
+      return sendJson(res, refused.status, { error: refused.error });
+    }
+    const segments = segmentsOf(new URL(req.url ?? '/', 'http://viewer.invalid').pathname);
+    const [api, runs, id, labels, ...rest] = segments ?? [];
+    const manifest = api === 'api' && runs === 'runs' && labels === 'labels' && rest.length === 0 && id !== undefined ? await catalog.manifest(id) : undefined;
+    if (!manifest || id === undefined) return sendJson(res, 404, { error: 'not found' });
+    const body = await readJsonBody(req);
+    if (!body.ok) {
+      res.setHeader('connection', 'close');
+      return sendJson(res, body.status, { error: body.status === 413 ? 'a write is at most 16384 bytes' : 'the body is not JSON' });
+    }
+    const result = await labelRoute(catalog, review, id, manifest, body.value, now);
     sendJson(res, result.status, result.body);
   };
 

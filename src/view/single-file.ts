@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { RowResult } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
 import type { StoredRun } from '../store/index.js';
-import type { CompareResponse, ReportData, ReportRun } from './api-types.js';
+import type { AgreementResponse, CompareResponse, ReportData, ReportRun } from './api-types.js';
 import { appendRow } from './index-entry.js';
 import { emptyColumns } from './row-columns.js';
 import { listItem } from './run-catalog.js';
@@ -31,6 +31,7 @@ export async function buildReportRun(projectRoot: string, manifest: RunManifest,
     all.push(row);
     if (!(row.index in messages)) messages[row.index] = renderRowMessages(prompt, row.input);
   }
+  const agreement = await reportAgreement(projectRoot, manifest);
   return {
     run: { manifest, evalNames, rowCount: all.length },
     index,
@@ -38,7 +39,30 @@ export async function buildReportRun(projectRoot: string, manifest: RunManifest,
     messages,
     ...('note' in prompt ? { messagesNote: prompt.note } : {}),
     reproduce: reproduceCommand(manifest, 0).replace(/--row 0\b/, '--row {index}'),
+    ...(agreement ? { agreement } : {}),
   };
+}
+
+/**
+ * The run's judge–human agreement as `agentmark agreement` computes it, when the stored run has
+ * labels (its own, carried over, or its dataset's); a report inlines it and never writes.
+ */
+async function reportAgreement(projectRoot: string, manifest: RunManifest): Promise<AgreementResponse | undefined> {
+  const [{ loadProject }, { agreementOfRun }, { RunStore, openRunFolder }] = await Promise.all([
+    import('../project/index.js'),
+    import('../review/index.js'),
+    import('../store/index.js'),
+  ]);
+  const store = new RunStore(projectRoot);
+  let stored;
+  try {
+    stored = await openRunFolder(store.runDir(manifest.id));
+  } catch {
+    return undefined; // not (yet) in the store: nothing labelled
+  }
+  const scores = await loadProject(projectRoot).then((p) => p.scores, () => ({}));
+  const agreement = await agreementOfRun(stored, scores, store);
+  return agreement.evals.length > 0 || agreement.reviewers.length > 0 ? agreement : undefined;
 }
 
 /** The report of one run (`run-experiment --format html`, `runs show --format html`). */

@@ -65,6 +65,20 @@ describe('agentmark view', () => {
     );
   });
 
+  it('puts --reviewer in the page with a write token; --read-only gives the page none', async () => {
+    const shell = async (args: string[]): Promise<string> => {
+      let child: ChildProcess | undefined;
+      const done = runCli(['view', '--port', '0', ...args], { cwd: project.dir, onSpawn: (c) => (child = c) });
+      const [url] = await waitFor(child as ChildProcess, 'stdout', /http:\/\/127\.0\.0\.1:\d+\//);
+      const text = await (await fetch(url)).text();
+      child?.kill('SIGINT');
+      expect((await done).code).toBe(0);
+      return text;
+    };
+    expect(await shell(['--reviewer', 'zed'])).toMatch(/<meta name="agentmark-session" content="\{&quot;token&quot;:&quot;[\w-]{32}&quot;,&quot;reviewer&quot;:&quot;zed&quot;\}">/);
+    expect(await shell(['--read-only', '--reviewer', 'zed'])).not.toContain('<meta name="agentmark-session"');
+  });
+
   it('takes no arguments and checks its port', async () => {
     expect((await runCli(['view', 'prompts'], { cwd: project.dir })).code).toBe(2);
     const bad = await runCli(['view', '--port', '70000'], { cwd: project.dir });

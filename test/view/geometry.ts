@@ -22,6 +22,10 @@ export const TABLES = {
   rates: { name: 'pass rates', table: '.rates', row: '.rates > div', cell: 'dt, dd' },
   evals: { name: 'evals table', table: 'table.evals', row: 'tr', cell: 'th, td' },
   compareEvals: { name: 'compare evals table', table: 'table.compare-evals', row: 'tr', cell: 'th, td' },
+  /** A row's labels (row page, review queue): one line per eval. */
+  labels: { name: 'labels table', table: 'table.labels-table', row: 'tr', cell: 'th, td' },
+  /** The agreement panel's confusion matrices. */
+  confusion: { name: 'confusion matrix', table: 'table.confusion', row: 'tr', cell: 'th, td' },
   grid: { name: 'results grid', table: '[role=grid], table.grid', row: '[role=row], tr', cell: '[role=columnheader], [role=rowheader], [role=gridcell], [role=cell], th, td' },
 } as const satisfies Record<string, TableShape>;
 

@@ -139,8 +139,9 @@ describe('security', () => {
     }
   });
 
-  it('serves GET and HEAD only', async () => {
-    expect((await get(server, '/api/runs', undefined, 'POST')).status).toBe(405);
+  it('serves GET and HEAD, and refuses a POST that is not a checked write (see review-server.test.ts)', async () => {
+    expect((await get(server, '/api/runs', undefined, 'PUT')).status).toBe(405);
+    expect((await get(server, '/api/runs', undefined, 'POST')).status).toBe(403);
     expect((await get(server, '/', undefined, 'HEAD')).status).toBe(200);
   });
 

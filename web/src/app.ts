@@ -2,6 +2,7 @@ import { html } from 'htm/preact';
 import type { VNode } from 'preact';
 import type { DataSource } from './data/source.js';
 import { ComparePage } from './pages/compare-page.js';
+import { ReviewPage } from './pages/review-page.js';
 import { RowPage } from './pages/row-page.js';
 import { RunPage } from './pages/run-page.js';
 import { RunsPage } from './pages/runs-page.js';
@@ -18,6 +19,8 @@ export function App({ source, home }: { source: DataSource; home?: Route }): VNo
       return html`<${RunPage} key=${route.id} source=${source} id=${route.id} />`;
     case 'row':
       return html`<${RowPage} source=${source} id=${route.id} index=${route.index} />`;
+    case 'review':
+      return html`<${ReviewPage} key=${route.id} source=${source} id=${route.id} query=${route.query} />`;
     case 'compare':
       return html`<${ComparePage} key=${`${route.base}/${route.head}`} source=${source} base=${route.base} head=${route.head} />`;
     case 'missing':

@@ -1,7 +1,9 @@
 import { compareRuns, type CompareResult } from '../../compare/index.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
-import type { StoredRun } from '../../store/index.js';
+import { RunStore, type StoredRun } from '../../store/index.js';
+import { compareAgreement } from '../../review/index.js';
+import { formatCompareAgreement } from '../../report/format-compare-agreement.js';
 import { formatCompareMarkdown, formatCompareTable } from '../../report/compare/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -81,14 +83,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
     failOnRegression: (options['fail-on-regression'] ?? false) || (options['fail-on-inconclusive'] ?? false) || options['max-drop'] !== undefined,
   });
+  // Both runs' judge–human agreement, shown when both have labels.
+  const agreement = format === 'html' ? undefined : await compareAgreement(base, head, project.scores, new RunStore(project.root));
   // The viewer's code loads only for this format; the page is built before -o's file is opened.
   const page = format === 'html' ? await compareHtml(project.root, result, [base, head]) : undefined;
   const output = openReportOutput(options.output, io.cwd, io.stdout);
   try {
-    if (format === 'json') output.stream.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (format === 'json') output.stream.write(`${JSON.stringify(agreement ? { ...result, agreement } : result, null, 2)}\n`);
     else if (page !== undefined) output.stream.write(page);
-    else if (format === 'markdown') output.stream.write(formatCompareMarkdown(result));
-    else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200 }));
+    else if (format === 'markdown') output.stream.write(formatCompareMarkdown(result) + (agreement ? formatCompareAgreement(agreement, true) : ''));
+    else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200 }) + (agreement ? formatCompareAgreement(agreement) : ''));
   } finally {
     output.close();
   }

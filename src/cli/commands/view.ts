@@ -6,14 +6,21 @@ import { openProject } from '../context.js';
 import { startViewer, viewOptions } from '../view-server.js';
 import { UsageError } from '../../errors/index.js';
 
-const options = { ...commonOptions, ...viewOptions } satisfies OptionTable;
+const options = {
+  ...commonOptions,
+  ...viewOptions,
+  'read-only': { type: 'boolean', description: 'Only look: no label controls, and the server accepts no writes' },
+  reviewer: { type: 'string', value: '<name>', description: 'Who labels rows in the viewer (default: git config user.name; else the page asks)' },
+} satisfies OptionTable;
 
 const help = {
-  usage: 'agentmark view [--port 4848] [--host 127.0.0.1] [--open]',
+  usage: 'agentmark view [--port 4848] [--host 127.0.0.1] [--open] [--reviewer <name>] [--read-only]',
   summary:
     'Serves a local web app over the project\'s runs (.agentmark/runs/): the runs, each run\'s\n' +
     'statistics and rows, each row\'s messages, output and eval reasons; running runs update live.\n' +
-    'Nothing is uploaded. Stop it with Ctrl-C.',
+    'Reviewers label rows (pass/fail, a score or a label, a note) into each run\'s annotations.jsonl,\n' +
+    'from a row\'s page or the review queue; --read-only turns that off. Nothing is uploaded.\n' +
+    'Stop it with Ctrl-C.',
   options,
 };
 
@@ -25,7 +32,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length > 0) throw new UsageError('USAGE_BAD_ARGUMENT', `view takes no arguments, got "${positionals[0]}"`, { hint: 'use --project <dir> for another project' });
   const project = await openProject(flags.project, io.cwd);
-  const server = await startViewer(project.root, flags, io.stderr);
+  const server = await startViewer(
+    project.root,
+    {
+      ...flags,
+      readOnly: flags['read-only'] === true,
+      ...(flags.reviewer === undefined ? {} : { reviewer: flags.reviewer }),
+      scores: project.scores,
+    },
+    io.stderr,
+  );
   io.stdout.write(`${server.url}\n`);
   // Ctrl-C is how a server is stopped: a normal end, not an interruption of work.
   await new Promise<void>((resolve) => {

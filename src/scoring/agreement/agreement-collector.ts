@@ -1,8 +1,9 @@
 import type { ScoreSchema } from '../../project/types.js';
 import type { ScoredEval } from '../types.js';
-import { evalAgreement, type EvalAgreement, type Verdict, type VerdictKind, type VerdictPair } from './eval-agreement.js';
+import { evalAgreement, type Verdict, type VerdictKind, type VerdictPair } from './eval-agreement.js';
 import { reviewerAgreement, type ReviewerAgreement } from './reviewer-agreement.js';
 import { judgeVerdict, verdictKind } from './verdicts.js';
+import type { RunAgreement } from './run-agreement.js';
 
 /** A person's verdict on one eval of one row. */
 export interface HumanVerdict {
@@ -11,13 +12,7 @@ export interface HumanVerdict {
   reviewer: string;
 }
 
-/** Judge–human agreement of a run, per eval, and among reviewers where there are several. */
-export interface RunAgreement {
-  evals: EvalAgreement[];
-  reviewers: ReviewerAgreement[];
-  /** Rows left out of judge agreement because their reviewers split evenly, by eval. */
-  ties: Record<string, number>;
-}
+export type { RunAgreement };
 
 /** The reviewer name of verdicts written in a dataset row's `labels`. */
 export const DATASET_REVIEWER = 'dataset';

@@ -1,5 +1,6 @@
-import { MAX_ROWS_PER_REQUEST, type CompareResponse, type FlipsResponse, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
+import { MAX_ROWS_PER_REQUEST, SESSION_TOKEN_HEADER, type AgreementResponse, type LabelBody, type QueueResponse, type ReviewResponse, type ReviewRow, type CompareResponse, type FlipsResponse, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
 import type { DataSource } from './source.js';
+import { readSession } from './review-session.js';
 
 async function get<T>(path: string): Promise<T> {
   const response = await fetch(path, { headers: { accept: 'application/json' } });
@@ -13,8 +14,21 @@ async function get<T>(path: string): Promise<T> {
 
 const enc = encodeURIComponent;
 
+/** A write: POST, JSON, with the page's session token (the server refuses anything else). */
+async function post<T>(path: string, token: string, body: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', [SESSION_TOKEN_HEADER]: token },
+    body: JSON.stringify(body),
+  });
+  const reply = (await response.json().catch(() => undefined)) as (T & { error?: string }) | undefined;
+  if (!response.ok || reply === undefined) throw new Error(reply?.error ?? `${path}: ${response.status} ${response.statusText}`);
+  return reply;
+}
+
 /** The viewer's API on the server that served this page. */
 export function httpSource(): DataSource {
+  const session = readSession();
   return {
     kind: 'server',
     listRuns: async () => (await get<RunsResponse>('/api/runs')).runs,
@@ -37,6 +51,10 @@ export function httpSource(): DataSource {
       events.onmessage = (message: MessageEvent<string>) => onEvent(JSON.parse(message.data) as RunEvent);
       return () => events.close();
     },
+    agreement: (id) => get<AgreementResponse>(`/api/runs/${enc(id)}/agreement`),
+    review: (id) => get<ReviewResponse>(`/api/runs/${enc(id)}/review`),
+    queue: (id, query) => get<QueueResponse>(`/api/runs/${enc(id)}/queue?${query}`),
+    ...(session ? { saveLabel: (id: string, body: LabelBody) => post<ReviewRow>(`/api/runs/${enc(id)}/labels`, session.token, body) } : {}),
     followRuns(onChange) {
       const events = new EventSource('/api/events');
       events.onmessage = () => onChange();

@@ -54,6 +54,7 @@ export function inlineSource(data: ReportData): DataSource {
       });
       return positions;
     },
+    agreement: async (id) => (await report(id)).agreement ?? null,
     async compare(base, head) {
       const result = data.compare;
       if (!result || result.base.id !== base || result.head.id !== head) throw new Error(`this report holds no comparison of ${base} and ${head}`);

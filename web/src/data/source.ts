@@ -1,4 +1,4 @@
-import type { CompareResponse, FlipsResponse, RowDetailResponse, RowIndex, RowResult, RunEvent, RunListItem, RunResponse } from '../api.js';
+import type { AgreementResponse, CompareResponse, FlipsResponse, LabelBody, QueueResponse, ReviewResponse, ReviewRow, RowDetailResponse, RowIndex, RowResult, RunEvent, RunListItem, RunResponse } from '../api.js';
 
 /**
  * Where the pages get their data: the viewer's HTTP API, or the data inlined in a single-file
@@ -21,4 +21,12 @@ export interface DataSource {
   /** Live events of a running run; returns a function that stops following. */
   followRun?(id: string, since: number, onEvent: (event: RunEvent) => void): () => void;
   followRuns?(onChange: () => void): () => void;
+  /** Judge–human agreement as the server (or the report, inlined) computed it; null when the report holds none. */
+  agreement(id: string): Promise<AgreementResponse | null>;
+  /** The evals to label and every label in force (the server's; a report has none). */
+  review?(id: string): Promise<ReviewResponse>;
+  /** Positions of the rows a review queue walks, filtered by the server. */
+  queue?(id: string, query: string): Promise<QueueResponse>;
+  /** Writes one label; present only when the served page holds a session (never in a report, nor with --read-only). */
+  saveLabel?(id: string, body: LabelBody): Promise<ReviewRow>;
 }

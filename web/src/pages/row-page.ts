@@ -4,6 +4,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ChatMessage, RowDetailResponse, RowResult } from '../api.js';
 import { Chip } from '../components/chip.js';
 import { WordDiff } from '../components/word-diff.js';
+import { RowLabels } from '../components/row-labels.js';
+import { useLabelling } from '../review/use-labelling.js';
 import type { DataSource } from '../data/source.js';
 import { fullText, judgeText, ms, usd } from '../format.js';
 import { useKeys } from '../keyboard.js';
@@ -78,6 +80,7 @@ export function RowPage({ source, id, index }: { source: DataSource; id: string;
   const [detail, setDetail] = useState<RowDetailResponse | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [copied, setCopied] = useState(false);
+  const labelling = useLabelling(source, id);
   useEffect(() => {
     setDetail(undefined);
     source.row(id, index).then(setDetail, (e: unknown) => setError(String(e)));
@@ -103,6 +106,7 @@ export function RowPage({ source, id, index }: { source: DataSource; id: string;
       ${Object.keys(first.metadata).length > 0 ? html`<h2>metadata</h2><pre class="metadata">${fullText(first.metadata)}</pre>` : null}
     </section>
     <div class="repeats">${detail.rows.map((row) => html`<${Repeat} row=${row} />`)}</div>
+    ${labelling.loaded ? html`<div class="repeats">${detail.rows.map((row) => html`<${RowLabels} labelling=${labelling} row=${row} />`)}</div>` : null}
     <section aria-labelledby="reproduce-title">
       <h2 id="reproduce-title">reproduce</h2>
       <pre class="mono" data-testid="reproduce">${detail.reproduce}</pre>

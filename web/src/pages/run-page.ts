@@ -12,6 +12,7 @@ import { href, navigate } from '../router.js';
 import { applyQuery, defaultQuery, type RowFilter, type RowQuery } from '../row-query.js';
 import { LatencyCard } from './latency-card.js';
 import { RunHeader } from './run-header.js';
+import { RunReview } from './run-review.js';
 
 interface Loaded {
   run: RunResponse;
@@ -160,6 +161,7 @@ export function RunPage({ source, id }: { source: DataSource; id: string }): VNo
       })}
       <${LatencyCard} columns=${columns} count=${count} />
     </div>
+    <${RunReview} source=${source} id=${id} />
     <section class="rows-section" aria-label="rows">
       <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
         <label>show <select aria-label="show" value=${query.filter} onChange=${(e: Event) => set({ filter: (e.target as HTMLSelectElement).value as RowFilter })}>
