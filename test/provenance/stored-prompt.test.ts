@@ -19,6 +19,7 @@ input_schema:
   type: object
   properties:
     who: { $ref: './who.schema.json' }
+    n: { type: integer }
 ---
 import Tone from '../../shared/tone.mdx'
 import Sign from './parts/sign.mdx'
@@ -66,7 +67,7 @@ describe('loadStoredPrompt', () => {
     const stored = await loadStoredPrompt(root, manifest);
     expect(stored.path).toBe(join(root, 'prompts/greet.prompt.mdx'));
     expect(stored.files).toEqual(manifest.provenance?.files.map((f) => join(root, f.path)));
-    expect(stored.inputSchema).toEqual({ type: 'object', properties: { who: { type: 'object', properties: { name: { type: 'string' } } } } });
+    expect(stored.inputSchema).toEqual({ type: 'object', properties: { who: { type: 'object', properties: { name: { type: 'string' } } }, n: { type: 'integer' } } });
     expect(stored.render({ who: { name: 'Ada Lovelace' }, n: 3 }).messages).toEqual([
       { role: 'system', content: 'Be kind. Sign as Ada.' },
       { role: 'user', content: 'Hello Ada Lovelace, Ada...' },
