@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import type { ScoreSchema } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
 import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunProvenance, type RunStore, type ShardRecord } from '../store/index.js';
 import { scoreRanges } from '../scoring/index.js';
@@ -91,6 +92,8 @@ function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): Shard
   const ranges = Object.fromEntries(scoreRanges(schemas));
   const ungated = schemas.filter(({ schema }) => schema?.gate === false).map(({ name }) => name);
   const limits = runLimitsOf(prompt);
+  const typed = Object.fromEntries(schemas.filter(({ schema }) => schema !== undefined).map(({ name, schema }) => [name, schema as ScoreSchema]));
+  const minimums = prompt.testSettings.judge_min_agreement;
   return {
     index: options.shard?.index ?? 1,
     count: options.shard?.count ?? 1,
@@ -98,6 +101,8 @@ function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): Shard
     ...(thresholds ? { scoreThresholds: thresholds } : {}),
     ...(Object.keys(ranges).length > 0 ? { scoreRanges: ranges } : {}),
     ...(ungated.length > 0 ? { ungated } : {}),
+    ...(Object.keys(typed).length > 0 ? { schemas: typed } : {}),
+    ...(minimums ? { judgeMinAgreement: minimums } : {}),
     ...(Object.keys(limits).length > 0 ? { runLimits: limits } : {}),
   };
 }

@@ -34,6 +34,7 @@ const FIELDS: Array<{ what: string; of: (m: RunManifest, s: ShardRecord) => unkn
   { what: 'evals', of: (_, s) => s.evals, show: (_, s) => (s.evals.length === 0 ? 'none' : s.evals.join(', ')) },
   { what: '--threshold', of: (m) => m.options.threshold ?? null, show: (m) => (m.options.threshold === undefined ? 'none' : `${String(m.options.threshold)}`) },
   { what: 'score_thresholds', of: (_, s) => s.scoreThresholds ?? {}, show: (_, s) => canonicalJson(s.scoreThresholds ?? {}) },
+  { what: 'judge_min_agreement', of: (_, s) => s.judgeMinAgreement ?? {}, show: (_, s) => canonicalJson(s.judgeMinAgreement ?? {}) },
   { what: 'judge model', of: (m) => m.options.judgeModel ?? null, show: (m) => `${String(m.options.judgeModel ?? 'the default')}` },
 ];
 

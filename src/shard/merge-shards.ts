@@ -65,7 +65,7 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
   const handle = await createOutput(manifest, options, context.cwd);
   try {
     const ranges = new Map(Object.entries(first.shard.scoreRanges ?? {}));
-    const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1), ranges, first.shard.ungated ?? []);
+    const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1), ranges, first.shard.ungated ?? [], first.shard.schemas ?? {});
     const counts = new Map<number, number>();
     const results = new ChunkedWriter(handle.resultsPath);
     // The merged run records what it holds, like any run (see RunManifest.integrity).
@@ -84,6 +84,7 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
       evalNames: first.shard.evals,
       ...(typeof base.options.threshold === 'number' ? { threshold: base.options.threshold } : {}),
       ...(first.shard.scoreThresholds ? { scoreThresholds: first.shard.scoreThresholds } : {}),
+      ...(first.shard.judgeMinAgreement ? { judgeMinAgreement: first.shard.judgeMinAgreement } : {}),
       ...(first.shard.runLimits ? { runLimits: first.shard.runLimits } : {}),
     });
     const done = await handle.updateManifest({

@@ -1,4 +1,5 @@
 import type { BatchManifest } from '../batch/types.js';
+import type { ScoreSchema } from '../project/types.js';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 
 /** `partial`: a merge of some shards only (`--allow-partial`); `latest` never picks it. */
@@ -110,6 +111,10 @@ export interface ShardRecord {
   scoreRanges?: Record<string, readonly [number, number]>;
   /** Evals whose score schema says `"gate": false`. */
   ungated?: string[];
+  /** The evals' score schemas as the run read them: judge–human agreement compares verdicts by their type. */
+  schemas?: Record<string, ScoreSchema>;
+  /** The prompt's `test_settings.judge_min_agreement`, gated again on the merged rows. */
+  judgeMinAgreement?: Record<string, number>;
   /** The prompt's run-level gates (`latency_p95_ms`, `cost_max_usd`, `tokens_max`). */
   runLimits?: { latencyP95Ms?: number; costMaxUsd?: number; tokensMax?: number };
 }

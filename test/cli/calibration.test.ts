@@ -76,6 +76,21 @@ describe('calibration sets: dataset rows that carry human labels', () => {
     expect(result.stdout).toContain('Result:   FAILED');
   });
 
+  it('a merge of shards reports the same agreement and gates it again', async () => {
+    await setUp('  judge_min_agreement:\n    polite: 0.6\n');
+    const whole = await run(['--format', 'json', '-o', 'whole.json']);
+    expect(whole.code).toBe(1);
+    for (const shard of ['1/2', '2/2']) expect((await run(['--shard', shard, '-q', '-o', '/dev/null'])).code).toBe(1);
+    const ids = await project.runIds();
+    expect((await project.run(['merge', ids[1]!, ids[2]!])).code).toBe(1);
+    const mergedId = (await project.runIds()).find((id) => !ids.includes(id));
+    expect((await project.run(['runs', 'show', mergedId!, '--format', 'json', '-o', 'merged.json'])).code).toBe(1);
+    type Report = { summary: { agreement: unknown; gates: Array<{ name: string; passed: boolean }> } };
+    const [a, b] = [JSON.parse(await project.read('whole.json')) as Report, JSON.parse(await project.read('merged.json')) as Report];
+    expect(b.summary.agreement).toEqual(a.summary.agreement);
+    expect(b.summary.gates.find((gate) => gate.name === 'agreement:polite')).toEqual({ ...a.summary.gates.find((gate) => gate.name === 'agreement:polite'), passed: false });
+  });
+
   it('a label that does not fit the score schema is an input error naming the line, before any call', async () => {
     await setUp('', [rows[0]!, { input: { word: 'x' }, labels: { polite: 'yes' } } as never]);
     const result = await run();
