@@ -3,8 +3,7 @@ import type { RowResult } from '../experiment/types.js';
 import { EvalTallies } from '../scoring/index.js';
 import { ResultsHash, type FoundResults } from '../store/index.js';
 import type { IndexEntry, LiveSummary, RowIndex } from './api-types.js';
-import { appendRow, entryAt } from './index-entry.js';
-import { emptyColumns } from './row-columns.js';
+import { appendRow, emptyColumns, entryAt } from '../store/row-columns.js';
 
 const CHUNK = 1 << 20;
 const NEWLINE = 0x0a;
