@@ -9,6 +9,7 @@ import { RowOffsets } from './row-offsets.js';
 import type { RunLock } from './run-lock.js';
 import { RunStoreError } from './store-error.js';
 import { storeWriteError, writeFailureCode } from './write-error.js';
+import { ViewIndexWriter, removeViewIndex } from './view-index-writer.js';
 import type { ManifestPatch, ResultsIntegrity, RunHandleLike, RunManifest } from './types.js';
 import { markDirty, PRIORITY, turnWritten, type TurnFile } from '../write-turn.js';
 
@@ -50,6 +51,11 @@ export class RunHandle implements RunHandleLike, TurnFile {
   /** Count and sha256 of the lines in the file, fed as they are written (an earlier attempt's by `open`). */
   readonly #hash: ResultsHash;
   readonly priority = PRIORITY.results;
+  /**
+   * The viewer's index of the rows, written beside them (view-index-writer.ts). A resumed run
+   * has none: the earlier attempt's rows were never indexed, and the viewer reads the file.
+   */
+  readonly #index: ViewIndexWriter | undefined;
 
   /**
    * @param stored on resume: the offsets of the rows already in the file and its size after
@@ -69,6 +75,8 @@ export class RunHandle implements RunHandleLike, TurnFile {
     this.#offsets = stored.offsets;
     this.#size = stored.size;
     this.#fd = openSync(join(dir, RESULTS_FILE), 'a');
+    if (stored.size === 0) this.#index = new ViewIndexWriter(dir);
+    else removeViewIndex(dir);
   }
 
   get manifest(): RunManifest {
@@ -91,6 +99,7 @@ export class RunHandle implements RunHandleLike, TurnFile {
     const line = `${JSON.stringify(row)}\n`;
     const length = Buffer.byteLength(line);
     this.#offsets.add(row.index, row.repeat, this.#size, length);
+    this.#index?.add(row, this.#size, length);
     this.#size += length;
     this.#queued.push(line);
     markDirty(this);
@@ -118,7 +127,9 @@ export class RunHandle implements RunHandleLike, TurnFile {
     try {
       while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
       this.#hash.update(bytes, rows);
+      this.#index?.flush();
     } catch (error) {
+      this.#index?.abandon();
       // A failed write (a full disk) may leave part of a line: cut the file back to its last whole
       // line, so it holds exactly the rows written before (and `--resume` goes on from there).
       const before = this.#size - bytes.length;
@@ -209,6 +220,7 @@ export class RunHandle implements RunHandleLike, TurnFile {
   async close(): Promise<void> {
     this.flush();
     if (this.#fd !== undefined) {
+      this.#index?.finish(this.#torn || this.#writeError !== undefined ? undefined : { bytes: this.#size, ...this.#hash.value() });
       closeSync(this.#fd);
       this.#fd = undefined;
     }
