@@ -52,19 +52,20 @@ export class RunHandle implements RunHandleLike, TurnFile {
   readonly #hash: ResultsHash;
   readonly priority = PRIORITY.results;
   /**
-   * The viewer's index of the rows, written beside them (view-index-writer.ts). A resumed run
-   * has none: the earlier attempt's rows were never indexed, and the viewer reads the file.
+   * The viewer's index of the rows, written beside them (view-index-writer.ts); on resume, the
+   * one `RunStore.open` began with the earlier attempt's rows. Without one (a caller that gave
+   * the offsets of stored rows but no index), the run has none and the viewer reads its file.
    */
   readonly #index: ViewIndexWriter | undefined;
 
   /**
    * @param stored on resume: the offsets of the rows already in the file and its size after
-   * any torn tail was cut, and the hash of its lines (see RunStore.open)
+   * any torn tail was cut, the hash of its lines and the view index of them (see RunStore.open)
    */
   constructor(
     dir: string,
     manifest: RunManifest,
-    stored: { offsets: RowOffsets; size: number; hash?: ResultsHash } = { offsets: new RowOffsets(), size: 0 },
+    stored: { offsets: RowOffsets; size: number; hash?: ResultsHash; index?: ViewIndexWriter } = { offsets: new RowOffsets(), size: 0 },
     lock?: RunLock,
   ) {
     this.#hash = stored.hash ?? new ResultsHash();
@@ -75,7 +76,8 @@ export class RunHandle implements RunHandleLike, TurnFile {
     this.#offsets = stored.offsets;
     this.#size = stored.size;
     this.#fd = openSync(join(dir, RESULTS_FILE), 'a');
-    if (stored.size === 0) this.#index = new ViewIndexWriter(dir);
+    if (stored.index !== undefined) this.#index = stored.index;
+    else if (stored.size === 0) this.#index = new ViewIndexWriter(dir);
     else removeViewIndex(dir);
   }
 

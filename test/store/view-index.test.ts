@@ -1,9 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { RunStore } from '../../src/store/index.js';
+import { LOCK_FILE, readViewIndex, RunStore } from '../../src/store/index.js';
+import { RunIndex } from '../../src/view/run-index.js';
 import { manifest, onTempDir, row } from './fixtures.js';
 
 // A real collection before each reading, so the figures are what is retained, not garbage.
@@ -43,15 +44,25 @@ test('the view index is written as the rows are: 200,000 rows leave no more reta
   expect((await readFile(join(handle.dir, 'view-index', 'verdicts'), 'utf8')).length).toBe(2 * ROWS);
 }, 120_000);
 
-test('a resumed run has no view index: the earlier attempt\'s rows were never in one, and the viewer reads its results', async () => {
+test('a resumed run\'s view index holds the earlier attempt\'s rows and the new ones; a killed run has none', async () => {
   const store = new RunStore(root);
   const handle = await store.create(manifest('20261130-031500-ab12cd'));
   handle.append(row(0));
-  await handle.close();
-  expect(await readdir(join(handle.dir, 'view-index'))).toContain('meta.json');
+  handle.append(row(2));
+  await handle.written();
+  // Killed: the handle is never closed (its lock file is left to the next process), so the index has no meta and is never read.
+  expect(await readdir(join(handle.dir, 'view-index'))).not.toContain('meta.json');
+  await rm(join(handle.dir, LOCK_FILE));
   const opened = await store.open('20261130-031500-ab12cd');
-  expect(await readdir(handle.dir)).not.toContain('view-index');
   opened.handle.append(row(1));
   await opened.handle.close();
-  expect(await readdir(handle.dir)).not.toContain('view-index');
+  const results = join(handle.dir, 'results.jsonl');
+  const integrity = opened.handle.integrity();
+  const stored = await readViewIndex(handle.dir, { resultsPath: results, evalNames: ['exact'], ...(integrity ? { integrity } : {}) });
+  const scan = new RunIndex(results, ['exact']);
+  await scan.refresh();
+  expect(stored?.columns.index).toEqual([0, 2, 1]);
+  expect(stored?.columns).toEqual(scan.columns);
+  expect(stored?.starts).toEqual(scan.starts);
+  expect(stored?.lengths).toEqual(scan.lengths);
 });
