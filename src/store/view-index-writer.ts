@@ -50,6 +50,8 @@ export class ViewIndexWriter {
   #add(row: RowResult, start: number, length: number): void {
     const evals = row.evals ?? {};
     const columns = (this.#columns ??= this.#open(Object.keys(evals)));
+    // Rows so far had no evals (the first rows errored before scoring): the evals begin here.
+    if (this.#evalNames.length === 0 && Object.keys(evals).length > 0) this.#addEvals(columns, Object.keys(evals));
     const names = this.#evalNames;
     // A row with an eval the first row did not have: the columns could not show it.
     for (const name in evals) if (!names.includes(name)) throw new Error(`eval ${name} not in the index`);
@@ -82,6 +84,18 @@ export class ViewIndexWriter {
     this.#labelled = evalNames.map(() => false);
     mkdirSync(this.#dir, { recursive: true });
     return columnFiles(evalNames.length).map((name) => ({ name, fd: openSync(join(this.#dir, name), 'w'), text: '' }));
+  }
+
+  /** Evals for columns that had none: the rows before have no verdict, score or label for them. */
+  #addEvals(columns: Column[], evalNames: string[]): void {
+    const before = this.#rows;
+    this.#evalNames = evalNames;
+    this.#labelled = evalNames.map(() => false);
+    for (const name of columnFiles(evalNames.length).slice(columns.length)) {
+      columns.push({ name, fd: openSync(join(this.#dir, name), 'w'), text: 'null,'.repeat(before) });
+    }
+    // No verdict character was written yet (none per row): the earlier rows' go first.
+    (columns[7] as Column).text = '-'.repeat(before * evalNames.length) + (columns[7] as Column).text;
   }
 
   /** Writes the rows added so far to the column files. */

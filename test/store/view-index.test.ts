@@ -66,3 +66,18 @@ test('a resumed run\'s view index holds the earlier attempt\'s rows and the new 
   expect(stored?.starts).toEqual(scan.starts);
   expect(stored?.lengths).toEqual(scan.lengths);
 });
+
+test('rows that errored before any eval ran come first: the index still has the evals, with no verdict for those rows', async () => {
+  const handle = await new RunStore(root).create(manifest('20261130-031500-ab12cd'));
+  handle.append(row(3, 0, { error: 'model failed', evals: {} }));
+  handle.append(row(0));
+  handle.append(row(1, 0, { evals: { exact: { score: 0, passed: false, normalized: 0, label: 'off' } } }));
+  await handle.close();
+  const results = join(handle.dir, 'results.jsonl');
+  const integrity = handle.integrity();
+  const stored = await readViewIndex(handle.dir, { resultsPath: results, evalNames: ['exact'], ...(integrity ? { integrity } : {}) });
+  const scan = new RunIndex(results, ['exact']);
+  await scan.refresh();
+  expect(stored?.columns).toMatchObject({ verdicts: '-PF', scores: [[null, 1, 0]], labels: [[null, null, 'off']] });
+  expect(stored?.columns).toEqual(scan.columns);
+});
