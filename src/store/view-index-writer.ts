@@ -51,7 +51,10 @@ export class ViewIndexWriter {
     const evals = row.evals ?? {};
     const columns = (this.#columns ??= this.#open(Object.keys(evals)));
     // Rows so far had no evals (the first rows errored before scoring): the evals begin here.
-    if (this.#evalNames.length === 0 && Object.keys(evals).length > 0) this.#addEvals(columns, Object.keys(evals));
+    if (this.#evalNames.length === 0) {
+      const names = Object.keys(evals);
+      if (names.length > 0) this.#addEvals(columns, names);
+    }
     const names = this.#evalNames;
     // A row with an eval the first row did not have: the columns could not show it.
     for (const name in evals) if (!names.includes(name)) throw new Error(`eval ${name} not in the index`);
@@ -63,18 +66,18 @@ export class ViewIndexWriter {
       const verdict = verdictOf(result);
       if (verdict === 'F' || verdict === 'E') failed = true;
       chars += verdict;
-      (columns[8 + k] as Column).text += `${JSON.stringify(result?.score ?? null)},`;
-      const label = result?.label ?? null;
-      if (label !== null) this.#labelled[k] = true;
-      (columns[8 + names.length + k] as Column).text += `${JSON.stringify(label)},`;
+      (columns[8 + k] as Column).text += `${json(result?.score)},`;
+      const label = result?.label;
+      if (label !== undefined && label !== null) this.#labelled[k] = true;
+      (columns[8 + names.length + k] as Column).text += label === undefined || label === null ? 'null,' : `${JSON.stringify(label)},`;
     });
     starts.text += `${start},`;
     lengths.text += `${length},`;
     index.text += `${row.index},`;
     repeat.text += `${row.repeat},`;
     flags.text += `${(row.error === undefined ? 0 : ROW_ERRORED) | (failed ? ROW_FAILED : 0) | (row.cached ? ROW_CACHED : 0)},`;
-    latency.text += `${JSON.stringify(row.latencyMs ?? null)},`;
-    cost.text += `${JSON.stringify(row.costUsd ?? null)},`;
+    latency.text += `${json(row.latencyMs)},`;
+    cost.text += `${json(row.costUsd)},`;
     verdicts.text += chars;
     this.#rows += 1;
   }
@@ -162,6 +165,11 @@ export class ViewIndexWriter {
       column.text = '';
     }
   }
+}
+
+/** A number as JSON writes it (a missing or non-finite one is null), without JSON.stringify's cost. */
+function json(value: number | null | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : 'null';
 }
 
 /** Removes a run folder's view index, if it has one. */
