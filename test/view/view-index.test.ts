@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startViewServer } from '../../src/view/index.js';
 import { RunCatalog } from '../../src/view/run-catalog.js';
 import { RunIndex } from '../../src/view/run-index.js';
 import { fixture, type Fixture } from '../experiment/setup.js';
@@ -69,6 +70,23 @@ describe('a finished run opens from the view index written with its rows', () =>
     // Read the old way, the same file is refused: its lines do not match the manifest's record.
     await rm(join(dir, 'view-index'), { recursive: true });
     await expect(open(id)).rejects.toThrow(`run ${id}: its results do not match its manifest: 6 rows as recorded, but their content changed`);
+  });
+
+  it('served by `agentmark view`\'s API: the index route lists the rows from the index, the rows route reads the file', async () => {
+    const { id, results } = await finishedRun();
+    const before = await scanned(results, ['exact']);
+    const lines = (await readFile(results, 'utf8')).split('\n').slice(0, -1);
+    await writeFile(results, `${[lines[0], ...lines.slice(1).map((line) => 'x'.repeat(Buffer.byteLength(line)))].join('\n')}\n`);
+    const server = await startViewServer({ projectRoot: (fx as Fixture).dir, port: 0 });
+    try {
+      const index = await fetch(`${server.url}api/runs/${id}/index`);
+      expect(index.status).toBe(200);
+      expect(await index.json()).toEqual(before.columns);
+      const rows = await fetch(`${server.url}api/runs/${id}/rows?at=0`);
+      expect(((await rows.json()) as { rows: Array<{ row: unknown }> }).rows.map((r) => JSON.stringify(r.row))).toEqual([lines[0]]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('a run written before the index (no view-index folder) is read from its results as before', async () => {
