@@ -10,6 +10,7 @@ import { watchScenario } from './watch.js';
 import { compareScenario } from './compare.js';
 import { mergeScenario } from './merge.js';
 import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
+import { viewerOpen1mScenario } from './viewer-1m.js';
 import { boundsScenario } from './bounds.js';
 
 export interface Scenario {
@@ -315,7 +316,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerLiveScenario, boundsScenario];
+export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

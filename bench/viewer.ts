@@ -25,7 +25,7 @@ const LIVE_RUN = '20261130-140000.000-ffffff';
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
 /** A row as the runner stores it (one line of results.jsonl), with two evals. */
-function rowLine(index: number, output = `answer ${index}`): string {
+export function rowLine(index: number, output = `answer ${index}`): string {
   const pass = index % 7 !== 0;
   return `${JSON.stringify({
     index,
@@ -67,7 +67,7 @@ async function writeRunFolder(root: string, id: string, rows: number, running: b
 }
 
 /** `agentmark view --port 0` in the project; resolves with its URL and the child to stop. */
-async function startView(context: BenchContext, root: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startView(context: BenchContext, root: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [context.bin, 'view', '--port', '0'], { cwd: root, env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let text = '';
@@ -81,7 +81,7 @@ async function startView(context: BenchContext, root: string): Promise<{ url: st
   return { url, child };
 }
 
-async function stopView(child: ChildProcess): Promise<void> {
+export async function stopView(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.kill('SIGINT');
@@ -98,9 +98,9 @@ async function launch(): Promise<Browser> {
 }
 
 /** A page that never shows what is awaited ends the scenario (a bench error), not the whole bench. */
-const LIMIT = { timeout: 60_000 };
+export const LIMIT = { timeout: 60_000 };
 
-async function withProject<T>(name: string, body: (root: string, browser: Browser, page: Page) => Promise<T>): Promise<T> {
+export async function withProject<T>(name: string, body: (root: string, browser: Browser, page: Page) => Promise<T>): Promise<T> {
   const root = await mkdtemp(join(tmpdir(), `agentmark-bench-${name}-`));
   const browser = await launch();
   try {

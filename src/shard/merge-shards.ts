@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { RunAccumulator } from '../experiment/run-summary.js';
 import { resolveRunRef } from '../history/index.js';
-import { BlobStore, createRunId, ResultsHash, storeWriteError, RunHandle, RunStore, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
+import { BlobStore, createRunId, ResultsHash, storeWriteError, RunHandle, RunStore, ViewIndexWriter, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
 import { checkShards, type ShardRun } from './check-shards.js';
 import { ChunkedWriter } from './chunked-writer.js';
 import { mergeRowsInOrder } from './merge-rows.js';
@@ -70,16 +70,26 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     const results = new ChunkedWriter(handle.resultsPath);
     // The merged run records what it holds, like any run (see RunManifest.integrity).
     const hash = new ResultsHash();
+    // And, like any run, the viewer's index of its rows (written after the handle's, which has none).
+    const index = new ViewIndexWriter(handle.dir);
+    let bytes = 0;
     try {
       for await (const row of mergeRowsInOrder(checked.shards, counts)) {
         const line = `${JSON.stringify(row)}\n`;
+        const length = Buffer.byteLength(line);
         results.write(line);
         hash.update(line, 1);
+        index.add(row, bytes, length);
+        bytes += length;
         accumulator.add(row);
       }
+    } catch (error) {
+      index.abandon();
+      throw error;
     } finally {
       results.close();
     }
+    index.finish({ bytes, ...hash.value() });
     const summary = accumulator.finish({
       evalNames: first.shard.evals,
       ...(typeof base.options.threshold === 'number' ? { threshold: base.options.threshold } : {}),

@@ -9,6 +9,7 @@ import { RowOffsets } from './row-offsets.js';
 import type { RunLock } from './run-lock.js';
 import { RunStoreError } from './store-error.js';
 import { storeWriteError, writeFailureCode } from './write-error.js';
+import { ViewIndexWriter, removeViewIndex } from './view-index-writer.js';
 import type { ManifestPatch, ResultsIntegrity, RunHandleLike, RunManifest } from './types.js';
 import { markDirty, PRIORITY, turnWritten, type TurnFile } from '../write-turn.js';
 
@@ -50,15 +51,21 @@ export class RunHandle implements RunHandleLike, TurnFile {
   /** Count and sha256 of the lines in the file, fed as they are written (an earlier attempt's by `open`). */
   readonly #hash: ResultsHash;
   readonly priority = PRIORITY.results;
+  /**
+   * The viewer's index of the rows, written beside them (view-index-writer.ts); on resume, the
+   * one `RunStore.open` began with the earlier attempt's rows. Without one (a caller that gave
+   * the offsets of stored rows but no index), the run has none and the viewer reads its file.
+   */
+  readonly #index: ViewIndexWriter | undefined;
 
   /**
    * @param stored on resume: the offsets of the rows already in the file and its size after
-   * any torn tail was cut, and the hash of its lines (see RunStore.open)
+   * any torn tail was cut, the hash of its lines and the view index of them (see RunStore.open)
    */
   constructor(
     dir: string,
     manifest: RunManifest,
-    stored: { offsets: RowOffsets; size: number; hash?: ResultsHash } = { offsets: new RowOffsets(), size: 0 },
+    stored: { offsets: RowOffsets; size: number; hash?: ResultsHash; index?: ViewIndexWriter } = { offsets: new RowOffsets(), size: 0 },
     lock?: RunLock,
   ) {
     this.#hash = stored.hash ?? new ResultsHash();
@@ -69,6 +76,9 @@ export class RunHandle implements RunHandleLike, TurnFile {
     this.#offsets = stored.offsets;
     this.#size = stored.size;
     this.#fd = openSync(join(dir, RESULTS_FILE), 'a');
+    if (stored.index !== undefined) this.#index = stored.index;
+    else if (stored.size === 0) this.#index = new ViewIndexWriter(dir);
+    else removeViewIndex(dir);
   }
 
   get manifest(): RunManifest {
@@ -91,6 +101,7 @@ export class RunHandle implements RunHandleLike, TurnFile {
     const line = `${JSON.stringify(row)}\n`;
     const length = Buffer.byteLength(line);
     this.#offsets.add(row.index, row.repeat, this.#size, length);
+    this.#index?.add(row, this.#size, length);
     this.#size += length;
     this.#queued.push(line);
     markDirty(this);
@@ -118,7 +129,9 @@ export class RunHandle implements RunHandleLike, TurnFile {
     try {
       while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
       this.#hash.update(bytes, rows);
+      this.#index?.flush();
     } catch (error) {
+      this.#index?.abandon();
       // A failed write (a full disk) may leave part of a line: cut the file back to its last whole
       // line, so it holds exactly the rows written before (and `--resume` goes on from there).
       const before = this.#size - bytes.length;
@@ -209,6 +222,7 @@ export class RunHandle implements RunHandleLike, TurnFile {
   async close(): Promise<void> {
     this.flush();
     if (this.#fd !== undefined) {
+      this.#index?.finish(this.#torn || this.#writeError !== undefined ? undefined : { bytes: this.#size, ...this.#hash.value() });
       closeSync(this.#fd);
       this.#fd = undefined;
     }

@@ -12,6 +12,7 @@ import { LOCK_FILE, RunLock, type LockDeps } from './run-lock.js';
 import { rowKey } from './row-key.js';
 import { RowOffsets } from './row-offsets.js';
 import { ResultsHash } from './results-integrity.js';
+import { ViewIndexWriter } from './view-index-writer.js';
 import { RunStoreError } from './store-error.js';
 import { storeWriteError } from './write-error.js';
 import { withLiveStatus } from './abandoned-run.js';
@@ -143,6 +144,8 @@ export class RunStore {
     const done = new Set<string>();
     const offsets = new RowOffsets();
     const hash = new ResultsHash();
+    // The viewer's index is written again from the rows read here; the resumed rows go on it.
+    const index = new ViewIndexWriter(dir);
     let rowCount = 0;
     let validEnd = 0;
     try {
@@ -150,12 +153,16 @@ export class RunStore {
         done.add(rowKey(row.index, row.repeat));
         // Lines are contiguous: each starts where the one before ended.
         offsets.add(row.index, row.repeat, validEnd, end - validEnd);
+        index.add(row, validEnd, end - validEnd);
         rowCount += 1;
         validEnd = end;
       }
     } catch (error) {
       // A run killed before its first row may have no results file yet: nothing is done.
-      if (!isErrnoCode(error, 'ENOENT')) throw error;
+      if (!isErrnoCode(error, 'ENOENT')) {
+        index.abandon();
+        throw error;
+      }
     }
     const droppedTornLine = await dropTail(resultsPath, validEnd).catch((error: unknown) => {
       if (isErrnoCode(error, 'ENOENT')) return false;
@@ -163,7 +170,7 @@ export class RunStore {
     });
     return {
       manifest,
-      handle: new RunHandle(dir, manifest, { offsets, size: validEnd, hash }, lock),
+      handle: new RunHandle(dir, manifest, { offsets, size: validEnd, hash, index }, lock),
       ...(lock.tookOverFrom ? { tookOverFrom: lock.tookOverFrom } : {}),
       done,
       rowCount,

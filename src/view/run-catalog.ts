@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RESULTS_FILE, RunStore, checkResults, isValidRunId, resumeCommandOf, withLiveStatus } from '../store/index.js';
+import { RESULTS_FILE, RunStore, checkResults, isValidRunId, readViewIndex, resumeCommandOf, withLiveStatus } from '../store/index.js';
 import type { RunManifest } from '../store/types.js';
 import type { FlipsResponse, RunListItem, RunResponse } from './api-types.js';
 import { flippedRows, verdictsByRow } from './flips.js';
@@ -86,7 +86,11 @@ export class RunCatalog {
     const path = join(this.store.runDir(id), RESULTS_FILE);
     if (!open) {
       const names = manifest.summary?.evals.map((e) => e.name);
-      open = { index: new RunIndex(path, names) };
+      const index = new RunIndex(path, names);
+      // A finished run opens from the index written with its rows, without parsing them.
+      const stored = names === undefined ? undefined : await readViewIndex(this.store.runDir(id), { resultsPath: path, evalNames: names, ...(manifest.integrity ? { integrity: manifest.integrity } : {}) });
+      if (stored) index.adopt(stored);
+      open = this.#open.get(id) ?? { index };
       this.#open.set(id, open);
     }
     await open.index.refresh();

@@ -1,10 +1,9 @@
 import { open } from 'node:fs/promises';
 import type { RowResult } from '../experiment/types.js';
 import { EvalTallies } from '../scoring/index.js';
-import { ResultsHash, type FoundResults } from '../store/index.js';
+import { ResultsHash, type FoundResults, type ViewIndexData } from '../store/index.js';
 import type { IndexEntry, LiveSummary, RowIndex } from './api-types.js';
-import { appendRow, entryAt } from './index-entry.js';
-import { emptyColumns } from './row-columns.js';
+import { appendRow, emptyColumns, entryAt } from '../store/row-columns.js';
 
 const CHUNK = 1 << 20;
 const NEWLINE = 0x0a;
@@ -23,8 +22,8 @@ export class RunIndex {
   /** What the API sends; grows as rows are read. */
   columns: RowIndex;
   /** Byte offset and length of each row's line. */
-  readonly starts: number[] = [];
-  readonly lengths: number[] = [];
+  starts: number[] = [];
+  lengths: number[] = [];
   #evalNames: string[] | undefined;
   #tallies: EvalTallies | undefined;
   #errored = 0;
@@ -36,6 +35,8 @@ export class RunIndex {
   #missing = false;
   /** Bytes of a line without its newline yet at the end of the last read. */
   #pending = 0;
+  /** The results the run's view index described, when the index was read from it (`adopt`). */
+  #adopted: ViewIndexData['results'] | undefined;
 
   /**
    * @param evalNames when known (a finished run's summary); else taken from the first row.
@@ -81,9 +82,33 @@ export class RunIndex {
     return next;
   }
 
+  /**
+   * Starts from the run's view index instead of reading its results file: the next refresh reads
+   * on from the end of what the index describes. Only before the first refresh.
+   */
+  adopt(data: ViewIndexData): void {
+    this.#evalNames = data.columns.evalNames;
+    this.columns = data.columns;
+    this.starts = data.starts;
+    this.lengths = data.lengths;
+    this.#size = data.results.bytes;
+    this.#adopted = data.results;
+  }
+
+  /** True while the rows come from the run's view index (its results lines were not parsed). */
+  get fromViewIndex(): boolean {
+    return this.#adopted !== undefined;
+  }
+
   /** What the last refresh found, for checkResults. */
   found(): FoundResults {
-    return { ...this.#hash.value(), missing: this.#missing, torn: this.#pending > 0 };
+    const base = { missing: this.#missing, torn: this.#pending > 0 };
+    const adopted = this.#adopted;
+    if (adopted === undefined) return { ...this.#hash.value(), ...base };
+    // The index stands for the lines it describes; lines past them make a different file, whose
+    // hash is not known without reading it all (a finished run's then does not match its record).
+    const more = this.#hash.rows > 0 || this.#pending > 0;
+    return { rows: adopted.rows + this.#hash.rows, sha256: more ? 'unknown (lines after the view index)' : adopted.sha256, ...base };
   }
 
   /** Per-eval statistics of the rows so far, by the same code the run's summary uses. */
@@ -151,6 +176,7 @@ export class RunIndex {
     this.#errored = 0;
     this.#size = 0;
     this.#hash = new ResultsHash();
+    this.#adopted = undefined;
   }
 
   /** One line, bytes [from, to) of `data`, stored at `offset` in the file. */

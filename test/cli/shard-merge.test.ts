@@ -1,6 +1,8 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readViewIndex } from '../../src/store/index.js';
+import { RunIndex } from '../../src/view/run-index.js';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, normalize, type CliProject } from './cli-project.js';
 
@@ -92,7 +94,18 @@ describe('agentmark merge', () => {
     const folders = shards.map((id) => join('.agentmark', 'runs', id));
     const result = await project.run(['merge', ...folders, '-o', 'merged-run']);
     expect(result.code).toBe(1);
-    expect((await readdir(join(project.dir, 'merged-run'))).sort()).toEqual(['manifest.json', 'results.jsonl']);
+    const merged = join(project.dir, 'merged-run');
+    expect((await readdir(merged)).sort()).toEqual(['manifest.json', 'results.jsonl', 'view-index']);
+    // The merged run has the viewer's index of its rows, as any run: the same as reading them.
+    const manifest = JSON.parse(await readFile(join(merged, 'manifest.json'), 'utf8')) as { integrity: { rows: number; sha256: string }; summary: { evals: Array<{ name: string }> } };
+    const evalNames = manifest.summary.evals.map((e) => e.name);
+    const stored = await readViewIndex(merged, { resultsPath: join(merged, 'results.jsonl'), evalNames, integrity: manifest.integrity });
+    const scan = new RunIndex(join(merged, 'results.jsonl'), evalNames);
+    await scan.refresh();
+    expect(stored?.columns).toEqual(scan.columns);
+    expect(stored?.starts).toEqual(scan.starts);
+    expect(stored?.lengths).toEqual(scan.lengths);
+    expect(stored?.results).toEqual({ bytes: (scan.starts.at(-1) ?? 0) + (scan.lengths.at(-1) ?? 0), ...manifest.integrity });
     const shown = await project.run(['runs', 'show', 'merged-run', '--format', 'jsonl']);
     expect(shown.stdout.trim().split('\n')).toHaveLength(12);
   });

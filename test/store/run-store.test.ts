@@ -38,8 +38,9 @@ describe('create, append, read', () => {
     expect(stored).toEqual({ ...manifest(ID), status: 'completed', endedAt: '2026-11-30T03:16:00.000Z' });
     expect(await store.manifest(ID)).toEqual(stored);
     expect(await collect(store.readResults(ID))).toEqual([row(1), row(0)]);
-    // The atomic writes leave no temporary files behind.
-    expect((await readdir(handle.dir)).sort()).toEqual(['manifest.json', 'results.jsonl']);
+    // The atomic writes leave no temporary files behind; the viewer's index of the rows is complete.
+    expect((await readdir(handle.dir)).sort()).toEqual(['manifest.json', 'results.jsonl', 'view-index']);
+    expect((await readdir(join(handle.dir, 'view-index'))).sort()).toEqual(['cost', 'flags', 'index', 'label-0', 'latency', 'lengths', 'meta.json', 'repeat', 'score-0', 'starts', 'verdicts']);
   });
 
   test('rowsInOrder reads every row back in dataset order, a fresh pass each time, also after close', async () => {

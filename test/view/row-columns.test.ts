@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendRow, entryAt } from '../../src/view/index-entry.js';
-import { emptyColumns } from '../../src/view/row-columns.js';
+import { appendRow, emptyColumns, entryAt } from '../../src/store/row-columns.js';
 import { row } from './synthetic-run.js';
 
 describe('index columns', () => {

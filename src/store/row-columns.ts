@@ -1,8 +1,8 @@
 import type { RowResult } from '../experiment/types.js';
 import type { ScoredEval } from '../scoring/types.js';
-import { ROW_CACHED, ROW_ERRORED, ROW_FAILED, type IndexEntry, type RowIndex, type VerdictChar } from './api-types.js';
+import { ROW_CACHED, ROW_ERRORED, ROW_FAILED, type IndexEntry, type RowIndex, type VerdictChar } from './row-index-types.js';
 
-function verdictOf(result: ScoredEval | undefined): VerdictChar {
+export function verdictOf(result: ScoredEval | undefined): VerdictChar {
   if (result === undefined) return '-';
   if (result.error !== undefined) return 'E';
   if (result.skipped) return 'S';
@@ -56,4 +56,9 @@ export function entryAt(columns: RowIndex, p: number): IndexEntry {
     columns.scores.map((column) => column[p] ?? null),
     labels.some((l) => l !== null) ? labels : [],
   ];
+}
+
+/** An index with no rows yet. */
+export function emptyColumns(evalNames: readonly string[]): RowIndex {
+  return { evalNames: [...evalNames], index: [], repeat: [], flags: [], latencyMs: [], costUsd: [], verdicts: '', scores: evalNames.map(() => []), labels: evalNames.map(() => []) };
 }
