@@ -57,7 +57,10 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   const sendJobs = async (added: BatchJobRecord[], endpoint: BatchEndpoint): Promise<boolean> => {
     state.baseURL = client.baseURL;
     // Anthropic: the beta features the live requests asked for go with the create request.
-    if (bridge.betas.size > 0) for (const job of added) job.betas = [...bridge.betas].sort();
+    for (const job of added) {
+      if (bridge.betas.size > 0) job.betas = [...bridge.betas].sort();
+      if (bridge.api === 'anthropic') job.endpoint = '/v1/messages';
+    }
     state.jobs.push(...added);
     const jobs = jobsContext(state.endpoint);
     await jobs.save();

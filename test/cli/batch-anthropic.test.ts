@@ -48,7 +48,7 @@ describe('run-experiment --batch with an anthropic/… model (CLI)', () => {
     // gamma's expected output is GAMMA: the gate fails as it does live.
     expect(batch.code, batch.stderr).toBe(1);
     expect(batch.stderr.split('\n').filter((line) => line.startsWith('batch:'))).toEqual([
-      'batch: 1 batch job: not uploaded 1 (0/3 done)',
+      'batch: 1 batch job: not created 1 (0/3 done)',
       'batch: 1 batch job: in_progress 1 (0/3 done)',
       'batch: 1 batch job: completed 1 (3/3 done)',
     ]);
@@ -71,7 +71,7 @@ describe('run-experiment --batch with an anthropic/… model (CLI)', () => {
     ]);
     expect(batchRows.map((row) => row.usage)).toEqual(liveRows.map((row) => row.usage));
     const manifest = JSON.parse(await project.read(`.agentmark/runs/${batchRun ?? ''}/manifest.json`)) as { batch: Record<string, unknown> };
-    expect(manifest.batch).toMatchObject({ api: 'anthropic', endpoint: '/v1/messages', baseURL: server.url, jobs: [{ part: 0, requests: 3, batchId: 'msgbatch_1', status: 'completed', downloaded: true }] });
+    expect(manifest.batch).toMatchObject({ api: 'anthropic', endpoint: '/v1/messages', baseURL: server.url, jobs: [{ part: 0, endpoint: '/v1/messages', requests: 3, batchId: 'msgbatch_1', status: 'completed', downloaded: true }] });
   });
 
   it('kill -9 while polling, then --resume: the same message batch is collected, never created again', { timeout: 150_000 }, async () => {
