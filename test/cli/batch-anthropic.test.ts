@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAnthropicServer, type AnthropicServer } from '../helpers/anthropic-server.js';
+import { echoText, startAnthropicServer, wantsJson, type AnthropicServer } from '../helpers/anthropic-server.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
 /** Per CLI process: this machine runs many test files at once, and a CLI start then takes seconds. */
@@ -26,6 +26,7 @@ beforeEach(async () => {
   server.requests.length = 0;
   server.batches.length = 0;
   server.hold = false;
+  server.setResponder(echoText);
 });
 afterEach(() => project.cleanup());
 
@@ -93,5 +94,40 @@ describe('run-experiment --batch with an anthropic/… model (CLI)', () => {
     expect((await project.results(id ?? '')).map((row) => row.output).sort()).toEqual(['alpha', 'beta', 'gamma']);
     const listed = await run(['batches', 'status', id ?? '']);
     expect(listed.stdout).toContain('0     model  msgbatch_1  -           completed  3/3         0');
+  });
+
+  it('with an LLM-judge eval on an anthropic/… judge: a judge batch after the model batch, with the live judge bodies', { timeout: 150_000 }, async () => {
+    const json = JSON.parse(await project.read('agentmark.json')) as { scores: Record<string, unknown> };
+    json.scores.polite = { type: 'boolean', description: 'The answer is polite', scorer: 'llm_judge' };
+    await project.write('agentmark.json', JSON.stringify(json));
+    await project.write('prompts/claude.prompt.mdx', PROMPT.replace('evals: [exact]', 'evals: [polite]'));
+    // The judge (the only caller asking for structured output) finds every answer polite but beta's.
+    server.setResponder((params) => (wantsJson(params) ? { json: { reasoning: 'read it', passed: !JSON.stringify(params.messages).includes('beta') } } : echoText(params)));
+    const judgeArgs = ['--judge-model', 'anthropic/claude-haiku-4-5', '--no-cache', '--quiet', '--format', 'jsonl'];
+    const live = await run(['run-experiment', 'prompts/claude.prompt.mdx', ...judgeArgs]);
+    expect(live.code, live.stderr).toBe(1);
+    const liveJudge = server.requests.filter((r) => r.path === '/v1/messages' && wantsJson(r.body));
+    expect(liveJudge).toHaveLength(3);
+    server.requests.length = 0;
+
+    const batch = await run(['run-experiment', 'prompts/claude.prompt.mdx', '--batch', '--batch-poll', '0.01', ...judgeArgs]);
+    expect(batch.code, batch.stderr).toBe(1);
+    expect(liveCalls()).toBe(0);
+    expect(creates()).toBe(2);
+    const judgeBatch = server.batches[1];
+    const byText = (params: Record<string, unknown>): string => JSON.stringify(params.messages);
+    expect((judgeBatch?.requests ?? []).map((request) => request.params).sort((a, b) => byText(a).localeCompare(byText(b)))).toEqual(
+      liveJudge.map((r) => r.body).sort((a, b) => byText(a).localeCompare(byText(b))),
+    );
+    const judgeCreate = server.requests.filter((r) => r.path === '/v1/messages/batches')[1];
+    // The same beta features as live (@ai-sdk/anthropic 3.0.140 asks for none with native structured output on this model).
+    expect(judgeCreate?.headers['anthropic-beta']).toBe(liveJudge[0]?.headers['anthropic-beta']);
+    const [, batchRun] = await project.runIds();
+    const rows = await project.results(batchRun ?? '');
+    expect(rows.map((row) => [row.output, (row.evals as Record<string, { passed?: boolean }>).polite?.passed]).sort()).toEqual([
+      ['alpha', true],
+      ['beta', false],
+      ['gamma', true],
+    ]);
   });
 });

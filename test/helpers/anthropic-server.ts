@@ -17,8 +17,18 @@ export function lastUserText(params: Record<string, unknown>): string {
   return typeof last.content === 'string' ? last.content : last.content.map((part) => part.text ?? '').join('');
 }
 
-/** What the model answers (text), or an error result (batch) / HTTP error (live). */
-export type AnthropicResponder = (params: Record<string, unknown>) => { text: string } | { error: string; status: number };
+/**
+ * What the model answers: text, a JSON value (as the `json` tool's input when the request offers
+ * that tool, else as text, as native structured output answers), or an error result (batch) /
+ * HTTP error (live).
+ */
+export type AnthropicResponder = (params: Record<string, unknown>) => { text: string } | { json: unknown } | { error: string; status: number };
+
+/** Whether the request asks for structured output (native `output_config.format`, or the `json` tool). */
+export function wantsJson(params: Record<string, unknown>): boolean {
+  const tools = (params.tools ?? []) as Array<{ name?: string }>;
+  return tools.some((tool) => tool.name === 'json') || (params.output_config as { format?: unknown } | undefined)?.format !== undefined;
+}
 
 export interface AnthropicRequest {
   method: string;
@@ -49,14 +59,17 @@ export interface AnthropicServer {
 
 export const echoText: AnthropicResponder = (params) => ({ text: lastUserText(params) });
 
-function message(params: Record<string, unknown>, text: string, n: number): Record<string, unknown> {
+function message(params: Record<string, unknown>, reply: { text: string } | { json: unknown }, n: number): Record<string, unknown> {
+  const jsonTool = ((params.tools ?? []) as Array<{ name?: string }>).some((tool) => tool.name === 'json');
+  const text = 'text' in reply ? reply.text : JSON.stringify(reply.json);
+  const content = 'json' in reply && jsonTool ? [{ type: 'tool_use', id: `toolu_${n}`, name: 'json', input: reply.json }] : [{ type: 'text', text }];
   return {
     id: `msg_${n}`,
     type: 'message',
     role: 'assistant',
     model: params.model,
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
+    content,
+    stop_reason: content[0]?.type === 'tool_use' ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: { input_tokens: 10, output_tokens: text.length },
   };
@@ -107,7 +120,7 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
       if (batch.cancel_initiated_at !== null) return { custom_id, result: { type: 'canceled' } };
       const reply = responder(params);
       if ('error' in reply) return { custom_id, result: { type: 'errored', error: { type: 'error', error: { type: 'invalid_request_error', message: reply.error } } } };
-      return { custom_id, result: { type: 'succeeded', message: message(params, reply.text, ++answered) } };
+      return { custom_id, result: { type: 'succeeded', message: message(params, reply, ++answered) } };
     });
     batch.results = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
     batch.processing_status = 'ended';
@@ -124,7 +137,7 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
     if (method === 'POST' && url.pathname === '/v1/messages') {
       const reply = responder(body);
       if ('error' in reply) return send(res, reply.status, { type: 'error', error: { type: 'invalid_request_error', message: reply.error } });
-      return send(res, 200, message(body, reply.text, ++answered));
+      return send(res, 200, message(body, reply, ++answered));
     }
     if (method === 'POST' && url.pathname === '/v1/messages/batches') {
       const requests = body.requests as AnthropicBatch['requests'];
