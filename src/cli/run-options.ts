@@ -35,7 +35,7 @@ export const runOptions = {
   'baseline-commit': { type: 'string', value: '<git-ref>', description: "As --baseline @<git-ref>, plus AgentMark's per-row test_settings.regression_tolerance check" },
   alpha: { type: 'number', value: '<a>', min: 0.000001, max: 0.5, default: 0.05, description: 'Significance level of the baseline gate' },
   'max-drop': { type: 'number', value: '<points>', min: 0, max: 100, description: 'With a baseline: also fail when a pass rate or mean drops by more than this many points' },
-  batch: { type: 'boolean', description: "Send the rows' model calls as OpenAI Batch API jobs (half price; answers within 24 h)" },
+  batch: { type: 'boolean', description: "Send the rows' model calls as batch jobs: OpenAI's Batch API for openai/..., Anthropic's Message Batches API for anthropic/... (half price; answers within 24 h)" },
   'judge-live': { type: 'boolean', description: 'With --batch: LLM-judge evals call their model live' },
   'batch-max-requests': { type: 'integer', value: '<n>', min: 1, default: 50000, description: 'With --batch: requests per job' },
   'batch-max-bytes': { type: 'integer', value: '<n>', min: 1, default: 209715200, description: 'With --batch: bytes per job file (200 MB)' },
