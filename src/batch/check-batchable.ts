@@ -1,4 +1,4 @@
-import { UsageError } from '../errors/index.js';
+import { ModelCallError, UsageError } from '../errors/index.js';
 import { splitModelName } from '../model/index.js';
 import type { LoadedPrompt } from '../prompt/types.js';
 import { DEFAULT_JUDGE_MODEL } from '../scoring/builtins/llm-judge.js';
@@ -14,6 +14,8 @@ export interface BatchableFacts {
   /** The run's judge model (`--judge-model`, else the config's), for judges whose options name none. */
   judgeModel: string | undefined;
   cacheMode: 'use' | 'off' | 'only';
+  /** The run's environment: an Anthropic batch needs ANTHROPIC_API_KEY. @default process.env */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Providers whose batch API `--batch` drives: the built-in OpenAI one, and `@ai-sdk/anthropic` installed in the project. */
@@ -41,6 +43,11 @@ export function checkBatchable(facts: BatchableFacts): void {
   if (!BATCH_PROVIDERS.has(provider) || facts.customProviders.includes(provider)) {
     throw new UsageError('USAGE_BATCH_PROVIDER', `--batch sends jobs to the OpenAI Batch API or Anthropic's Message Batches API, but ${facts.modelName} is served by ${BATCH_PROVIDERS.has(provider) ? 'a provider from agentmark.config' : `the "${provider}" provider`}`, {
       hint: 'use an openai/... model with the built-in provider (OPENAI_BASE_URL may point at a compatible server with the Batch API) or an anthropic/... one with @ai-sdk/anthropic installed, or run without --batch',
+    });
+  }
+  if (provider === 'anthropic' && !(facts.env ?? process.env).ANTHROPIC_API_KEY?.trim()) {
+    throw new ModelCallError('MODEL_NO_API_KEY', `no Anthropic API key for the batch jobs of ${facts.modelName}`, {
+      hint: 'set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another server than api.anthropic.com)',
     });
   }
   if (facts.cacheMode === 'only') {

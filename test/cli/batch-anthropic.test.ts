@@ -130,4 +130,23 @@ describe('run-experiment --batch with an anthropic/… model (CLI)', () => {
       ['gamma', true],
     ]);
   });
+
+  it('refuses with exit 2 before any request: an OpenAI judge for an Anthropic batch, and no Anthropic key', { timeout: 90_000 }, async () => {
+    const json = JSON.parse(await project.read('agentmark.json')) as { scores: Record<string, unknown> };
+    json.scores.polite = { type: 'boolean', description: 'The answer is polite', scorer: 'llm_judge' };
+    await project.write('agentmark.json', JSON.stringify(json));
+    await project.write('prompts/judged.prompt.mdx', PROMPT.replace('evals: [exact]', 'evals: [polite]'));
+    const judged = await run(['run-experiment', 'prompts/judged.prompt.mdx', '--batch']);
+    expect(judged.code).toBe(2);
+    expect(judged.stderr).toContain(
+      `error: --batch sends the judge calls of eval polite as batch jobs too, but its judge model openai/gpt-4o-mini is served by the "openai" provider, not Anthropic's Message Batches API`,
+    );
+    const keyless = await project.run(['run-experiment', 'prompts/claude.prompt.mdx', '--batch'], { env: { ANTHROPIC_BASE_URL: server.url }, timeoutMs: SLOW });
+    expect({ code: keyless.code, stderr: keyless.stderr }).toEqual({
+      code: 2,
+      stderr: 'error: no Anthropic API key for the batch jobs of anthropic/claude-haiku-4-5\n  hint: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another server than api.anthropic.com)\n',
+    });
+    expect(await project.runIds()).toEqual([]);
+    expect(server.requests).toEqual([]);
+  });
 });
