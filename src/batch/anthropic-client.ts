@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ModelCallError } from '../errors/index.js';
+import { backoffDelay, sleep } from '../model/backoff.js';
 import { BatchClient, type BatchClientOptions, type SubmitContext } from './batch-client.js';
 import { partFile } from './request-parts.js';
 import type { BatchJobRecord, BatchObject, BatchStatus } from './types.js';
@@ -31,17 +32,25 @@ interface MessageBatch {
  * `ended` → completed (cancelled when a cancel was asked), `results_url` → the output file.
  */
 export class AnthropicBatchClient extends BatchClient {
+  readonly #retries: number;
+  readonly #retryDelayMs: number;
+  readonly #signal: AbortSignal | undefined;
+
   constructor(options: Omit<BatchClientOptions, 'headers' | 'serviceName'>) {
     const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
     if (options.apiKey !== undefined) headers['x-api-key'] = options.apiKey;
     super({ ...options, headers, serviceName: "Anthropic's Message Batches API" });
+    this.#retries = options.maxRetries ?? 5;
+    this.#retryDelayMs = options.retryDelayMs ?? 1000;
+    this.#signal = options.signal;
   }
 
   /**
    * Creates the batch from the request file. The time of the first try is saved before it is
    * sent: a batch carries no metadata, so after a kill that came before its id was saved, the
    * job is looked for among the server's batches created since then with as many requests, and
-   * adopted instead of being created twice.
+   * adopted instead of being created twice. For the same reason a create whose answer was lost
+   * (a dropped connection, a 5xx) is looked for the same way before it is sent again.
    */
   override async submit(job: BatchJobRecord, context: SubmitContext): Promise<BatchObject> {
     if (job.sentAt !== undefined) {
@@ -53,8 +62,18 @@ export class AnthropicBatchClient extends BatchClient {
     job.sentAt = new Date().toISOString();
     await context.save();
     const beta = job.betas !== undefined && job.betas.length > 0 ? { 'anthropic-beta': job.betas.join(',') } : undefined;
-    const created = await this.request('create a message batch', 'POST', '/messages/batches', () => `{"requests":[${lines.join(',')}]}`, beta);
-    return asBatch(created);
+    const body = (): string => `{"requests":[${lines.join(',')}]}`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return asBatch(await this.request('create a message batch', 'POST', '/messages/batches', body, beta, 0));
+      } catch (error) {
+        const retryable = error instanceof ModelCallError && error.retryable === true;
+        if (!retryable || attempt > this.#retries || this.#signal?.aborted) throw error;
+        await sleep(backoffDelay(attempt, this.#retryDelayMs, Math.random), this.#signal);
+        const found = await this.#findSent(job);
+        if (found !== undefined) return found;
+      }
+    }
   }
 
   override async retrieve(batchId: string): Promise<BatchObject> {

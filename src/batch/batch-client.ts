@@ -113,8 +113,8 @@ export class BatchClient implements BatchApi {
   }
 
   /** Sends a request (retried on 429, 5xx and dropped connections) and parses its JSON answer. */
-  protected async request(what: string, method: string, path: string, body?: () => string | FormData, headers?: Record<string, string>): Promise<unknown> {
-    const response = await this.send(what, method, path, body, headers);
+  protected async request(what: string, method: string, path: string, body?: () => string | FormData, headers?: Record<string, string>, retries?: number): Promise<unknown> {
+    const response = await this.send(what, method, path, body, headers, retries);
     const text = await response.text();
     try {
       return JSON.parse(text) as unknown;
@@ -126,8 +126,10 @@ export class BatchClient implements BatchApi {
   }
 
   /** `path` is under the base URL, or a full URL (a results URL the server gave). */
-  protected async send(what: string, method: string, path: string, body?: () => string | FormData, extra?: Record<string, string>): Promise<Response> {
-    const { maxRetries = 5, retryDelayMs = 1000, random = Math.random, signal } = this.#options;
+  /** `retries` overrides `maxRetries` for this request. */
+  protected async send(what: string, method: string, path: string, body?: () => string | FormData, extra?: Record<string, string>, retries?: number): Promise<Response> {
+    const { retryDelayMs = 1000, random = Math.random, signal } = this.#options;
+    const maxRetries = retries ?? this.#options.maxRetries ?? 5;
     const doFetch = this.#options.fetch ?? globalThis.fetch;
     const headers: Record<string, string> = { ...this.#options.headers, ...extra };
     if (this.#options.headers === undefined && this.#options.apiKey !== undefined) headers.authorization = `Bearer ${this.#options.apiKey}`;

@@ -21,6 +21,7 @@ beforeEach(async () => {
   server.requests.length = 0;
   server.batches.length = 0;
   server.hold = false;
+  server.dropCreates = 0;
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -66,6 +67,16 @@ describe("Anthropic's Message Batches API", () => {
     await submitJobs(killed, context(killed, []));
     expect(creates()).toBe(1);
     expect(killed[0]?.batchId).toBe('msgbatch_1');
+  });
+
+  it('a create whose answer was lost is looked for before it is sent again: one batch', async () => {
+    await writeFile(partFile(dir, 0), `${lines.join('\n')}\n`);
+    const jobs: BatchJobRecord[] = [{ part: 0, requests: 2, bytes: 1 }];
+    server.dropCreates = 1;
+    await submitJobs(jobs, context(jobs, []));
+    expect(creates()).toBe(1);
+    expect(server.requests.filter((r) => r.method === 'GET' && r.path === '/v1/messages/batches')).toHaveLength(1);
+    expect(jobs[0]?.batchId).toBe('msgbatch_1');
   });
 
   it('creates the batch when the killed attempt’s create request never reached the server', async () => {

@@ -53,6 +53,8 @@ export interface AnthropicServer {
   batches: AnthropicBatch[];
   /** While true, batches stay in_progress. */
   hold: boolean;
+  /** Creates to accept whose answer is then lost (the connection is dropped), before answering again. */
+  dropCreates: number;
   setResponder(responder: AnthropicResponder): void;
   close(): Promise<void>;
 }
@@ -84,6 +86,7 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
     requests: [],
     batches: [],
     hold: false,
+    dropCreates: 0,
     setResponder: (next) => (responder = next),
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -143,6 +146,11 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
       const requests = body.requests as AnthropicBatch['requests'];
       const batch: AnthropicBatch = { id: `msgbatch_${state.batches.length + 1}`, processing_status: 'in_progress', requests, created_at: new Date().toISOString(), cancel_initiated_at: null, results: null };
       state.batches.push(batch);
+      if (state.dropCreates > 0) {
+        state.dropCreates -= 1;
+        res.socket?.destroy();
+        return;
+      }
       return send(res, 200, shown(batch));
     }
     if (method === 'GET' && url.pathname === '/v1/messages/batches') {
