@@ -30,7 +30,7 @@ export async function requestPartOf(dir: string, jobs: readonly BatchJobRecord[]
 
 /**
  * Every answer in the downloaded output and error files of `jobs`, by custom id. A line with a
- * 2xx status is an answer; anything else (a status code, an `error` such as `batch_expired`) is
+ * 2xx status (Anthropic: a `succeeded` result) is an answer; anything else (a status code, an `error` such as `batch_expired`) is
  * the reason that request failed.
  */
 export async function readAnswers(dir: string, jobs: readonly BatchJobRecord[]): Promise<Map<string, BatchAnswer>> {
@@ -57,6 +57,8 @@ export async function readAnswers(dir: string, jobs: readonly BatchJobRecord[]):
 
 interface ResultLine {
   custom_id?: unknown;
+  /** Anthropic's Message Batches results: `{ type: succeeded | errored | canceled | expired, message?, error? }`. */
+  result?: { type?: unknown; message?: unknown; error?: { error?: { type?: unknown; message?: unknown } } | null } | null;
   response?: { status_code?: unknown; body?: unknown } | null;
   error?: { code?: unknown; message?: unknown } | null;
 }
@@ -69,6 +71,7 @@ function parseLine(text: string): { id: string; answer: BatchAnswer } | undefine
     return undefined;
   }
   if (typeof line.custom_id !== 'string') return undefined;
+  if (line.result != null) return { id: line.custom_id, answer: anthropicAnswer(line.result) };
   const status = typeof line.response?.status_code === 'number' ? line.response.status_code : undefined;
   if (line.error == null && status !== undefined && status >= 200 && status < 300) {
     return { id: line.custom_id, answer: { ok: true, body: line.response?.body } };
@@ -77,6 +80,23 @@ function parseLine(text: string): { id: string; answer: BatchAnswer } | undefine
   const message = typeof line.error?.message === 'string' ? line.error.message : bodyMessage(line.response?.body);
   const reason = `${status === undefined ? '' : `HTTP ${status} `}${code === `http_${status}` ? '' : `${code}: `}${message}`.trim();
   return { id: line.custom_id, answer: { ok: false, reason, code } };
+}
+
+/** An Anthropic result: the message, or why there is none (an expired or canceled request reads as OpenAI's `batch_expired` / `batch_cancelled`). */
+function anthropicAnswer(result: NonNullable<ResultLine['result']>): BatchAnswer {
+  switch (result.type) {
+    case 'succeeded':
+      return { ok: true, body: result.message };
+    case 'expired':
+      return { ok: false, reason: 'batch_expired: the batch ended (24 h) before this request ran', code: 'batch_expired' };
+    case 'canceled':
+      return { ok: false, reason: 'batch_cancelled: the batch was cancelled before this request ran', code: 'batch_cancelled' };
+    default: {
+      const code = typeof result.error?.error?.type === 'string' ? result.error.error.type : 'error';
+      const message = typeof result.error?.error?.message === 'string' ? result.error.error.message : 'the request failed';
+      return { ok: false, reason: `${code}: ${message}`, code };
+    }
+  }
 }
 
 function bodyMessage(body: unknown): string {

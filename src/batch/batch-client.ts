@@ -1,6 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { ModelCallError } from '../errors/index.js';
 import { backoffDelay, sleep } from '../model/backoff.js';
-import type { BatchEndpoint, BatchObject } from './types.js';
+import { partFile } from './request-parts.js';
+import type { BatchEndpoint, BatchJobRecord, BatchObject } from './types.js';
+
+/** What submitting a job needs to know: where its request file is and how to save progress. */
+export interface SubmitContext {
+  /** The run folder's `batch/`. */
+  dir: string;
+  runId: string;
+  endpoint: BatchEndpoint;
+  /** Writes the jobs' records to the manifest; awaited after every change that must survive a kill. */
+  save: () => Promise<void>;
+}
+
+/** A provider's batch service as the jobs loop uses it (OpenAI's Batch API, Anthropic's Message Batches API). */
+export interface BatchApi {
+  readonly baseURL: string;
+  /**
+   * Makes `job` (its request file) a job on the server, saving each id in `job` before the next
+   * step, and finding a job an earlier, killed attempt created but never recorded instead of
+   * creating a second one.
+   */
+  submit(job: BatchJobRecord, context: SubmitContext): Promise<BatchObject>;
+  retrieve(batchId: string): Promise<BatchObject>;
+  cancel(batchId: string): Promise<BatchObject>;
+  /** A result file's text (JSONL), by the id (or URL) the batch object named. */
+  download(fileId: string): Promise<string>;
+}
 
 export interface BatchClientOptions {
   /** The API's base URL, ending in `/v1`. */
@@ -14,6 +42,10 @@ export interface BatchClientOptions {
   retryDelayMs?: number;
   random?: () => number;
   signal?: AbortSignal;
+  /** Headers sent with every request in place of `authorization: Bearer <apiKey>` (another provider's auth). */
+  headers?: Record<string, string>;
+  /** The service named in errors. @default 'the OpenAI Batch API' */
+  serviceName?: string;
 }
 
 /**
@@ -21,7 +53,7 @@ export interface BatchClientOptions {
  * create, read, list and cancel jobs, download result files. Failures are ModelCallErrors
  * with codes `MODEL_BATCH_*`; rate limits and server errors are retried with backoff first.
  */
-export class BatchClient {
+export class BatchClient implements BatchApi {
   readonly baseURL: string;
   readonly #options: BatchClientOptions;
 
@@ -30,9 +62,23 @@ export class BatchClient {
     this.#options = options;
   }
 
+  /** Uploads the request file (id saved), then creates the job; a file uploaded by a killed attempt is first looked for among the jobs. */
+  async submit(job: BatchJobRecord, context: SubmitContext): Promise<BatchObject> {
+    if (job.inputFileId === undefined) {
+      const path = partFile(context.dir, job.part);
+      job.inputFileId = await this.upload(`${context.runId}-${basename(path)}`, await readFile(path));
+      await context.save();
+    } else {
+      const existing = (await this.list()).find((batch) => batch.input_file_id === job.inputFileId);
+      if (existing !== undefined) return existing;
+    }
+    const metadata = { agentmark_run: context.runId, agentmark_part: String(job.part), ...(job.kind === undefined ? {} : { agentmark_kind: job.kind }) };
+    return this.create(job.inputFileId, job.endpoint ?? context.endpoint, metadata);
+  }
+
   /** Uploads a JSONL request file (`purpose: batch`); returns its file id. */
   async upload(name: string, content: Buffer): Promise<string> {
-    const file = await this.#request('upload a request file', 'POST', '/files', () => {
+    const file = await this.request('upload a request file', 'POST', '/files', () => {
       const form = new FormData();
       form.append('purpose', 'batch');
       form.append('file', new Blob([content], { type: 'application/jsonl' }), name);
@@ -43,52 +89,57 @@ export class BatchClient {
 
   async create(inputFileId: string, endpoint: BatchEndpoint, metadata: Record<string, string>): Promise<BatchObject> {
     const body = JSON.stringify({ input_file_id: inputFileId, endpoint, completion_window: '24h', metadata });
-    return asBatch(await this.#request('create a batch job', 'POST', '/batches', () => body));
+    return asBatch(await this.request('create a batch job', 'POST', '/batches', () => body));
   }
 
   async retrieve(batchId: string): Promise<BatchObject> {
-    return asBatch(await this.#request(`read batch ${batchId}`, 'GET', `/batches/${encodeURIComponent(batchId)}`));
+    return asBatch(await this.request(`read batch ${batchId}`, 'GET', `/batches/${encodeURIComponent(batchId)}`));
   }
 
   async cancel(batchId: string): Promise<BatchObject> {
-    return asBatch(await this.#request(`cancel batch ${batchId}`, 'POST', `/batches/${encodeURIComponent(batchId)}/cancel`));
+    return asBatch(await this.request(`cancel batch ${batchId}`, 'POST', `/batches/${encodeURIComponent(batchId)}/cancel`));
   }
 
   /** The most recent jobs, newest first (one page of up to `limit`). */
   async list(limit = 100): Promise<BatchObject[]> {
-    const page = await this.#request('list batch jobs', 'GET', `/batches?limit=${limit}`);
+    const page = await this.request('list batch jobs', 'GET', `/batches?limit=${limit}`);
     const data = (page as { data?: unknown }).data;
     return Array.isArray(data) ? data.map(asBatch) : [];
   }
 
   /** A result file's text (output or errors, JSONL). */
   async download(fileId: string): Promise<string> {
-    return (await this.#send(`download file ${fileId}`, 'GET', `/files/${encodeURIComponent(fileId)}/content`)).text();
+    return (await this.send(`download file ${fileId}`, 'GET', `/files/${encodeURIComponent(fileId)}/content`)).text();
   }
 
-  async #request(what: string, method: string, path: string, body?: () => string | FormData): Promise<unknown> {
-    const response = await this.#send(what, method, path, body);
+  /** Sends a request (retried on 429, 5xx and dropped connections) and parses its JSON answer. */
+  protected async request(what: string, method: string, path: string, body?: () => string | FormData, headers?: Record<string, string>, retries?: number): Promise<unknown> {
+    const response = await this.send(what, method, path, body, headers, retries);
     const text = await response.text();
     try {
       return JSON.parse(text) as unknown;
     } catch {
       throw new ModelCallError('MODEL_BATCH_BAD_RESPONSE', `could not ${what}: the server's answer is not JSON (${text.slice(0, 120)})`, {
-        hint: `check that ${this.baseURL} is an OpenAI-compatible server with the Batch API`,
+        hint: `check that ${this.baseURL} is a server with ${this.#options.serviceName ?? 'the OpenAI Batch API'}`,
       });
     }
   }
 
-  async #send(what: string, method: string, path: string, body?: () => string | FormData): Promise<Response> {
-    const { maxRetries = 5, retryDelayMs = 1000, random = Math.random, signal } = this.#options;
+  /** `path` is under the base URL, or a full URL (a results URL the server gave). */
+  /** `retries` overrides `maxRetries` for this request. */
+  protected async send(what: string, method: string, path: string, body?: () => string | FormData, extra?: Record<string, string>, retries?: number): Promise<Response> {
+    const { retryDelayMs = 1000, random = Math.random, signal } = this.#options;
+    const maxRetries = retries ?? this.#options.maxRetries ?? 5;
     const doFetch = this.#options.fetch ?? globalThis.fetch;
-    const headers: Record<string, string> = {};
-    if (this.#options.apiKey !== undefined) headers.authorization = `Bearer ${this.#options.apiKey}`;
+    const headers: Record<string, string> = { ...this.#options.headers, ...extra };
+    if (this.#options.headers === undefined && this.#options.apiKey !== undefined) headers.authorization = `Bearer ${this.#options.apiKey}`;
+    const url = /^https?:\/\//.test(path) ? path : `${this.baseURL}${path}`;
     for (let attempt = 1; ; attempt++) {
       const payload = body?.();
       if (typeof payload === 'string') headers['content-type'] = 'application/json';
       let response: Response;
       try {
-        response = await doFetch(`${this.baseURL}${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }), ...(signal ? { signal } : {}) });
+        response = await doFetch(url, { method, headers, ...(payload === undefined ? {} : { body: payload }), ...(signal ? { signal } : {}) });
       } catch (error) {
         if (signal?.aborted || attempt > maxRetries) {
           throw new ModelCallError('MODEL_BATCH_CONNECTION_FAILED', `could not ${what}: ${connectionMessage(error)}`, {
@@ -116,7 +167,7 @@ export class BatchClient {
     if (status === 404) {
       return new ModelCallError('MODEL_BATCH_NOT_SUPPORTED', safe, {
         statusCode: status,
-        hint: `the server at ${this.baseURL} may not implement the Batch API (see "Which servers support batches" in the README); run without --batch`,
+        hint: `the server at ${this.baseURL} may not implement ${this.#options.serviceName ?? 'the OpenAI Batch API'} (see "Which servers support batches" in docs/batch-runs.md); run without --batch`,
       });
     }
     const code = status === 401 || status === 403 ? 'MODEL_AUTH_FAILED' : status === 429 ? 'MODEL_BATCH_RATE_LIMITED' : 'MODEL_BATCH_API_ERROR';

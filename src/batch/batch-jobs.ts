@@ -1,13 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { sleep } from '../model/backoff.js';
-import type { BatchClient } from './batch-client.js';
+import type { BatchApi } from './batch-client.js';
 import { outputFile } from './batch-answers.js';
-import { partFile } from './request-parts.js';
 import { FINAL_STATUSES, type BatchEndpoint, type BatchJobRecord, type BatchObject } from './types.js';
 
 export interface JobsContext {
-  client: BatchClient;
+  client: BatchApi;
   /** The run folder's `batch/`. */
   dir: string;
   runId: string;
@@ -26,28 +24,15 @@ export function isFinal(job: BatchJobRecord): boolean {
 }
 
 /**
- * Uploads and creates the jobs not yet created. Each id is saved before the next step, so a
- * kill at any point is continued without a second submission: a file uploaded but not yet made
- * a job is looked for among the server's jobs (by its input file) before one is created.
+ * Submits the jobs not yet created. Each id is saved before the next step, so a kill at any
+ * point is continued without a second submission: the client finds a job a killed attempt
+ * created but never recorded (OpenAI: by its uploaded input file; Anthropic: see its client)
+ * before it creates one.
  */
 export async function submitJobs(jobs: BatchJobRecord[], context: JobsContext): Promise<void> {
-  const { client } = context;
   for (const job of jobs) {
     if (job.batchId !== undefined) continue;
-    if (job.inputFileId === undefined) {
-      const path = partFile(context.dir, job.part);
-      job.inputFileId = await client.upload(`${context.runId}-${basename(path)}`, await readFile(path));
-      await context.save();
-    } else {
-      const existing = (await client.list()).find((batch) => batch.input_file_id === job.inputFileId);
-      if (existing !== undefined) {
-        apply(job, existing);
-        await context.save();
-        continue;
-      }
-    }
-    const metadata = { agentmark_run: context.runId, agentmark_part: String(job.part), ...(job.kind === undefined ? {} : { agentmark_kind: job.kind }) };
-    apply(job, await client.create(job.inputFileId, job.endpoint ?? context.endpoint, metadata));
+    apply(job, await context.client.submit(job, context));
     await context.save();
     await context.progress(jobs);
   }

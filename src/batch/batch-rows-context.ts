@@ -45,6 +45,10 @@ export interface BatchRowsContext {
   emit: RunListener;
   settings: BatchSettings;
   env: NodeJS.ProcessEnv;
+  /** The run's model (`provider/model`): its provider picks the batch API. */
+  modelName: string;
+  /** The user's project, where `@ai-sdk/anthropic` is installed. */
+  projectRoot: string;
   configBaseURL: string | undefined;
   tools: Record<string, Tool>;
   prices: Record<string, ModelPrice>;

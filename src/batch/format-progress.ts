@@ -15,7 +15,8 @@ export function formatBatchProgress(jobs: readonly BatchJobRecord[]): string {
 function formatJobs(jobs: readonly BatchJobRecord[], noun: string): string {
   const byStatus = new Map<string, { jobs: number; done: number; failed: number; total: number }>();
   for (const job of jobs) {
-    const status = job.status ?? (job.inputFileId === undefined ? 'not uploaded' : 'not created');
+    // An Anthropic job (its requests post to /v1/messages) has no file to upload.
+    const status = job.status ?? (job.inputFileId === undefined && job.endpoint !== '/v1/messages' ? 'not uploaded' : 'not created');
     const entry = byStatus.get(status) ?? { jobs: 0, done: 0, failed: 0, total: 0 };
     entry.jobs += 1;
     entry.total += job.counts?.total || job.requests;

@@ -1,7 +1,8 @@
 export { runBatchRows } from './run-batch.js';
 export { batchSettingsOf, type BatchRowsContext, type BatchSettings } from './batch-rows-context.js';
 export { checkBatchable, type BatchableFacts } from './check-batchable.js';
-export { BatchClient, type BatchClientOptions } from './batch-client.js';
+export { BatchClient, type BatchApi, type BatchClientOptions } from './batch-client.js';
+export { AnthropicBatchClient } from './anthropic-client.js';
 export { batchCostOf } from './batch-price.js';
 export { formatBatchProgress } from './format-progress.js';
 export { DEFAULT_LIMITS, type BatchLimits } from './request-parts.js';

@@ -126,15 +126,17 @@ export class JudgeRound {
 
   async #capture(id: string, request: ModelRequest): Promise<void> {
     const { provider } = splitModelName(request.modelName, ['openai']);
-    if (provider !== 'openai') {
-      this.fatal ??= new UsageError('USAGE_BATCH_JUDGE', `--batch sends judge calls to the OpenAI Batch API too, but the judge model ${request.modelName} is served by the "${provider}" provider`, {
+    const api = this.#options.bridge.api;
+    if (provider !== api) {
+      const service = api === 'anthropic' ? "Anthropic's Message Batches API" : 'the OpenAI Batch API';
+      this.fatal ??= new UsageError('USAGE_BATCH_JUDGE', `--batch sends judge calls to ${service} too, but the judge model ${request.modelName} is served by the "${provider}" provider`, {
         hint: 'add --judge-live: judge calls then run live, as each batch answer is scored',
       });
       return;
     }
     const captured = await this.#options.bridge.capture(request);
     this.endpoint ??= captured.endpoint;
-    this.#options.parts?.add(JSON.stringify({ custom_id: id, method: 'POST', url: captured.endpoint, body: captured.body }));
+    this.#options.parts?.add(this.#options.bridge.line(id, captured));
   }
 }
 

@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import { customIdOf, readAnswers, requestPartOf } from './batch-answers.js';
-import { BatchClient } from './batch-client.js';
+import { ModelCallError } from '../errors/index.js';
+import { splitModelName } from '../model/index.js';
+import { AnthropicBatchClient } from './anthropic-client.js';
+import { BatchClient, type BatchApi } from './batch-client.js';
 import { downloadResults, isFinal, pollJobs, submitJobs, type JobsContext } from './batch-jobs.js';
 import { processPass } from './batch-pass.js';
 import { batchCostOf } from './batch-price.js';
@@ -10,9 +13,10 @@ import { JudgeRound, type JudgeMode, type Lookup } from './judge-round.js';
 import { ProviderBridge } from './provider-bridge.js';
 import { RequestParts } from './request-parts.js';
 import type { BatchRowsContext } from './batch-rows-context.js';
-import type { BatchEndpoint, BatchJobRecord, BatchManifest } from './types.js';
+import type { BatchApiName, BatchEndpoint, BatchJobRecord, BatchManifest } from './types.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 
 /**
  * Judge rounds per attempt: a built-in judge asks at most twice per eval (once more when its
@@ -31,12 +35,8 @@ const JUDGE_ROUNDS = 2;
 export async function runBatchRows(context: BatchRowsContext): Promise<boolean> {
   const { handle } = context;
   const dir = join(handle.dir, 'batch');
-  const envBase = context.env.OPENAI_BASE_URL?.trim() || undefined;
-  const baseURL = envBase ?? context.configBaseURL ?? DEFAULT_BASE_URL;
-  const bridge = new ProviderBridge({ baseURL, baseURLSet: envBase !== undefined || context.configBaseURL !== undefined, env: context.env, tools: context.tools, prices: context.prices });
-  // Jobs an earlier attempt made live where it sent them, whatever the base URL is now.
-  const client = new BatchClient({ baseURL: handle.manifest.batch?.baseURL ?? baseURL, apiKey: context.env.OPENAI_API_KEY?.trim() || undefined, signal: context.dispatch });
-  const state: BatchManifest = handle.manifest.batch ?? { endpoint: '/v1/chat/completions', baseURL, jobs: [] };
+  const { api, bridge, client } = batchServiceOf(context);
+  const state: BatchManifest = handle.manifest.batch ?? { ...(api === 'anthropic' ? { api } : {}), endpoint: api === 'anthropic' ? '/v1/messages' : '/v1/chat/completions', baseURL: client.baseURL, jobs: [] };
   const jobsContext = (endpoint: BatchEndpoint): JobsContext => ({
     client,
     dir,
@@ -56,6 +56,11 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   /** Records new request files as jobs (saved before anything is sent), then submits, polls and downloads them. */
   const sendJobs = async (added: BatchJobRecord[], endpoint: BatchEndpoint): Promise<boolean> => {
     state.baseURL = client.baseURL;
+    // Anthropic: the beta features the live requests asked for go with the create request.
+    for (const job of added) {
+      if (bridge.betas.size > 0) job.betas = [...bridge.betas].sort();
+      if (bridge.api === 'anthropic') job.endpoint = '/v1/messages';
+    }
     state.jobs.push(...added);
     const jobs = jobsContext(state.endpoint);
     await jobs.save();
@@ -91,7 +96,7 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
     send: async (item, request) => {
       const captured = await bridge.capture(request);
       endpoint ??= captured.endpoint;
-      parts.add(JSON.stringify({ custom_id: customIdOf(item.row.index, item.repeat), method: 'POST', url: captured.endpoint, body: captured.body }));
+      parts.add(bridge.line(customIdOf(item.row.index, item.repeat), captured));
       throw new Deferred();
     },
   });
@@ -115,6 +120,39 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
     if (!(await sendJobs(judgeJobs, judges?.endpoint ?? state.endpoint))) return leftRunning();
   }
   return true;
+}
+
+/**
+ * Whose batch API the run uses (an earlier attempt's choice, else the model's provider: `anthropic/…`
+ * goes to Anthropic's Message Batches API, everything else to OpenAI's Batch API), the bridge to
+ * its provider and the client of its batch endpoints. Jobs an earlier attempt made live where it
+ * sent them, whatever the base URL is now.
+ */
+function batchServiceOf(context: BatchRowsContext): { api: BatchApiName; bridge: ProviderBridge; client: BatchApi } {
+  const recorded = context.handle.manifest.batch;
+  const api: BatchApiName = recorded !== undefined ? (recorded.api ?? 'openai') : splitModelName(context.modelName, ['openai']).provider === 'anthropic' ? 'anthropic' : 'openai';
+  const common = { env: context.env, tools: context.tools, prices: context.prices };
+  if (api === 'anthropic') {
+    const apiKey = context.env.ANTHROPIC_API_KEY?.trim() || undefined;
+    if (apiKey === undefined) {
+      throw new ModelCallError('MODEL_NO_API_KEY', `no Anthropic API key for the batch jobs of ${context.modelName}`, {
+        hint: 'set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another server than api.anthropic.com)',
+      });
+    }
+    const baseURL = context.env.ANTHROPIC_BASE_URL?.trim().replace(/\/+$/, '') || ANTHROPIC_BASE_URL;
+    return {
+      api,
+      bridge: new ProviderBridge({ ...common, api, baseURL, baseURLSet: true, projectRoot: context.projectRoot }),
+      client: new AnthropicBatchClient({ baseURL: recorded?.baseURL ?? baseURL, apiKey, signal: context.dispatch }),
+    };
+  }
+  const envBase = context.env.OPENAI_BASE_URL?.trim() || undefined;
+  const baseURL = envBase ?? context.configBaseURL ?? DEFAULT_BASE_URL;
+  return {
+    api,
+    bridge: new ProviderBridge({ ...common, baseURL, baseURLSet: envBase !== undefined || context.configBaseURL !== undefined }),
+    client: new BatchClient({ baseURL: recorded?.baseURL ?? baseURL, apiKey: context.env.OPENAI_API_KEY?.trim() || undefined, signal: context.dispatch }),
+  };
 }
 
 async function lookupOf(dir: string, jobs: BatchJobRecord[]): Promise<Lookup> {

@@ -13,7 +13,10 @@ export type BatchStatus =
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['failed', 'completed', 'expired', 'cancelled']);
 
 /** The API endpoints a batch can run; the one the live path uses for the model. */
-export type BatchEndpoint = '/v1/chat/completions' | '/v1/responses';
+export type BatchEndpoint = '/v1/chat/completions' | '/v1/responses' | '/v1/messages';
+
+/** Which provider's batch API a run's jobs go to: OpenAI's Batch API, or Anthropic's Message Batches API. */
+export type BatchApiName = 'openai' | 'anthropic';
 
 export interface RequestCounts {
   total: number;
@@ -32,6 +35,8 @@ export interface BatchObject {
   /** Present when validation failed: why the whole file was refused. */
   errors?: { data?: Array<{ code?: string; message?: string; line?: number | null }> } | null;
   metadata?: Record<string, string> | null;
+  /** Anthropic: when the server created it (RFC 3339). */
+  created_at?: string;
 }
 
 /** One request file of a batch run and the job made from it, as kept in the run's manifest. */
@@ -53,6 +58,10 @@ export interface BatchJobRecord {
   counts?: RequestCounts;
   outputFileId?: string;
   errorFileId?: string;
+  /** Anthropic: when the create request was first sent (set and saved before it), so a kill before its id came back is found again. */
+  sentAt?: string;
+  /** Anthropic: the `anthropic-beta` features its requests need (the live request's header). */
+  betas?: string[];
   /** Why the whole job failed (validation), when it did. */
   failure?: string;
   /** Its output and error files are saved in the run folder. */
@@ -61,6 +70,8 @@ export interface BatchJobRecord {
 
 /** `manifest.batch` of a run made with `--batch`. */
 export interface BatchManifest {
+  /** Absent in runs made before Anthropic batches: `openai`. */
+  api?: BatchApiName;
   endpoint: BatchEndpoint;
   /** Where the jobs live (the API's base URL; never the key). */
   baseURL: string;

@@ -34,7 +34,7 @@ export const commands: Record<string, CommandEntry> = {
     load: () => import('./commands/runs.js'),
   },
   batches: {
-    summary: 'Show or cancel the OpenAI Batch API jobs of a run made with --batch',
+    summary: 'Show or cancel the batch jobs (OpenAI or Anthropic) of a run made with --batch',
     load: () => import('./commands/batches.js'),
   },
   compare: {

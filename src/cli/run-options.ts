@@ -48,7 +48,7 @@ export const runOptions = {
     default: 'all',
     description: 'all: every gate (evals, errors, thresholds and the baseline); regression: only the baseline comparison (needs --baseline)',
   },
-  batch: { type: 'boolean', description: "Send the rows' model calls as OpenAI Batch API jobs (half price; answers within 24 h)" },
+  batch: { type: 'boolean', description: "Send the rows' model calls as batch jobs: OpenAI's Batch API for openai/..., Anthropic's Message Batches API for anthropic/... (half price; answers within 24 h)" },
   'judge-live': { type: 'boolean', description: 'With --batch: LLM-judge evals call their model live' },
   'batch-max-requests': { type: 'integer', value: '<n>', min: 1, default: 50000, description: 'With --batch: requests per job' },
   'batch-max-bytes': { type: 'integer', value: '<n>', min: 1, default: 209715200, description: 'With --batch: bytes per job file (200 MB)' },

@@ -80,6 +80,8 @@ export async function dispatchRows(context: DispatchContext): Promise<void> {
       emit: context.emit,
       settings: batchSettingsOf(batch),
       env: options.env ?? process.env,
+      modelName: caller.modelName,
+      projectRoot: options.project.root,
       configBaseURL: options.config.baseURL,
       tools: options.config.tools ?? {},
       prices: options.config.prices ?? {},

@@ -98,6 +98,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       judgeLive: options.batch.judgeLive ?? false,
       judgeModel: options.judgeModel ?? config.judgeModel,
       cacheMode: options.cacheMode ?? 'use',
+      env: options.env ?? process.env,
     });
   }
   if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {

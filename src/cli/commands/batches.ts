@@ -14,7 +14,7 @@ const options = {
 const help = {
   usage: 'agentmark batches [list|status|cancel] <run> [--json]',
   summary:
-    'The OpenAI Batch API jobs of a run made with `run-experiment --batch`:\n' +
+    "The batch jobs (OpenAI's Batch API, Anthropic's Message Batches API) of a run made with `run-experiment --batch`:\n" +
     '  list    the jobs as the run recorded them (no network); kind: model calls, or LLM-judge calls\n' +
     '  status  each job as the server reports it now\n' +
     '  cancel  cancels the jobs still running (their finished answers stay in the output files)\n' +
@@ -40,10 +40,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (batch === undefined || batch.jobs.length === 0) {
     throw new UsageError('USAGE_NOT_A_BATCH_RUN', `run ${stored.manifest.id} has no batch jobs`, { hint: 'batch jobs are made by `run-experiment --batch`' });
   }
-  const { applyBatchObject, BatchClient, formatBatchProgress, isFinal } = await import('../../batch/index.js');
+  const { AnthropicBatchClient, applyBatchObject, BatchClient, formatBatchProgress, isFinal } = await import('../../batch/index.js');
   let jobs = batch.jobs;
   if (action !== 'list') {
-    const client = new BatchClient({ baseURL: batch.baseURL, apiKey: io.env.OPENAI_API_KEY?.trim() || undefined, signal: io.signal });
+    const client =
+      batch.api === 'anthropic'
+        ? new AnthropicBatchClient({ baseURL: batch.baseURL, apiKey: io.env.ANTHROPIC_API_KEY?.trim() || undefined, signal: io.signal })
+        : new BatchClient({ baseURL: batch.baseURL, apiKey: io.env.OPENAI_API_KEY?.trim() || undefined, signal: io.signal });
     jobs = [];
     for (const recorded of batch.jobs) {
       const job = { ...recorded };
