@@ -25,6 +25,8 @@ export interface RowResult {
   /** The model call ran out of time (`--timeout`, `timeout_seconds`); `error` says after how long. */
   timedOut?: true;
   latencyMs?: number;
+  /** When the row finished (ISO 8601), set as it is recorded; absent on runs stored before. */
+  endedAt?: string;
   /** The model call's tokens (the row's LLM-judge calls are in `judge`). */
   usage?: TokenUsage;
   /** The model call's cost (the row's LLM-judge calls are in `judge`). */

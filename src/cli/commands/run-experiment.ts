@@ -23,7 +23,9 @@ import { formatSideBySide } from '../../report/compare/index.js';
 import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
 import { loadPrompt } from '../../prompt/index.js';
 import type { CompareResult } from '../../compare/index.js';
+import type { RunListener } from '../../experiment/events.js';
 import { startViewer } from '../view-server.js';
+import { startOtel } from '../otel-export.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -87,6 +89,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       hint: 'run each prompt with its own -o <file>.html',
     });
   }
+  const otel = await startOtel(options, io.env, project.root, config);
   const finished: FinishedExperiment[] = [];
   const viewer = options.view ? await startViewer(project.root, { port: options['view-port'] ?? 4848 }, io.stderr) : undefined;
   if (viewer) io.stderr.write(`viewer: ${viewer.url}\n`);
@@ -116,13 +119,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           promptPath,
           signal: io.signal,
           env: io.env,
-          onEvent: (event) => {
+          onEvent: (otel ? otel.wrap : (listener: RunListener) => listener)((event) => {
             if (event.type === 'run-start') {
               tuneHeapForRun(event.info.total);
               output.start();
             }
             return report(event);
-          },
+          }),
         });
         if (outcome.status === 'completed') finished.push({ label, runId: outcome.runId, runDir: outcome.runDir, summary: outcome.summary });
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
@@ -158,6 +161,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (combined && combined.length > 0) await writeCombined(format, output.stream, combined);
     output.close();
+    await otel?.finish(io.stderr);
   }
   if (io.signal.aborted) code = ExitCode.interrupted;
   if (experiments.length > 1) {
