@@ -38,5 +38,5 @@ export async function exportStoredRun(run: StoredRun, options: ExportStoredRunOp
   }
   trace.end(run.manifest, run.manifest.summary);
   const report = await exporter.finish();
-  return { spans: report.ended, warning: exportWarning(report, options.settings.url) };
+  return { spans: report.ended, warning: exportWarning(report, options.settings.url, options.settings.timeoutMs) };
 }

@@ -93,10 +93,13 @@ export async function createTraceExport(settings: OtelSettings, version: string)
 }
 
 /** One warning line when spans did not get out; undefined when all did. */
-export function exportWarning(report: ExportReport, url: string): string | undefined {
+export function exportWarning(report: ExportReport, url: string, timeoutMs: number): string | undefined {
   const dropped = report.ended - report.exported;
   if (dropped <= 0 && report.errors === 0) return undefined;
-  const why = report.lastError === undefined ? '' : ` (${report.errors} failed export${report.errors === 1 ? '' : 's'}; last: ${report.lastError})`;
+  const why =
+    report.lastError === undefined
+      ? ` (no answer within ${timeoutMs / 1000} s)`
+      : ` (${report.errors} failed export${report.errors === 1 ? '' : 's'}; last: ${report.lastError})`;
   return `otel: ${dropped} of ${report.ended} spans not exported to ${redactUrl(url)}${why}`;
 }
 

@@ -69,7 +69,7 @@ export function otelListener(options: OtelListenerOptions): OtelListener {
     async finish() {
       if (!exporting) return problem;
       const report = await (await exporting).finish();
-      return exportWarning(report, options.settings.url) ?? problem;
+      return exportWarning(report, options.settings.url, options.settings.timeoutMs) ?? problem;
     },
   };
 }
