@@ -65,7 +65,7 @@ function comparable(manifest: RunManifest): Record<string, unknown> {
   const { concurrency: _c, ...how } = options;
   return { ...rest, options: how, summary: stats };
 }
-const withoutTimings = ({ latencyMs: _l, ...row }: RowResult): Omit<RowResult, 'latencyMs'> => row;
+const withoutTimings = ({ latencyMs: _l, endedAt: _e, ...row }: RowResult): Omit<RowResult, 'latencyMs' | 'endedAt'> => row;
 
 describe('mergeShards', () => {
   it('4 shards merged equal the run made in one process, field for field apart from ids and timings', async () => {
