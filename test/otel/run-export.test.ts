@@ -73,7 +73,7 @@ afterEach(async () => {
 });
 
 // One row at a time: repeat 1 of a row then always finds repeat 0's judge answer in the cache.
-const args = ['run-experiment', 'prompts/words.prompt.mdx', '--repeat', '2', '--concurrency', '1', '--judge-model', 'openai/gpt-4o', '--format', 'json'];
+const args = ['run-experiment', 'prompts/words.prompt.mdx', '--repeat', '2', '--concurrency', '1', '--judge-model', 'openai/gpt-4o', '--format', 'json', '--quiet'];
 const otelEnv = (url: string, extra: Record<string, string> = {}): Record<string, string> => ({ OTEL_EXPORTER_OTLP_ENDPOINT: url, ...extra });
 
 /** Row 0 answered from the cache: a first run of it alone records its answers. */
@@ -228,5 +228,19 @@ describe('--otel', () => {
     expect(exported.stdout).toMatch(/^exported run \S+: 17 spans to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\n$/);
     expect(receiver.spans[0]?.traceId).not.toBe(liveSpans[0]?.traceId);
     expect(withoutIds(receiver.spans)).toEqual(withoutIds(liveSpans));
+  });
+  it('rerun --otel and score --otel export their runs too (score: pre-generated outputs, no chat span)', async () => {
+    receiver = await startOtlpReceiver();
+    expect((await project.run(args, { server })).code).toBe(1);
+    const rerun = await project.run(['rerun', 'latest', '--format', 'json', '--otel'], { server, env: otelEnv(receiver.url) });
+    expect(rerun.code).toBe(1);
+    expect(byName(receiver.spans, 'agentmark.row')).toHaveLength(6);
+    receiver.spans.length = 0;
+    await project.write('outputs.jsonl', `${JSON.stringify({ input: { word: 'alpha' }, output: 'alpha' })}\n`);
+    const scored = await project.run(['score', 'prompts/words.prompt.mdx', '--outputs', 'outputs.jsonl', '--judge-model', 'openai/gpt-4o', '--format', 'json', '--quiet', '--otel'], { server, env: otelEnv(receiver.url) });
+    expect(scored.stderr).toBe('');
+    expect(scored.code).toBe(0);
+    expect(spanTree(receiver.spans)).toBe(['agentmark.run', '  agentmark.row #0.0 gen_ai.evaluation.result(polite)', '    chat gpt-4o [judge]'].join('\n'));
+    expect(byName(receiver.spans, 'agentmark.row')[0]?.attributes['agentmark.pregenerated']).toBe(true);
   });
 });
