@@ -243,4 +243,19 @@ describe('--otel', () => {
     expect(spanTree(receiver.spans)).toBe(['agentmark.run', '  agentmark.row #0.0 gen_ai.evaluation.result(polite)', '    chat gpt-4o [judge]'].join('\n'));
     expect(byName(receiver.spans, 'agentmark.row')[0]?.attributes['agentmark.pregenerated']).toBe(true);
   });
+  it('--otel-content adds the row input, output, expected output and tool arguments', async () => {
+    receiver = await startOtlpReceiver();
+    const result = await project.run([...args, '--rows', '1', '--repeat', '1', '--otel', '--otel-content'], { server, env: otelEnv(receiver.url) });
+    expect(result.code).toBe(0);
+    const [row] = byName(receiver.spans, 'agentmark.row');
+    expect(row?.attributes).toMatchObject({
+      'langfuse.observation.input': '{"word":"weather"}',
+      'langfuse.observation.output': 'It is 4 degrees.',
+      'langfuse.experiment.item.expected_output': '"It is 4 degrees."',
+    });
+    expect(byName(receiver.spans, 'chat gpt-4o-mini')[0]?.attributes['gen_ai.output.messages']).toBe(
+      JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'It is 4 degrees.' }], finish_reason: 'stop' }]),
+    );
+    expect(byName(receiver.spans, 'execute_tool weather')[0]?.attributes).toMatchObject({ 'gen_ai.tool.call.arguments': '{"city":"Oslo"}', 'gen_ai.tool.call.result': '{"city":"Oslo","celsius":4}' });
+  });
 });
