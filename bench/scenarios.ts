@@ -10,6 +10,7 @@ import { watchScenario } from './watch.js';
 import { compareScenario } from './compare.js';
 import { mergeScenario } from './merge.js';
 import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
+import { otelScenario } from './otel.js';
 
 export interface Scenario {
   id: string;
@@ -314,7 +315,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerLiveScenario];
+export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerLiveScenario, otelScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');
