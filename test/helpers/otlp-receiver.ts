@@ -48,6 +48,8 @@ export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
   requests: ReceivedRequest[];
+  /** The JSON request bodies as received (http/json), e.g. to write an OTLP/JSON traces file. */
+  jsonBodies: string[];
   setMode(mode: ReceiverMode): void;
   close(): Promise<void>;
 }
@@ -56,6 +58,7 @@ export async function startOtlpReceiver(mode: ReceiverMode = 'ok'): Promise<Otlp
   let current = mode;
   const spans: ReceivedSpan[] = [];
   const requests: ReceivedRequest[] = [];
+  const jsonBodies: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -69,6 +72,7 @@ export async function startOtlpReceiver(mode: ReceiverMode = 'ok'): Promise<Otlp
         return;
       }
       const body = Buffer.concat(chunks);
+      if (contentType.includes('json')) jsonBodies.push(body.toString('utf8'));
       const decoded = contentType.includes('json') ? (JSON.parse(body.toString('utf8')) as unknown) : Request.toObject(Request.decode(body), { longs: String, defaults: false });
       spans.push(...flatten(decoded as OtlpRequest));
       res.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.includes('json') ? '{}' : '');
@@ -84,6 +88,7 @@ export async function startOtlpReceiver(mode: ReceiverMode = 'ok'): Promise<Otlp
     url: `http://127.0.0.1:${port}`,
     spans,
     requests,
+    jsonBodies,
     setMode: (next) => (current = next),
     close: () =>
       new Promise<void>((resolve) => {
