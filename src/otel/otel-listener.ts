@@ -32,7 +32,7 @@ export interface OtelListener {
 export function otelListener(options: OtelListenerOptions): OtelListener {
   let exporting: Promise<TraceExport> | undefined;
   const exporter = (): Promise<TraceExport> => (exporting ??= createTraceExport(options.settings, options.version));
-  let current: RunTrace | undefined;
+  let current: { trace: RunTrace; runDir: string } | undefined;
   let problem: string | undefined;
   const listener: RunListener = (event) => {
     if (event.type === 'run-start') {
@@ -40,22 +40,23 @@ export function otelListener(options: OtelListenerOptions): OtelListener {
         try {
           const manifest = await readManifest(event.info.runDir);
           const { tracer } = await exporter();
-          current = new RunTrace(manifest, {
+          const trace = new RunTrace(manifest, {
             tracer,
             serverOf: serverOf(options.env, options.baseURL),
             content: options.settings.content,
             judgeModel: options.judgeModel,
             experimentKey: await experimentKeyOf(options.projectRoot, manifest),
           });
+          current = { trace, runDir: event.info.runDir };
         } catch (error) {
           current = undefined;
           problem = `otel: no trace for run ${event.info.runId} (${error instanceof Error ? error.message : String(error)})`;
         }
       })();
     }
-    if (event.type === 'row-end') current?.addRow(event.row);
+    if (event.type === 'row-end') current?.trace.addRow(event.row);
     else if (event.type === 'run-end' && current) {
-      const trace = current;
+      const { trace } = current;
       current = undefined;
       return readManifest(event.info.runDir).then(
         (manifest) => trace.end(manifest, event.summary),
@@ -68,6 +69,13 @@ export function otelListener(options: OtelListenerOptions): OtelListener {
     listener,
     async finish() {
       if (!exporting) return problem;
+      // A run that broke off without run-end (a failed write, a bug) still closes its root span.
+      if (current) {
+        const { trace, runDir } = current;
+        current = undefined;
+        const manifest = await readManifest(runDir).catch(() => undefined);
+        if (manifest) trace.end(manifest, manifest.summary);
+      }
       const report = await (await exporting).finish();
       return exportWarning(report, options.settings.url, options.settings.timeoutMs) ?? problem;
     },
