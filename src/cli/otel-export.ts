@@ -1,7 +1,6 @@
 import type { RunEvent, RunListener } from '../experiment/events.js';
 import type { LoadedConfig } from '../project/index.js';
 import type { OutStream } from './io.js';
-import { packageVersion } from './version.js';
 
 /** The `--otel*` flags as parsed. */
 export interface OtelCliFlags {
@@ -28,7 +27,7 @@ export async function startOtel(flags: OtelCliFlags, env: NodeJS.ProcessEnv, pro
     ...(flags['otel-timeout'] === undefined ? {} : { timeoutMs: Math.round(flags['otel-timeout'] * 1000) }),
     ...(flags['otel-content'] ? { content: true } : {}),
   });
-  const otel = otelListener({ settings, projectRoot, env, version: packageVersion(), judgeModel: config.judgeModel, baseURL: config.baseURL });
+  const otel = otelListener({ settings, projectRoot, env, judgeModel: config.judgeModel, baseURL: config.baseURL });
   return {
     wrap: (listener) => (event: RunEvent) => {
       const reported = listener(event);

@@ -1,5 +1,6 @@
 import type { StoredRun } from '../store/index.js';
 import { experimentKeyOf } from './experiment-key.js';
+import { packageVersion } from './package-version.js';
 import { createTraceExport, exportWarning } from './exporter.js';
 import { RunTrace } from './run-trace.js';
 import { serverOf } from './server-of.js';
@@ -9,7 +10,6 @@ export interface ExportStoredRunOptions {
   settings: OtelSettings;
   projectRoot: string;
   env: NodeJS.ProcessEnv;
-  version: string;
   judgeModel?: string | undefined;
   baseURL?: string | undefined;
 }
@@ -22,7 +22,7 @@ const ROWS_PER_FLUSH = 256;
  * (back-filling history). Returns the warning line when spans did not get out.
  */
 export async function exportStoredRun(run: StoredRun, options: ExportStoredRunOptions): Promise<{ spans: number; warning: string | undefined }> {
-  const exporter = await createTraceExport(options.settings, options.version);
+  const exporter = await createTraceExport(options.settings, packageVersion());
   const trace = new RunTrace(run.manifest, {
     tracer: exporter.tracer,
     serverOf: serverOf(options.env, options.baseURL),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { RunListener } from '../experiment/events.js';
 import type { RunManifest } from '../store/types.js';
 import { experimentKeyOf } from './experiment-key.js';
+import { packageVersion } from './package-version.js';
 import { createTraceExport, exportWarning, type TraceExport } from './exporter.js';
 import { RunTrace } from './run-trace.js';
 import { serverOf } from './server-of.js';
@@ -12,7 +13,6 @@ export interface OtelListenerOptions {
   settings: OtelSettings;
   projectRoot: string;
   env: NodeJS.ProcessEnv;
-  version: string;
   /** The config's `judgeModel` and `baseURL`. */
   judgeModel?: string | undefined;
   baseURL?: string | undefined;
@@ -31,7 +31,7 @@ export interface OtelListener {
  */
 export function otelListener(options: OtelListenerOptions): OtelListener {
   let exporting: Promise<TraceExport> | undefined;
-  const exporter = (): Promise<TraceExport> => (exporting ??= createTraceExport(options.settings, options.version));
+  const exporter = (): Promise<TraceExport> => (exporting ??= createTraceExport(options.settings, packageVersion()));
   let current: { trace: RunTrace; runDir: string } | undefined;
   let problem: string | undefined;
   const listener: RunListener = (event) => {

@@ -8,7 +8,6 @@ import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
 import { projectPath } from '../project-path.js';
 import { runOptions } from '../run-options.js';
-import { packageVersion } from '../version.js';
 
 const options = {
   ...commonOptions,
@@ -54,7 +53,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     settings,
     projectRoot: project.root,
     env: io.env,
-    version: packageVersion(),
     judgeModel: config?.judgeModel,
     baseURL: config?.baseURL,
   });
