@@ -258,4 +258,17 @@ describe('--otel', () => {
     );
     expect(byName(receiver.spans, 'execute_tool weather')[0]?.attributes).toMatchObject({ 'gen_ai.tool.call.arguments': '{"city":"Oslo"}', 'gen_ai.tool.call.result': '{"city":"Oslo","celsius":4}' });
   });
+  it('runs export: a collector that is down is one warning line and exit 1; without --otel, or with --watch on a run, a usage error', async () => {
+    expect((await project.run(args, { server })).code).toBe(1);
+    receiver = await startOtlpReceiver('unavailable');
+    const failed = await project.run(['runs', 'export', 'latest', '--otel', '--otel-timeout', '1'], { env: otelEnv(receiver.url) });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toMatch(/^warning: otel: 19 of 19 spans not exported to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(\d+ failed exports?; last: .+\)\n$/);
+    const noTarget = await project.run(['runs', 'export', 'latest']);
+    expect(noTarget).toMatchObject({ code: 2, stderr: 'error: runs export needs a target\n  hint: add --otel (the OTLP endpoint comes from OTEL_EXPORTER_OTLP_ENDPOINT)\n' });
+    const watched = await project.run(['run-experiment', 'prompts/words.prompt.mdx', '--watch', '--otel']);
+    expect(watched.code).toBe(2);
+    expect(watched.stderr).toContain('--otel and --watch cannot be used together');
+  });
 });

@@ -47,6 +47,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (options.list && options.watch) throw new UsageError('USAGE_CONFLICT', '--list and --watch cannot be used together');
+  if (options.watch && options.otel) throw new UsageError('USAGE_CONFLICT', '--otel and --watch cannot be used together', { hint: 'export a watched run afterwards with `agentmark runs export latest --otel`' });
   if (options.watch) {
     const watch = await import('./watch.js');
     return watch.run(argv.filter((arg) => arg !== '--watch' && arg !== '-w'), io);
