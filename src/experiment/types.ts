@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { ModelRequest, ModelResponse, ResponseInfo, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { RunAgreement } from '../scoring/agreement/index.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { LatencySummary } from './latency-stats.js';
@@ -34,6 +34,8 @@ export interface RowResult {
   /** What the row's LLM-judge evals spent; absent when none called a model. */
   judge?: JudgeSpend;
   finishReason?: string;
+  /** The provider's response id and answering model, when it said (a cached row: the original call's). */
+  response?: ResponseInfo;
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
   pregenerated?: boolean;

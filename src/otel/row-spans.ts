@@ -3,6 +3,8 @@ import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_RESPONSE_ID,
+  ATTR_GEN_AI_RESPONSE_MODEL,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
@@ -76,7 +78,9 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
   const madeCall = !noLiveCall && (row.errorCode === undefined ? row.error === undefined : row.errorCode.startsWith('MODEL_') && !NO_CALL.has(row.errorCode));
   if (madeCall) emitCall(row, ctx, inRow, start, start + callMs);
   if (row.judge && row.judge.calls > 0) emitJudge(row, ctx, inRow, start + callMs, end);
-  for (const [name, result] of Object.entries(row.evals)) span.addEvent(EVALUATION_EVENT, evaluationEvent(name, result), end);
+  // Each result evaluates the row's answer: the event names that response (GenAI conventions).
+  const responseId = row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id };
+  for (const [name, result] of Object.entries(row.evals)) span.addEvent(EVALUATION_EVENT, { ...evaluationEvent(name, result), ...responseId }, end);
   span.end(end);
 }
 
@@ -86,6 +90,8 @@ function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: n
     'openinference.span.kind': 'LLM',
     ...usageAttributes(row.usage),
     ...finishReasons(row.finishReason),
+    ...(row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id }),
+    ...(row.response?.model === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_MODEL]: row.response.model }),
     ...(row.costUsd === undefined ? {} : { 'agentmark.cost_usd': row.costUsd }),
     'agentmark.retries': row.retries,
   };

@@ -10,6 +10,8 @@ import {
   ATTR_GEN_AI_REQUEST_MODEL,
   ATTR_GEN_AI_REQUEST_TEMPERATURE,
   ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_RESPONSE_ID,
+  ATTR_GEN_AI_RESPONSE_MODEL,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
@@ -156,6 +158,8 @@ describe('--otel', () => {
     }
     const answered = calls.filter((call) => call.status.code !== 2);
     for (const call of answered) {
+      expect(call.attributes[ATTR_GEN_AI_RESPONSE_ID]).toMatch(/^chatcmpl-/);
+      expect(call.attributes[ATTR_GEN_AI_RESPONSE_MODEL]).toBe('gpt-4o-mini');
       expect(call.attributes[ATTR_GEN_AI_RESPONSE_FINISH_REASONS]).toEqual(['stop']);
       expect(call.attributes[ATTR_GEN_AI_USAGE_INPUT_TOKENS]).toBeTypeOf('number');
       expect(call.attributes[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]).toBeTypeOf('number');
@@ -171,6 +175,8 @@ describe('--otel', () => {
     const event = rowSpans.find((span) => span.attributes['agentmark.row.index'] === 1)?.events[0];
     expect(event?.name).toBe(EVENT_GEN_AI_EVALUATION_RESULT);
     expect(event?.attributes).toMatchObject({ [ATTR_GEN_AI_EVALUATION_NAME]: 'polite', 'agentmark.evaluation.schema': 'polite' });
+    const rowCall = calls.find((call) => call.parentSpanId === rowSpans.find((span) => span.attributes['agentmark.row.index'] === 1)?.spanId);
+    expect(event?.attributes[ATTR_GEN_AI_RESPONSE_ID]).toBe(rowCall?.attributes[ATTR_GEN_AI_RESPONSE_ID]);
     expect([0, 1]).toContain(event?.attributes[ATTR_GEN_AI_EVALUATION_SCORE_VALUE]);
     expect(['pass', 'fail']).toContain(event?.attributes[ATTR_GEN_AI_EVALUATION_SCORE_LABEL]);
     // No content without --otel-content (a judge's explanation is its reason, kept as the conventions ask).
