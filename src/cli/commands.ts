@@ -55,7 +55,7 @@ export const commands: Record<string, CommandEntry> = {
     load: () => import('./commands/agreement.js'),
   },
   dataset: {
-    summary: 'Write dataset rows from a run: failed or reviewed rows become tests (dataset from-run)',
+    summary: 'Write dataset rows from a run (dataset from-run: failed or reviewed rows become tests) or from OTLP traces (dataset from-traces)',
     load: () => import('./commands/dataset.js'),
   },
   merge: {

@@ -77,6 +77,7 @@ export async function processRow(
         cached: response.cached,
         retries: response.retries,
         ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+        ...(response.response === undefined ? {} : { response: response.response }),
       });
     }
   } catch (error) {

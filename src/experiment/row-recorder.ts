@@ -25,6 +25,7 @@ export class RowRecorder {
     private readonly handle: RunHandleLike,
     private readonly accumulator: RunAccumulator,
     private readonly emit: RunListener,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Rows stored by this process so far. */
@@ -32,8 +33,10 @@ export class RowRecorder {
     return this.#recorded;
   }
 
-  readonly record = async (result: RowResult): Promise<void> => {
+  readonly record = async (finished: RowResult): Promise<void> => {
     if (this.#failure !== undefined) throw this.#failure;
+    // The row's end in time, so a trace of the run (live or `runs export`) places it exactly.
+    const result: RowResult = finished.endedAt === undefined ? { ...finished, endedAt: new Date(this.now()).toISOString() } : finished;
     // Throws when an earlier write failed: the run stops there.
     this.handle.append(result);
     this.#recorded += 1;

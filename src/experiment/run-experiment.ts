@@ -227,7 +227,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), plan.selection, { total: plan.datasetRows });
     return options.shard ? selectShard(rows, options.shard) : rows;
   };
-  const recorder = new RowRecorder(handle, accumulator, emit);
+  const recorder = new RowRecorder(handle, accumulator, emit, now);
   let status: RunStatus = 'completed';
   let failure: unknown;
   try {

@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { ModelRequest, ModelResponse, ResponseInfo, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { RunAgreement } from '../scoring/agreement/run-agreement.js';
 import type { EvalSummary } from '../scoring/eval-summary.js';
 import type { ScoredEval } from '../scoring/types.js';
@@ -29,6 +29,8 @@ export interface RowResult {
   /** The model call ran out of time (`--timeout`, `timeout_seconds`); `error` says after how long. */
   timedOut?: true;
   latencyMs?: number;
+  /** When the row finished (ISO 8601), set as it is recorded; absent on runs stored before. */
+  endedAt?: string;
   /** The model call's tokens (the row's LLM-judge calls are in `judge`). */
   usage?: TokenUsage;
   /** The model call's cost (the row's LLM-judge calls are in `judge`). */
@@ -36,6 +38,8 @@ export interface RowResult {
   /** What the row's LLM-judge evals spent; absent when none called a model. */
   judge?: JudgeSpend;
   finishReason?: string;
+  /** The provider's response id and answering model, when it said (a cached row: the original call's). */
+  response?: ResponseInfo;
   cached: boolean;
   /** Scored a pre-generated output; no model was called. */
   pregenerated?: boolean;

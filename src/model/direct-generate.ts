@@ -2,7 +2,7 @@ import type { LanguageModel, LanguageModelMiddleware, LanguageModelUsage } from 
 import type { ChatMessage } from '../prompt/types.js';
 import { loadAiSdk } from './ai-sdk.js';
 import { plainText } from './model-messages.js';
-import type { ModelRequest, ModelResponse } from './types.js';
+import type { ModelRequest, ModelResponse, ResponseInfo } from './types.js';
 
 // The provider interface's types, through `ai` (which re-exports the model type, not its parts).
 type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
@@ -14,6 +14,7 @@ export interface DirectResult {
   output: ModelResponse['output'];
   usage: LanguageModelUsage;
   finishReason: string;
+  response?: ResponseInfo;
 }
 
 /**
@@ -82,9 +83,10 @@ export async function directGenerate(
     outputTokenDetails: { textTokens: result.usage.outputTokens.text, reasoningTokens: result.usage.outputTokens.reasoning },
   };
   const finishReason = result.finishReason.unified;
-  if (request.kind !== 'object') return { output: text, usage, finishReason };
+  const response = responseInfo(result.response?.id, result.response?.modelId);
+  if (request.kind !== 'object') return { output: text, usage, finishReason, ...response };
   try {
-    return { output: JSON.parse(text) as ModelResponse['output'], usage, finishReason };
+    return { output: JSON.parse(text) as ModelResponse['output'], usage, finishReason, ...response };
   } catch (error) {
     const { NoObjectGeneratedError } = await loadAiSdk();
     throw new NoObjectGeneratedError({
@@ -109,4 +111,10 @@ export function guardedModel(model: LanguageModelV3, middleware: LanguageModelMi
   return {
     doGenerate: (params) => wrap({ model, params, doGenerate: () => model.doGenerate(params), doStream: () => model.doStream(params) }),
   };
+}
+
+/** `{ response }` when the provider named its response or model; nothing otherwise. */
+export function responseInfo(id: string | undefined, model: string | undefined): { response?: ResponseInfo } {
+  if (!id && !model) return {};
+  return { response: { ...(id ? { id } : {}), ...(model ? { model } : {}) } };
 }

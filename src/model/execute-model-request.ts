@@ -5,12 +5,12 @@ import { attemptGuard, type AttemptLog } from './attempt-guard.js';
 import { checkTools, pickTools } from './check-tools.js';
 import { toModelCallError } from './model-call-error.js';
 import type { ConnectionHealth } from './network-errors.js';
-import { directGenerate, guardedModel, plainPrompt } from './direct-generate.js';
+import { directGenerate, guardedModel, plainPrompt, responseInfo } from './direct-generate.js';
 import { toModelMessages } from './model-messages.js';
 import { costOf } from './prices.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import { collectToolCalls } from './tool-calls.js';
-import type { ModelPrice, ModelRequest, ModelResponse, TokenUsage } from './types.js';
+import type { ModelPrice, ModelRequest, ModelResponse, ResponseInfo, TokenUsage } from './types.js';
 import { loadAiSdk } from './ai-sdk.js';
 
 export interface ExecuteOptions {
@@ -80,7 +80,7 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
   try {
     if (direct !== undefined) {
       const result = await directGenerate(guardedModel(model, middleware), direct, request, options.signal);
-      return finish(result.output, [], result.usage, result.finishReason);
+      return finish(result.output, [], result.usage, result.finishReason, result.response);
     }
     const ai = await loadAiSdk();
     const guarded = ai.wrapLanguageModel({ model, middleware });
@@ -93,14 +93,14 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
           ...(request.schemaDescription === undefined ? {} : { description: request.schemaDescription }),
         }),
       });
-      return finish(result.output as ModelResponse['output'], [], result.totalUsage, result.finishReason);
+      return finish(result.output as ModelResponse['output'], [], result.totalUsage, result.finishReason, responseInfo(result.response.id, result.response.modelId).response);
     }
     const result = await ai.generateText({
       ...common(guarded),
       ...(hasTools ? { tools, stopWhen: ai.stepCountIs(request.maxCalls ?? 1) } : {}),
       ...(hasTools && request.toolChoice !== undefined ? { toolChoice: sdkToolChoice(request.toolChoice) } : {}),
     });
-    return finish(result.text, collectToolCalls(result.steps), result.totalUsage, result.finishReason);
+    return finish(result.text, collectToolCalls(result.steps), result.totalUsage, result.finishReason, responseInfo(result.response.id, result.response.modelId).response);
   } catch (error) {
     throw toModelCallError(
       error,
@@ -109,7 +109,7 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
     );
   }
 
-  function finish(output: ModelResponse['output'], toolCalls: ModelResponse['toolCalls'], sdkUsage: LanguageModelUsage, finishReason: string): ModelResponse {
+  function finish(output: ModelResponse['output'], toolCalls: ModelResponse['toolCalls'], sdkUsage: LanguageModelUsage, finishReason: string, response?: ResponseInfo): ModelResponse {
     const usage = tokenUsage(sdkUsage);
     return {
       output,
@@ -120,6 +120,7 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
       costUsd: costOf(request.modelName, usage, options.prices),
       cached: false,
       retries: log.failures,
+      ...(response ? { response } : {}),
     };
   }
 }

@@ -59,6 +59,13 @@ export interface ModelResponse {
   retries: number;
   /** Answered by a Batch API job: there was no live call, so `latencyMs` means nothing. */
   batch?: boolean;
+  /** The provider's id of the response and the model that answered, when it said (trace export). */
+  response?: ResponseInfo;
+}
+
+export interface ResponseInfo {
+  id?: string;
+  model?: string;
 }
 
 /** Price in USD per million tokens. */

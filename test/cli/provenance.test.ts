@@ -123,7 +123,7 @@ describe('runs keep what made them', () => {
     // every answer from the cache: the edited prompt was not sent
     expect(server.requests.length).toBe(requests);
     const made = (await project.runIds()).at(-1) as string;
-    const timing = ({ latencyMs: _l, durationMs: _d, startedAt: _s, ...rest }: Record<string, unknown>) => rest;
+    const timing = ({ latencyMs: _l, endedAt: _e, durationMs: _d, startedAt: _s, ...rest }: Record<string, unknown>) => rest;
     expect((await project.results(made)).map(timing)).toEqual((await project.results(source)).map(timing));
     const manifest = await manifestOf(made);
     const original = await manifestOf(source);

@@ -106,7 +106,7 @@ describe('runExperiment against the loopback OpenAI server', () => {
       fromThread.push(sendingFromThread());
       return echoResponder(request);
     });
-    const stable = (rows: RowResult[]) => rows.map(({ latencyMs: _latency, ...row }) => row);
+    const stable = (rows: RowResult[]) => rows.map(({ latencyMs: _latency, endedAt: _ended, response: _response, ...row }) => row);
     const rowsOf = (outcome: { runDir: string }) => readRows(outcome.runDir);
 
     const threaded = await fx.run({ concurrency: 8, cacheMode: 'off', env });

@@ -35,8 +35,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(renderHelp(help));
     return sub === undefined ? ExitCode.inputError : ExitCode.ok;
   }
+  if (sub === 'from-traces') return (await import('./dataset-from-traces.js')).run(rest, io);
   if (sub !== 'from-run') {
-    throw new UsageError('USAGE_UNKNOWN_COMMAND', `unknown dataset subcommand "${sub}"`, { hint: 'use `agentmark dataset from-run <run> -o <file.jsonl>`' });
+    throw new UsageError('USAGE_UNKNOWN_COMMAND', `unknown dataset subcommand "${sub}"`, { hint: 'use `agentmark dataset from-run <run> -o <file.jsonl>` or `agentmark dataset from-traces <file...> -o <file.jsonl>`' });
   }
   const { options: flags, positionals } = parseOptions(rest, options, 'dataset from-run');
   if (flags.help) {

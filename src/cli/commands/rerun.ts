@@ -12,6 +12,8 @@ import { commonOptions, parseOptions, type OptionTable } from '../options.js';
 import { projectPath } from '../project-path.js';
 import { openReportOutput } from '../report-output.js';
 import { reportFormat } from '../report-format.js';
+import { runOptions } from '../run-options.js';
+import { startOtel } from '../otel-export.js';
 
 export const rerunOptions = {
   ...commonOptions,
@@ -21,6 +23,9 @@ export const rerunOptions = {
   truncate: { type: 'integer', value: '<n>', min: 0, default: 1000, description: 'Cut table cells to n characters (0: never)' },
   quiet: { type: 'boolean', short: 'q', description: 'No progress output on stderr' },
   prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
+  otel: runOptions.otel,
+  'otel-content': runOptions['otel-content'],
+  'otel-timeout': runOptions['otel-timeout'],
 } satisfies OptionTable;
 
 const help = {
@@ -59,10 +64,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const report = { format, truncate: options.truncate ?? 1000, quiet: options.quiet ?? false, ...(options.output === undefined ? {} : { output: options.output }) };
   if (!report.quiet) io.stderr.write(`rerun of ${stored.manifest.id}: ${stored.manifest.prompt.path} as that run stored it\n`);
+  const otel = await startOtel(options, io.env, project.root, config);
   const output = openReportOutput(report.output, io.cwd, io.stdout);
   let outcome;
   try {
-    const listener = attachReporters(report, output.stream, io.stderr, { cwd: io.cwd });
+    const attached = attachReporters(report, output.stream, io.stderr, { cwd: io.cwd });
+    const listener = otel ? otel.wrap(attached) : attached;
     outcome = await runExperiment({
       ...rerun,
       ...(options['cache-only'] ? { cacheMode: 'only' as const } : {}),
@@ -75,6 +82,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
   } finally {
     output.close();
+    await otel?.finish(io.stderr);
   }
   if (io.signal.aborted || outcome.status === 'interrupted') {
     io.stderr.write(interruptedMessage(io.signal, undefined));

@@ -23,7 +23,9 @@ import { formatSideBySide } from '../../report/compare/index.js';
 import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
 import { loadPrompt } from '../../prompt/index.js';
 import type { CompareResult } from '../../compare/index.js';
+import type { RunListener } from '../../experiment/events.js';
 import { startViewer } from '../view-server.js';
+import { startOtel } from '../otel-export.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -48,6 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (options.list && options.watch) throw new UsageError('USAGE_CONFLICT', '--list and --watch cannot be used together');
+  if (options.watch && options.otel) throw new UsageError('USAGE_CONFLICT', '--otel and --watch cannot be used together', { hint: 'export a watched run afterwards with `agentmark runs export latest --otel`' });
   if (options.watch) {
     const watch = await import('./watch.js');
     return watch.run(argv.filter((arg) => arg !== '--watch' && arg !== '-w'), io);
@@ -91,6 +94,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       hint: 'run each prompt with its own -o <file>.html',
     });
   }
+  const otel = await startOtel(options, io.env, project.root, config);
   const finished: FinishedExperiment[] = [];
   const viewer = options.view ? await startViewer(project.root, { port: options['view-port'] ?? 4848 }, io.stderr) : undefined;
   if (viewer) io.stderr.write(`viewer: ${viewer.url}\n`);
@@ -121,13 +125,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           promptPath,
           signal: io.signal,
           env: io.env,
-          onEvent: (event) => {
+          onEvent: (otel ? otel.wrap : (listener: RunListener) => listener)((event) => {
             if (event.type === 'run-start') {
               tuneHeapForRun(event.info.total);
               output.start();
             }
             return report(event);
-          },
+          }),
         });
         if (outcome.status === 'completed') finished.push({ label, runId: outcome.runId, runDir: outcome.runDir, summary: outcome.summary });
         // --gate regression: the run's own gates (evals, errors, thresholds) only report.
@@ -172,6 +176,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (combined && combined.length > 0) await writeCombined(format, output.stream, combined);
     output.close();
+    await otel?.finish(io.stderr);
   }
   if (io.signal.aborted) code = ExitCode.interrupted;
   if (experiments.length > 1) {

@@ -5,24 +5,26 @@ import type { CliIO } from '../io.js';
 const usage =
   'Usage: agentmark runs [--prompt <path>] [--limit <n>] [--format table|json]\n' +
   '       agentmark runs show <run> [--format table|json|jsonl|csv|junit|markdown|html]\n' +
-  '       agentmark runs prune (--keep <n> | --older-than <days>d) [--prompt <path>] [--dry-run]\n\n' +
+  '       agentmark runs prune (--keep <n> | --older-than <days>d) [--prompt <path>] [--dry-run]\n' +
+  '       agentmark runs export <run> --otel [--otel-content] [--otel-timeout <seconds>]\n\n' +
   'Lists past runs (newest first), prints a run\'s report again from disk, or deletes old run\n' +
   'folders (never the response cache). A run is named by its id or a unique prefix, `latest`,\n' +
   '`latest~N`, `@<git-ref>` or a path to a run folder.\n\n' +
-  'Run `agentmark runs <list|show|prune> --help` for the options of each.\n';
+  'Run `agentmark runs <list|show|prune|export> --help` for the options of each.\n';
 
 /** `agentmark runs [list|show|prune]`: the subcommands live in their own files. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'show') return (await import('./runs-show.js')).run(rest, io);
   if (first === 'prune') return (await import('./runs-prune.js')).run(rest, io);
+  if (first === 'export') return (await import('./runs-export.js')).run(rest, io);
   if (first === 'list') return (await import('./runs-list.js')).run(rest, io);
   if (first === '--help' || first === '-h' || first === 'help') {
     io.stdout.write(usage);
     return ExitCode.ok;
   }
   if (first !== undefined && !first.startsWith('-')) {
-    throw new UsageError('USAGE_UNKNOWN_COMMAND', `unknown runs subcommand "${first}"`, { hint: 'use `runs`, `runs show <run>` or `runs prune`' });
+    throw new UsageError('USAGE_UNKNOWN_COMMAND', `unknown runs subcommand "${first}"`, { hint: 'use `runs`, `runs show <run>`, `runs prune` or `runs export <run> --otel`' });
   }
   return (await import('./runs-list.js')).run(argv, io);
 }

@@ -13,6 +13,7 @@ import { parseOptions, type OptionTable } from '../options.js';
 import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
 import { runSettingsFromFlags } from '../run-settings.js';
+import { startOtel } from '../otel-export.js';
 
 const { model: _m, timeout: _t, 'max-retries': _r, cache: _c, 'cache-only': _co, watch: _w, 'skip-eval': _s, ...shared } = runOptions;
 const options = {
@@ -42,8 +43,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const project = await openProject(parsed.options.project, io.cwd, path);
   const config = await loadConfig(project, { client: true });
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+  const otel = await startOtel(parsed.options, io.env, project.root, config);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
-  const report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd });
+  const attached = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd });
+  const report = otel ? otel.wrap(attached) : attached;
   try {
     const outcome = await runExperiment({
       ...settings.run,
@@ -66,5 +69,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return outcome.summary.passed ? ExitCode.ok : ExitCode.gateFailed;
   } finally {
     output.close();
+    await otel?.finish(io.stderr);
   }
 }

@@ -1,0 +1,1 @@
+export { datasetFromTraces, type FromTracesOptions, type FromTracesResult } from './dataset-from-traces.js';

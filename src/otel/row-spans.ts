@@ -1,0 +1,165 @@
+import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_RESPONSE_ID,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+} from '@opentelemetry/semantic-conventions/incubating';
+import { rowIdentity, rowLabels } from '../dataset/index.js';
+import type { RowResult } from '../experiment/types.js';
+import { evaluationEvent, EVALUATION_EVENT } from './evaluation-event.js';
+import { chatRequestAttributes, finishReasons, usageAttributes, type ServerOf } from './gen-ai.js';
+
+/** What every row of one run shares. */
+export interface RowSpanContext {
+  tracer: Tracer;
+  /** The run's root span, as the parent context. */
+  parent: Context;
+  /** `provider/model` of the run. */
+  model: string;
+  /** The judges' model, when known (`--judge-model`, the config's `judgeModel`). */
+  judgeModel: string | undefined;
+  settings: Record<string, unknown>;
+  serverOf: ServerOf;
+  content: boolean;
+  /** Attributes every row span repeats (Langfuse's experiment context). */
+  shared: Attributes;
+  /** Where a row without a stored end time ends (runs stored before rows had one): the run's start. */
+  fallbackEnd: number;
+}
+
+/** Row errors that were never a call to the model. */
+const NO_CALL = new Set(['MODEL_CACHE_MISS', 'MODEL_NO_API_KEY']);
+
+/**
+ * One row × repeat as spans: the row span (`agentmark.row`), its model call (`chat <model>`,
+ * live calls only), its tool calls (`execute_tool <name>`), its judge calls, and one
+ * `gen_ai.evaluation.result` event per eval. Everything comes from the stored row, so a live
+ * export and `runs export` of the same run give the same tree.
+ */
+export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
+  const end = row.endedAt === undefined ? ctx.fallbackEnd : Date.parse(row.endedAt);
+  const noLiveCall = row.cached || row.pregenerated === true || row.batch === true;
+  const callMs = noLiveCall ? 0 : (row.latencyMs ?? 0);
+  const judgeMs = row.judge?.latencyMs ?? 0;
+  const start = end - callMs - judgeMs;
+  const labels = rowLabels(row.metadata);
+  const identity = rowIdentity(row);
+  const attributes: Attributes = {
+    ...ctx.shared,
+    'openinference.span.kind': 'CHAIN',
+    'agentmark.row.index': row.index,
+    'agentmark.row.line': row.line,
+    'agentmark.row.repeat': row.repeat,
+    'agentmark.row.id': identity,
+    ...(labels.name === undefined ? {} : { 'agentmark.row.name': labels.name }),
+    ...(labels.tags.length > 0 ? { 'agentmark.row.tags': labels.tags } : {}),
+    'agentmark.cached': row.cached,
+    ...(row.pregenerated ? { 'agentmark.pregenerated': true } : {}),
+    ...(row.batch ? { 'agentmark.batch': true } : {}),
+    ...(row.warmup ? { 'agentmark.warmup': true } : {}),
+    ...(row.costUsd === undefined ? {} : { 'agentmark.cost_usd': row.costUsd }),
+    'langfuse.experiment.item.id': identity,
+    ...itemMetadata(row.metadata),
+    ...(ctx.content ? contentAttributes(row) : {}),
+  };
+  if (row.error !== undefined) attributes[ATTR_ERROR_TYPE] = row.timedOut ? 'timeout' : (row.errorCode ?? 'error');
+  const span = ctx.tracer.startSpan('agentmark.row', { kind: SpanKind.INTERNAL, startTime: start, attributes }, ctx.parent);
+  span.setAttribute('langfuse.experiment.item.root_observation_id', span.spanContext().spanId);
+  if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
+  const inRow = trace.setSpan(ctx.parent, span);
+
+  const madeCall = !noLiveCall && (row.errorCode === undefined ? row.error === undefined : row.errorCode.startsWith('MODEL_') && !NO_CALL.has(row.errorCode));
+  if (madeCall) emitCall(row, ctx, inRow, start, start + callMs);
+  if (row.judge && row.judge.calls > 0) emitJudge(row, ctx, inRow, start + callMs, end);
+  // Each result evaluates the row's answer: the event names that response (GenAI conventions).
+  const responseId = row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id };
+  for (const [name, result] of Object.entries(row.evals)) span.addEvent(EVALUATION_EVENT, { ...evaluationEvent(name, result), ...responseId }, end);
+  span.end(end);
+}
+
+function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: number, end: number): void {
+  const attributes: Attributes = {
+    ...chatRequestAttributes(ctx.model, ctx.settings, ctx.serverOf),
+    'openinference.span.kind': 'LLM',
+    ...usageAttributes(row.usage),
+    ...finishReasons(row.finishReason),
+    ...(row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id }),
+    ...(row.response?.model === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_MODEL]: row.response.model }),
+    ...(row.costUsd === undefined ? {} : { 'agentmark.cost_usd': row.costUsd }),
+    'agentmark.retries': row.retries,
+  };
+  if (row.error !== undefined) attributes[ATTR_ERROR_TYPE] = row.timedOut ? 'timeout' : (row.errorCode ?? 'error');
+  if (ctx.content && row.output !== undefined) attributes[ATTR_GEN_AI_OUTPUT_MESSAGES] = outputMessages(row);
+  const name = `chat ${String(attributes['gen_ai.request.model'])}`;
+  const span = ctx.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start, attributes }, parent);
+  // Each retry is an attempt that failed before the one that answered; their times are not kept.
+  for (let attempt = 1; attempt <= row.retries; attempt += 1) span.addEvent('agentmark.retry', { 'agentmark.retry.attempt': attempt }, start);
+  if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
+  const inCall = trace.setSpan(parent, span);
+  for (const call of row.toolCalls) {
+    const tool: Attributes = {
+      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+      [ATTR_GEN_AI_TOOL_NAME]: call.name,
+      [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+      'openinference.span.kind': 'TOOL',
+      ...(call.error === undefined ? {} : { [ATTR_ERROR_TYPE]: 'tool_error' }),
+      ...(ctx.content ? { [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: json(call.args), ...(call.result === undefined ? {} : { [ATTR_GEN_AI_TOOL_CALL_RESULT]: json(call.result) }) } : {}),
+    };
+    // The AI SDK runs a tool between two steps of the call; when exactly is not kept.
+    const toolSpan = ctx.tracer.startSpan(`execute_tool ${call.name}`, { kind: SpanKind.INTERNAL, startTime: end, attributes: tool }, inCall);
+    if (call.error !== undefined) toolSpan.setStatus({ code: SpanStatusCode.ERROR, message: call.error });
+    toolSpan.end(end);
+  }
+  span.end(end);
+}
+
+/** The row's LLM-judge calls, as one client span marked `agentmark.judge` (the row keeps their sum). */
+function emitJudge(row: RowResult, ctx: RowSpanContext, parent: Context, start: number, end: number): void {
+  const judge = row.judge;
+  if (!judge) return;
+  const attributes: Attributes = {
+    ...(ctx.judgeModel === undefined ? {} : chatRequestAttributes(ctx.judgeModel, {}, ctx.serverOf)),
+    'openinference.span.kind': 'EVALUATOR',
+    [ATTR_GEN_AI_OPERATION_NAME]: 'chat',
+    'agentmark.judge': true,
+    'agentmark.judge.calls': judge.calls,
+    'agentmark.judge.cached': judge.cached,
+    'agentmark.cached': judge.cached === judge.calls,
+    ...usageAttributes(judge.calls > judge.cached ? judge.usage : undefined),
+    ...(judge.costUsd === undefined ? {} : { 'agentmark.cost_usd': judge.costUsd }),
+  };
+  const name = ctx.judgeModel === undefined ? 'chat' : `chat ${String(attributes['gen_ai.request.model'])}`;
+  ctx.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start, attributes }, parent).end(end);
+}
+
+function itemMetadata(metadata: Record<string, unknown>): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(metadata)) out[`langfuse.experiment.item.metadata.${key}`] = typeof value === 'string' ? value : json(value);
+  return out;
+}
+
+/** Dataset content: only with `--otel-content` (inputs and outputs may hold personal data). */
+function contentAttributes(row: RowResult): Attributes {
+  return {
+    'langfuse.observation.input': json(row.input),
+    ...(row.output === undefined ? {} : { 'langfuse.observation.output': typeof row.output === 'string' ? row.output : json(row.output) }),
+    ...(row.expectedOutput === undefined ? {} : { 'langfuse.experiment.item.expected_output': json(row.expectedOutput) }),
+    'agentmark.row.input': json(row.input),
+  };
+}
+
+function outputMessages(row: RowResult): string {
+  const content = typeof row.output === 'string' ? row.output : json(row.output);
+  return json([{ role: 'assistant', parts: [{ type: 'text', content }], finish_reason: (row.finishReason ?? 'stop').replace(/-/g, '_') }]);
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
