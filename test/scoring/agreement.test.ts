@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AgreementCollector,
   confusionOf,
   evalAgreement,
   fleissKappa,
@@ -144,5 +145,25 @@ describe('reviewerAgreement', () => {
 
   it('is undefined with one reviewer', () => {
     expect(reviewerAgreement('x', 'boolean', [new Map([['a', true]])])).toBeUndefined();
+  });
+});
+
+describe('AgreementCollector', () => {
+  it('gives the same figures and intervals whatever order the rows finished in', () => {
+    const rows = Array.from({ length: 12 }, (_, index) => ({
+      index,
+      repeat: 0,
+      evals: { polite: { passed: index % 3 !== 0 } },
+      verdicts: [{ eval: 'polite', value: index % 4 !== 0, reviewer: 'ann' }],
+    }));
+    const collect = (order: typeof rows) => {
+      const collector = new AgreementCollector({ polite: { type: 'boolean' } });
+      for (const row of order) collector.add(row, row.verdicts);
+      return collector.finish();
+    };
+    const forward = collect(rows);
+    expect(forward.evals[0]?.kappa.ci95).toBeDefined();
+    expect(collect([...rows].reverse())).toEqual(forward);
+    expect(collect([...rows.slice(5), ...rows.slice(0, 5)])).toEqual(forward);
   });
 });

@@ -21,18 +21,21 @@ export const DATASET_REVIEWER = 'dataset';
  * Gathers, row by row, the pairs agreement needs: only labelled rows are kept (as a few
  * strings each), so an unlabelled 1,000,000-row run costs nothing. A row's human verdict is
  * its reviewers' majority; an even split leaves the row out of judge agreement (counted in
- * `ties`) but in the reviewers' own agreement.
+ * `ties`) but in the reviewers' own agreement. Rows come in whatever order they finished;
+ * `finish` puts them in dataset order (index, then repeat) first, so the seeded bootstrap gives
+ * the same interval for the same rows, however the run (or a merge of its shards) met them.
  */
 export class AgreementCollector {
   private readonly kinds = new Map<string, VerdictKind>();
-  private readonly pairs = new Map<string, VerdictPair[]>();
-  private readonly byReviewer = new Map<string, Array<Map<string, Verdict>>>();
+  private readonly pairs = new Map<string, Array<Ordered<VerdictPair>>>();
+  private readonly byReviewer = new Map<string, Array<Ordered<Map<string, Verdict>>>>();
   private readonly ties = new Map<string, number>();
 
   constructor(private readonly schemas: Readonly<Record<string, ScoreSchema | undefined>>) {}
 
-  add(row: { evals: Readonly<Record<string, ScoredEval>> }, verdicts: readonly HumanVerdict[]): void {
+  add(row: { index: number; repeat?: number; evals: Readonly<Record<string, ScoredEval>> }, verdicts: readonly HumanVerdict[]): void {
     if (verdicts.length === 0) return;
+    const at = { index: row.index, repeat: row.repeat ?? 0 };
     const byEval = new Map<string, Map<string, Verdict>>();
     for (const verdict of verdicts) {
       const reviewers = byEval.get(verdict.eval) ?? new Map<string, Verdict>();
@@ -41,7 +44,7 @@ export class AgreementCollector {
     }
     for (const [name, reviewers] of byEval) {
       const kind = this.kindOf(name);
-      push(this.byReviewer, name, reviewers);
+      push(this.byReviewer, name, { ...at, item: reviewers });
       const judge = judgeVerdict(row.evals[name], kind);
       if (judge === undefined) continue;
       const human = majority([...reviewers.values()]);
@@ -49,17 +52,17 @@ export class AgreementCollector {
         this.ties.set(name, (this.ties.get(name) ?? 0) + 1);
         continue;
       }
-      push(this.pairs, name, { judge, human });
+      push(this.pairs, name, { ...at, item: { judge, human } });
     }
   }
 
   finish(): RunAgreement {
     const evals = [...this.pairs].map(([name, pairs]) => {
       const categories = this.schemas[name]?.categories?.map((category) => category.label);
-      return evalAgreement(name, this.kindOf(name), pairs, categories);
+      return evalAgreement(name, this.kindOf(name), inOrder(pairs), categories);
     });
     const reviewers = [...this.byReviewer]
-      .map(([name, rows]) => reviewerAgreement(name, this.kindOf(name), rows))
+      .map(([name, rows]) => reviewerAgreement(name, this.kindOf(name), inOrder(rows)))
       .filter((agreement): agreement is ReviewerAgreement => agreement !== undefined);
     return { evals, reviewers, ties: Object.fromEntries(this.ties) };
   }
@@ -72,6 +75,17 @@ export class AgreementCollector {
     }
     return kind;
   }
+}
+
+/** An item with the dataset position of its row. */
+interface Ordered<T> {
+  index: number;
+  repeat: number;
+  item: T;
+}
+
+function inOrder<T>(items: Array<Ordered<T>>): T[] {
+  return items.sort((a, b) => a.index - b.index || a.repeat - b.repeat).map((entry) => entry.item);
 }
 
 /** The most common verdict; undefined on a tie for first place. */
