@@ -26,6 +26,7 @@ import { runHook } from './run-hook.js';
 import { runLimitsOf } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
+import { createAgentRunner, resolveAgent, type AgentFunction, type AgentRunner } from '../agent/index.js';
 import { expectedTotal } from './expected-total.js';
 import { clientFailureOf } from './client-failure.js';
 import { failureRecord } from './failure-record.js';
@@ -65,6 +66,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     });
   }
 
+  // Before any provider is resolved: an unknown agent name is the user's mistake, said first.
+  const agent = resolveAgent(config.agents, options.agent, prompt, project.root);
+  if (agent !== undefined && options.batch) {
+    throw new UsageError('USAGE_CONFLICT', `--batch sends one request per row, but agent "${agent.name}" runs the rows in code`, { hint: 'drop --batch to run the agent' });
+  }
   const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt, project, options.datasetPath === undefined);
   // Opens when the server cannot be reached, or refuses the key; `halt` then stops the run (see runOpened).
   const halt = new AbortController();
@@ -129,7 +135,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
   try {
-    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
+    const runner = agent === undefined ? undefined : await agentRunner(agent, options, prompt, caller);
+    return await runOpened({ options, prompt, caller, runner, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -149,6 +156,8 @@ interface OpenedRunContext {
   options: RunExperimentOptions;
   prompt: LoadedPrompt;
   caller: ModelCaller;
+  /** The config agent that runs the rows, if any. */
+  runner: AgentRunner | undefined;
   evalNames: string[];
   evals: BoundEval[];
   breaker: CircuitBreaker;
@@ -220,6 +229,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,
     scoreOnly: options.scoreOnly ?? false,
+    ...(context.runner === undefined ? {} : { agent: context.runner }),
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
   const selected = () => {
@@ -328,4 +338,22 @@ function totalOf(total: number): { total?: number } {
 /** Each eval's score schema, by name (an untyped eval has none). */
 function schemasOf(evals: readonly BoundEval[]): Record<string, ScoreSchema | undefined> {
   return Object.fromEntries(evals.map((bound) => [bound.name, bound.schema]));
+}
+
+/** The row runner of a config agent, on the run's cache, providers and breaker. */
+function agentRunner(agent: { name: string; fn: AgentFunction }, options: RunExperimentOptions, prompt: LoadedPrompt, caller: ModelCaller): Promise<AgentRunner> {
+  const { project, config } = options;
+  const emit: RunListener = options.onEvent ?? (() => {});
+  return createAgentRunner({
+    name: agent.name,
+    fn: agent.fn,
+    transport: caller.transport,
+    prompt,
+    modelName: caller.modelName,
+    tools: config.tools ?? {},
+    projectRoot: project.root,
+    loadPrompt: (path) => loadPrompt(path, { project, filters: config.filters }),
+    warn: (message) => emit({ type: 'warning', message }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
 }

@@ -1,6 +1,7 @@
 import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { RunAgreement } from '../scoring/agreement/index.js';
 import type { ScoredEval } from '../scoring/types.js';
+import type { AgentRowRecord } from '../agent/types.js';
 import type { LatencySummary } from './latency-stats.js';
 
 /** One row × repeat of an experiment, as appended to results.jsonl and given to reporters. */
@@ -37,6 +38,8 @@ export interface RowResult {
   pregenerated?: boolean;
   /** Answered by a Batch API job (`--batch`): no live latency. */
   batch?: boolean;
+  /** Set when a config agent ran the row: its model calls, steps, tool calls and own time (`usage`, `costUsd` sum its calls). */
+  agent?: AgentRowRecord;
   /** Failures of this row's `teardown` / `onFail` hooks (a failed `setup` is the row's `error`). */
   hookErrors?: string[];
   /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */
