@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { LanguageModel, Tool } from 'ai';
 import { rowLabels } from '../dataset/index.js';
+import { formatSeconds } from '../format-seconds.js';
 import type { DatasetRow } from '../dataset/types.js';
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
@@ -117,7 +118,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
           if (!settled) {
             await warnOnce(
               'abandoned',
-              `agent "${setup.name}" ignored its signal: row ${row.index} was abandoned at its timeout of ${timeoutMs / 1000} s, still running (pass ctx.signal as abortSignal to its calls)`,
+              `agent "${setup.name}" ignored its signal: row ${row.index} was abandoned at its timeout of ${formatSeconds(timeoutMs)}, still running (pass ctx.signal as abortSignal to its calls)`,
             );
           }
           throw AgentError.timedOut(setup.name, timeoutMs);

@@ -113,3 +113,123 @@ describe('a config agent runs the rows', () => {
     expect(replayed.summary.evals).toEqual(first.summary.evals);
   });
 });
+
+describe('agent failures', () => {
+  const plainPrompt = (agent: string): string => toolPrompt.replace('  agent: twoStep', `  agent: ${agent}`).replace('  tools: [lookup]\n', '').replace('  evals: [tool_calls, max_model_calls]', '  evals: []');
+
+  it('an agent that throws makes its row an error naming the agent; the run goes on', async () => {
+    project = await fixture({ 'prompts/echo.prompt.mdx': plainPrompt('boom') });
+    const boom: AgentFunction = (ctx) => {
+      if (ctx.row.index === 1) throw new Error('no stock for beta');
+      return `ok ${String(ctx.props.word)}`;
+    };
+    const outcome = await project.run({}, { agents: { boom } });
+    expect(outcome.status).toBe('completed');
+    const rows = await rowsOf(outcome);
+    expect(rows.map((row) => [row.output, row.error, row.errorCode])).toEqual([
+      ['ok alpha', undefined, undefined],
+      [undefined, 'agent "boom" failed: no stock for beta', 'AGENT_FAILED'],
+      ['ok gamma', undefined, undefined],
+    ]);
+    expect(outcome.summary.errored).toBe(1);
+    // Its rows called no model through the context: said once for the run.
+    expect(project.events.filter((event) => event.type === 'warning').map((event) => event.type === 'warning' && event.message)).toEqual([
+      'agent "boom" made no model call through ctx.model or ctx.models (row 0): calls made around them are not cached, counted or priced',
+    ]);
+  });
+
+  it('an agent that ignores its signal past the row timeout is abandoned: the row timed out, the run goes on, one warning names it', async () => {
+    project = await fixture({ 'prompts/echo.prompt.mdx': plainPrompt('stuck') });
+    let aborted = 0;
+    const stuck: AgentFunction = async (ctx) => {
+      if (ctx.row.index !== 0) return generateText({ model: ctx.model, ...ctx.prompt.render(ctx.props), abortSignal: ctx.signal });
+      ctx.signal.addEventListener('abort', () => (aborted += 1));
+      return new Promise(() => {});
+    };
+    const outcome = await project.run({ timeoutMs: 200 }, { agents: { stuck } });
+    expect(outcome.status).toBe('completed');
+    const rows = await rowsOf(outcome);
+    expect(rows.map((row) => [row.output, row.error, row.timedOut, row.errorCode])).toEqual([
+      [undefined, 'agent "stuck" timed out after 0.2s', true, 'AGENT_TIMEOUT'],
+      ['beta', undefined, undefined, undefined],
+      ['gamma', undefined, undefined, undefined],
+    ]);
+    expect(aborted).toBe(1);
+    expect(project.events.filter((event) => event.type === 'warning').map((event) => event.type === 'warning' && event.message)).toEqual([
+      'agent "stuck" ignored its signal: row 0 was abandoned at its timeout of 0.2s, still running (pass ctx.signal as abortSignal to its calls)',
+    ]);
+  });
+
+  it('an agent name the config does not define is a usage error naming the closest one, before any call', async () => {
+    const model = toolModel('lookup');
+    project = await fixture({ 'prompts/echo.prompt.mdx': plainPrompt('twoStpe') }, model);
+    const error = await project.run({}, { agents: { twoStep, other: twoStep } }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'USAGE_UNKNOWN_AGENT',
+      exitCode: 2,
+      message: 'unknown agent "twoStpe" (defined: twoStep, other)',
+      hint: 'did you mean "twoStep"?',
+    });
+    expect((error as { location?: { line?: number } }).location?.line).toBe(7);
+    const flagged = await project.run({ agent: 'nope' }, { agents: { twoStep } }).catch((caught: unknown) => caught);
+    expect(flagged).toMatchObject({ code: 'USAGE_UNKNOWN_AGENT', message: 'unknown agent "nope" (defined: twoStep)', hint: 'define it under `agents` in agentmark.config.ts' });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+});
+
+describe('teams', () => {
+  it('the tool calls of two sub-agents reach tool_calls in order, and usage sums over every call', async () => {
+    const search = tool({
+      description: 'Searches',
+      inputSchema: jsonSchema<{ word: string }>({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] }),
+      execute: async ({ word }) => ({ hits: word.length }),
+    });
+    const first = toolModel('lookup');
+    const second = toolModel('search');
+    const writer = [
+      '---',
+      'name: writer',
+      'text_config:',
+      '  model_name: other/writer',
+      '  tools: [search]',
+      '---',
+      '',
+      '<User>{props.word}</User>',
+      '',
+    ].join('\n');
+    const team: AgentFunction = async (ctx) => {
+      const researcher = await generateText({ model: ctx.model, ...ctx.prompt.render(ctx.props), tools: ctx.tools, stopWhen: stepCountIs(2) });
+      const member = await ctx.loadPrompt('prompts/writer.prompt.mdx');
+      const written = await generateText({
+        model: ctx.models(member.modelName),
+        ...member.render(ctx.props),
+        tools: { search },
+        stopWhen: stepCountIs(2),
+      });
+      return { output: `${researcher.text} / ${written.text}` };
+    };
+    project = await fixture(
+      {
+        'agentmark.json': agentmarkJson({ scores: { tool_calls: { type: 'boolean', scorer: 'tool_calls', options: { expected: ['lookup', 'search'], ordered: true, strict: true } } } }),
+        'prompts/echo.prompt.mdx': toolPrompt.replace('agent: twoStep', 'agent: team').replace('  evals: [tool_calls, max_model_calls]', '  evals: [tool_calls]'),
+        'prompts/writer.prompt.mdx': writer,
+        'datasets/words.jsonl': wordsDataset(['alpha']),
+      },
+      first,
+    );
+    const outcome = await project.run({}, { agents: { team }, tools: { lookup }, providers: { mock: () => first, other: () => second } });
+    const [row] = await rowsOf(outcome);
+    expect(row?.output).toBe('answer {"upper":"ALPHA"} / answer {"hits":5}');
+    // The writer's search ran outside ctx.tools: its result comes from the prompt sent back.
+    expect(row?.toolCalls).toEqual([
+      { name: 'lookup', args: { word: 'alpha' }, result: { upper: 'ALPHA' } },
+      { name: 'search', args: { word: 'alpha' }, result: { hits: 5 } },
+    ]);
+    expect(row?.evals.tool_calls).toMatchObject({ passed: true, reason: 'called lookup, search' });
+    expect(row?.agent).toMatchObject({ modelCalls: 4, steps: 4, toolCalls: 2 });
+    expect(row?.agent?.calls.map((call) => call.model)).toEqual(['mock/echo', 'mock/echo', 'other/writer', 'other/writer']);
+    expect(row?.usage).toEqual({ inputTokens: 40, outputTokens: 20, totalTokens: 60 });
+    // other/writer has no price: the row's cost is unknown rather than too low.
+    expect(row?.costUsd).toBeUndefined();
+  });
+});
