@@ -1,4 +1,4 @@
-import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentContext, AgentFunction } from '../../src/agent/index.js';
@@ -6,7 +6,7 @@ import type { RowResult } from '../../src/experiment/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { answer, text } from '../model/mock-model.js';
-import { agentmarkJson, fixture, wordsDataset, type Fixture } from '../experiment/setup.js';
+import { agentmarkJson, echoModel, fixture, wordsDataset, type Fixture } from '../experiment/setup.js';
 
 type Content = Parameters<typeof answer>[0];
 
@@ -231,5 +231,46 @@ describe('teams', () => {
     expect(row?.usage).toEqual({ inputTokens: 40, outputTokens: 20, totalTokens: 60 });
     // other/writer has no price: the row's cost is unknown rather than too low.
     expect(row?.costUsd).toBeUndefined();
+  });
+});
+
+describe('what an agent returns', () => {
+  const plain = toolPrompt.replace('  tools: [lookup]\n', '').replace('  evals: [tool_calls, max_model_calls]', '  evals: [exact]');
+
+  it('a streamText result is the row output; its stream is cached and replayed like a generate call', async () => {
+    const streamed: AgentFunction = (ctx) => streamText({ model: ctx.model, ...ctx.prompt.render(ctx.props), abortSignal: ctx.signal });
+    const model = toolModel('lookup');
+    project = await fixture({ 'prompts/echo.prompt.mdx': plain.replace('agent: twoStep', 'agent: streamed') }, echoModel());
+    const first = await project.run({}, { agents: { streamed } });
+    const rows = await rowsOf(first);
+    expect(rows.map((row) => [row.output, row.agent?.modelCalls, row.agent?.steps, row.evals.exact?.passed])).toEqual([
+      ['alpha', 1, 1, true],
+      ['beta', 1, 1, true],
+      ['gamma', 1, 1, true],
+    ]);
+    const replayed = await project.run({ cacheMode: 'only' }, { agents: { streamed }, providers: { mock: () => model } });
+    expect((await rowsOf(replayed)).map((row) => [row.output, row.cached])).toEqual([
+      ['alpha', true],
+      ['beta', true],
+      ['gamma', true],
+    ]);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('a plain string, a plain object and { output, toolCalls } are taken as they are', async () => {
+    const shapes: AgentFunction = async (ctx) => {
+      await generateText({ model: ctx.model, ...ctx.prompt.render(ctx.props) });
+      if (ctx.row.index === 0) return 'alpha';
+      if (ctx.row.index === 1) return { word: 'beta' };
+      return { output: 'gamma', toolCalls: [{ name: 'mine', args: {} }] };
+    };
+    project = await fixture({ 'prompts/echo.prompt.mdx': plain.replace('agent: twoStep', 'agent: shapes') });
+    const rows = await rowsOf(await project.run({}, { agents: { shapes } }));
+    expect(rows.map((row) => [row.output, row.toolCalls])).toEqual([
+      ['alpha', []],
+      [{ word: 'beta' }, []],
+      ['gamma', [{ name: 'mine', args: {} }]],
+    ]);
+    expect(rows.map((row) => row.agent?.steps)).toEqual([1, 1, 1]);
   });
 });
