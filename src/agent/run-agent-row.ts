@@ -157,13 +157,16 @@ function outcome(name: string, answer: AgentAnswer, log: CallLog, wallMs: number
     retries += Math.max(0, call.attempts - 1);
   }
   const toolCalls = answer.toolCalls ?? (log.toolCalls.length > 0 ? log.toolCalls : (answer.stepToolCalls ?? []));
+  // A replayed row shows what its recording showed, as a cached prompt row does: its calls'
+  // recorded latencies, and no own time (nothing of this run's clock goes into its results).
+  const cached = log.calls.length > 0 && log.calls.every((call) => call.cached);
   return {
     output: answer.output,
     toolCalls,
     usage,
     ...(costUsd === undefined || log.calls.length === 0 ? {} : { costUsd }),
-    latencyMs: wallMs,
-    cached: log.calls.length > 0 && log.calls.every((call) => call.cached),
+    latencyMs: cached ? log.calls.reduce((sum, call) => sum + call.latencyMs, 0) : wallMs,
+    cached,
     retries,
     ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
     agent: {
@@ -172,7 +175,7 @@ function outcome(name: string, answer: AgentAnswer, log: CallLog, wallMs: number
       modelCalls: log.calls.length,
       steps: answer.steps ?? log.calls.length,
       toolCalls: toolCalls.length,
-      agentMs: Math.max(0, wallMs - log.modelMs),
+      ...(cached ? {} : { agentMs: Math.max(0, wallMs - log.modelMs) }),
     },
   };
 }

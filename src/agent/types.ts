@@ -84,6 +84,6 @@ export interface AgentRowRecord {
   /** Steps of the returned AI SDK result, else the number of model calls. */
   steps: number;
   toolCalls: number;
-  /** The agent's wall time minus the time a model call was in flight, in ms (0 when every call was cached: not measured). */
-  agentMs: number;
+  /** The agent's wall time minus the time a model call was in flight, in ms; absent on a replayed row (every call cached). */
+  agentMs?: number;
 }

@@ -31,8 +31,8 @@ export interface AgentMeasures {
   /** Steps of the agent's returned AI SDK result, else its model calls. */
   steps: number;
   toolCalls: number;
-  /** The agent's wall time minus the time a model call was in flight, in ms. */
-  agentMs: number;
+  /** The agent's wall time minus the time a model call was in flight, in ms; undefined on a replayed row. */
+  agentMs: number | undefined;
 }
 
 /** What a scorer returns. Every field is optional. */
