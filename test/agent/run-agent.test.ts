@@ -138,6 +138,20 @@ describe('agent failures', () => {
     ]);
   });
 
+  it('under --cache-only a call the cache cannot answer fails the row with the cache miss, through the agent', async () => {
+    const model = toolModel('lookup');
+    project = await fixture({ 'prompts/echo.prompt.mdx': plainPrompt('twoStep') }, model);
+    const outcome = await project.run({ cacheMode: 'only' }, { agents: { twoStep } });
+    const rows = await rowsOf(outcome);
+    expect(rows.map((row) => [row.error, row.errorCode])).toEqual(
+      Array.from({ length: 3 }, () => [
+        'agent "twoStep" failed: mock/echo: no cached response for this agent call (--cache-only) (run once without --cache-only to record it; a changed prompt, setting, tool or repeat count changes the key)',
+        'MODEL_CACHE_MISS',
+      ]),
+    );
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('an agent that ignores its signal past the row timeout is abandoned: the row timed out, the run goes on, one warning names it', async () => {
     project = await fixture({ 'prompts/echo.prompt.mdx': plainPrompt('stuck') });
     let aborted = 0;
