@@ -10,7 +10,6 @@ export function resolveAgent(
   agents: Record<string, AgentFunction> | undefined,
   flag: string | undefined,
   prompt: LoadedPrompt,
-  projectRoot: string,
 ): { name: string; fn: AgentFunction } | undefined {
   const name = flag ?? prompt.testSettings.agent;
   if (name === undefined) return undefined;

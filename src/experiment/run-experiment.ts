@@ -67,7 +67,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   }
 
   // Before any provider is resolved: an unknown agent name is the user's mistake, said first.
-  const agent = resolveAgent(config.agents, options.agent, prompt, project.root);
+  const agent = resolveAgent(config.agents, options.agent, prompt);
   if (agent !== undefined && options.batch) {
     throw new UsageError('USAGE_CONFLICT', `--batch sends one request per row, but agent "${agent.name}" runs the rows in code`, { hint: 'drop --batch to run the agent' });
   }

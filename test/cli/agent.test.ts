@@ -101,4 +101,12 @@ describe('run-experiment with a config agent', () => {
     expect(result).toMatchObject({ code: 2, stdout: '', stderr: 'error: unknown agent "helpr" (defined: helper)\n  hint: did you mean "helper"?\n' });
     expect(server.requests).toHaveLength(0);
   });
+
+  it('validate reports a test_settings.agent the config does not define at its line:col, with the closest name', async () => {
+    project = await agentProject();
+    await project.write('prompts/helper.prompt.mdx', agentPrompt.replace('agent: helper', 'agent: helpr'));
+    const result = await project.run(['validate']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('prompts/helper.prompt.mdx:8:3: unknown agent "helpr" (defined: helper)\n  hint: did you mean "helper"?\n');
+  });
 });
