@@ -288,3 +288,30 @@ describe('what an agent returns', () => {
     expect(rows.map((row) => row.agent?.steps)).toEqual([1, 1, 1]);
   });
 });
+
+describe('the wrapped model', () => {
+  it("retries a call through ctx.model like a prompt's call, and records its attempts on the row", async () => {
+    const { APICallError } = await import('ai');
+    let calls = 0;
+    const flaky = new MockLanguageModelV3({
+      doGenerate: async () => {
+        calls += 1;
+        if (calls === 1) throw new APICallError({ message: 'overloaded', url: 'http://mock', requestBodyValues: {}, statusCode: 503, isRetryable: true });
+        return answer(text('fine'));
+      },
+    });
+    const once: AgentFunction = (ctx) => generateText({ model: ctx.model, ...ctx.prompt.render(ctx.props), abortSignal: ctx.signal });
+    project = await fixture(
+      {
+        'prompts/echo.prompt.mdx': toolPrompt.replace('agent: twoStep', 'agent: once').replace('  tools: [lookup]\n', '').replace('  evals: [tool_calls, max_model_calls]', '  evals: []'),
+        'datasets/words.jsonl': wordsDataset(['alpha']),
+      },
+      flaky,
+    );
+    const [row] = await rowsOf(await project.run({}, { agents: { once } }));
+    expect(row?.output).toBe('fine');
+    expect(row?.retries).toBe(1);
+    expect(row?.agent?.calls.map((call) => [call.attempts, call.cached])).toEqual([[2, false]]);
+    expect(calls).toBe(2);
+  });
+});
