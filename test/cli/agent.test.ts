@@ -29,6 +29,11 @@ const server = useOpenAIServer();
 let project: CliProject;
 afterEach(() => project.cleanup());
 
+/** A run's rows in dataset order (results.jsonl holds them as they finished). */
+async function results(runId: string): Promise<Array<Record<string, unknown>>> {
+  return (await project.results(runId)).sort((a, b) => (a.index as number) - (b.index as number));
+}
+
 async function agentProject(): Promise<CliProject> {
   const made = await cliProject({ 'agentmark.config.ts': agentConfig, 'prompts/helper.prompt.mdx': agentPrompt });
   const config = JSON.parse(await made.read('agentmark.json')) as { scores: Record<string, unknown> };
@@ -55,7 +60,7 @@ describe('run-experiment with a config agent', () => {
     expect(live.code).toBe(1);
     expect(server.requests).toHaveLength(6);
     const [liveId] = await project.runIds();
-    const rows = await project.results(liveId as string);
+    const rows = await results(liveId as string);
     expect(rows.map((row) => [row.output, (row.agent as { modelCalls: number }).modelCalls, row.usage])).toEqual([
       ['alpha', 2, { inputTokens: 18, outputTokens: 5, totalTokens: 23 }],
       ['beta', 2, { inputTokens: 18, outputTokens: 5, totalTokens: 23 }],
@@ -69,10 +74,20 @@ describe('run-experiment with a config agent', () => {
     expect(replayed.code).toBe(1);
     expect(server.requests).toHaveLength(6);
     const [, replayId] = await project.runIds();
-    const again = await project.results(replayId as string);
+    const again = await results(replayId as string);
     expect(again.map((row) => [row.output, row.toolCalls, row.evals, row.cached])).toEqual(rows.map((row) => [row.output, row.toolCalls, row.evals, true]));
     const summaryOf = (stdout: string) => (JSON.parse(stdout) as { summary: { evals: unknown } }).summary.evals;
     expect(summaryOf(replayed.stdout)).toEqual(summaryOf(live.stdout));
+
+    // `--agent` is kept in the manifest: a rerun of a run made with it runs the agent again.
+    const flagged = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--agent', 'helper', '-q'], { server });
+    expect(flagged.stderr).toBe('');
+    const rerun = await project.run(['rerun', 'latest', '--cache-only', '-q']);
+    expect(rerun.stderr).toBe('');
+    const [, , flaggedId, rerunId] = await project.runIds();
+    expect((await results(rerunId as string)).map((row) => [row.output, (row.agent as { name: string }).name, row.cached])).toEqual(
+      (await results(flaggedId as string)).map((row) => [row.output, 'helper', true]),
+    );
   });
 
   it('compare works between a prompt-only run and an agent run of the same dataset', async () => {
