@@ -101,7 +101,9 @@ describe('run-experiment with a config agent', () => {
     const compared = await project.run(['compare', first as string, second as string, '--format', 'json']);
     expect(compared.stderr).toBe('');
     expect(compared.code).toBe(0);
-    const report = JSON.parse(compared.stdout) as { changedRows: unknown; gate: { failed: boolean } };
+    const report = JSON.parse(compared.stdout) as { changedRows: unknown; gate: { failed: boolean }; differences: unknown[] };
+    // Same prompt, model and dataset: what differs is the agent.
+    expect(report.differences).toEqual([{ field: 'agent', base: 'none (the prompt alone)', head: 'helper' }]);
     // The agent answered every row as the prompt did: nothing changed.
     expect(report.changedRows).toMatchObject({ regressed: 0, improved: 0, rows: [] });
     expect(report.gate.failed).toBe(false);
