@@ -26,7 +26,8 @@ import { runHook } from './run-hook.js';
 import { runLimitsOf } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
-import { createAgentRunner, resolveAgent, type AgentFunction, type AgentRunner } from '../agent/index.js';
+import { resolveAgent, type AgentRunner } from '../agent/index.js';
+import { agentRunner } from './agent-runner.js';
 import { expectedTotal } from './expected-total.js';
 import { clientFailureOf } from './client-failure.js';
 import { failureRecord } from './failure-record.js';
@@ -338,22 +339,4 @@ function totalOf(total: number): { total?: number } {
 /** Each eval's score schema, by name (an untyped eval has none). */
 function schemasOf(evals: readonly BoundEval[]): Record<string, ScoreSchema | undefined> {
   return Object.fromEntries(evals.map((bound) => [bound.name, bound.schema]));
-}
-
-/** The row runner of a config agent, on the run's cache, providers and breaker. */
-function agentRunner(agent: { name: string; fn: AgentFunction }, options: RunExperimentOptions, prompt: LoadedPrompt, caller: ModelCaller): Promise<AgentRunner> {
-  const { project, config } = options;
-  const emit: RunListener = options.onEvent ?? (() => {});
-  return createAgentRunner({
-    name: agent.name,
-    fn: agent.fn,
-    transport: caller.transport,
-    prompt,
-    modelName: caller.modelName,
-    tools: config.tools ?? {},
-    projectRoot: project.root,
-    loadPrompt: (path) => loadPrompt(path, { project, filters: config.filters }),
-    warn: (message) => emit({ type: 'warning', message }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-  });
 }
