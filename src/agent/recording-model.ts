@@ -19,7 +19,7 @@ export interface RecordingScope {
 }
 
 /** The parts of the `ai` package this needs, loaded by the caller (models are made synchronously). */
-export type RecordingSdk = AiSdk & { simulateStreamingMiddleware: typeof import('ai').simulateStreamingMiddleware };
+export type RecordingSdk = AiSdk;
 
 /** What the cache stores for an agent's call: the provider's answer, replayed as it came. */
 interface StoredAnswer {

@@ -3,6 +3,7 @@ import type { LanguageModel, Tool } from 'ai';
 import { rowLabels } from '../dataset/index.js';
 import { formatSeconds } from '../format-seconds.js';
 import type { DatasetRow } from '../dataset/types.js';
+import { loadAiSdk } from '../model/index.js';
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
 import { AgentError } from './agent-error.js';
@@ -59,8 +60,7 @@ export interface AgentRunner {
 
 /** Loads what every row's context needs once (the `ai` package), and returns the row runner. */
 export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner> {
-  const [{ loadAiSdk }, { simulateStreamingMiddleware }] = await Promise.all([import('../model/index.js'), import('ai')]);
-  const ai: RecordingSdk = { ...(await loadAiSdk()), simulateStreamingMiddleware };
+  const ai: RecordingSdk = await loadAiSdk();
   const now = setup.now ?? Date.now;
   const main = agentPrompt(setup.prompt, setup.modelName);
   const warned = new Set<string>();
