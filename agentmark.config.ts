@@ -1,6 +1,8 @@
-// The example project's config: a custom scorer and the tools the order-status prompt calls.
+// The example project's config: a custom scorer, the tools the order-status prompt calls, and
+// the support agent (examples/support-agent.ts) that the support-agent prompt runs in code.
 import { defineConfig, jsonSchema, tool } from 'agentmark-eval';
 import { orders } from './examples/orders.js';
+import { support } from './examples/support-agent.js';
 
 export default defineConfig({
   scorers: {
@@ -31,4 +33,5 @@ export default defineConfig({
       execute: async ({ order_id }) => ({ order_id, cancelled: true }),
     }),
   },
+  agents: { support },
 });

@@ -53,6 +53,9 @@ function answer(body) {
   if (system.includes('by what they want done')) return reply(variantIntents.get(user) ?? intents.get(user) ?? 'other');
   if (system.includes('Classify')) return reply(intents.get(user) ?? 'other');
   if (system.includes('questions about orders')) return orderAgent(messages, user);
+  // The support agent's two steps (examples/support-agent.ts): look the order up, then reply.
+  if (system.includes('Find the order')) return toolCall('lookup_order', { order_id: /A-\d{4}/.exec(user)?.[0] ?? 'A-0000' });
+  if (system.includes('from the order record')) return reply(supportAgentReply(user));
   return reply(supportReply(system, user));
 }
 
@@ -66,6 +69,13 @@ function orderAgent(messages, question) {
   if (wantsCancel) return reply(`Order ${id} has been cancelled. You will not be charged.`);
   const eta = status.eta ? `, expected on ${status.eta}` : '';
   return reply(`Order ${id} is ${status.status ?? 'unknown'}${eta}.`);
+}
+
+function supportAgentReply(user) {
+  const id = /A-\d{4}/.exec(user)?.[0] ?? 'your order';
+  const record = JSON.parse(/Order record: (.*)/.exec(user)?.[1] ?? '{}');
+  const eta = record.eta ? ` We will email you before it arrives on ${record.eta}.` : ' We will email you as soon as it changes.';
+  return `Order ${id} is ${record.status ?? 'not found'}.${eta}`;
 }
 
 function supportReply(system, user) {

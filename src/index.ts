@@ -4,8 +4,9 @@ export type { AgentmarkConfig, LoadedConfig, ModelPrice, HookContext, HookRow, S
 export type { UserFilter } from './prompt/index.js';
 // What a config needs from the AI SDK, so a project installs one package: `ai` is our dependency,
 // not the project's. Only the library loads it here; the CLI bundle never imports this file.
-export { tool, jsonSchema } from 'ai';
+export { tool, jsonSchema, generateText, streamText, stepCountIs, Output } from 'ai';
 export type { Tool, Schema, LanguageModel } from 'ai';
+export type { AgentContext, AgentFunction, AgentOutput, AgentPrompt, AgentRenderedPrompt, AgentRow, AgentRowRecord, AgentCallRecord } from './agent/index.js';
 export { loadPrompt, findPromptFiles } from './prompt/index.js';
 export type { LoadedPrompt, RenderedPrompt, ChatMessage, TextConfig, ObjectConfig, TestSettings } from './prompt/index.js';
 export { readDataset, resolveDatasetPath, selectRows } from './dataset/index.js';

@@ -33,6 +33,7 @@ export function resumeSettings(manifest: RunManifest, flags: RunFlags, run: Flag
     evalTimeoutMs: take('eval-timeout', started['evalTimeoutMs'], isNumber),
     judgeModel: take('judge-model', started['judgeModel'], isString),
     threshold: take('threshold', started.threshold, isNumber),
+    agent: take('agent', started['agent'], isString),
     model: flags.model === undefined ? manifest.model : undefined,
   };
   const settings: FlagRunSettings = { ...run };

@@ -4,6 +4,7 @@ import { commonOptions, type OptionTable } from './options.js';
 export const runOptions = {
   ...commonOptions,
   model: { type: 'string', multiple: true, value: '<provider/model>', description: "Override the prompts' model_name; several (repeated or comma-separated) run side by side" },
+  agent: { type: 'string', value: '<name>', description: "Run the rows through this agent of agentmark.config.ts (agents) instead of the prompt's test_settings.agent" },
   'side-by-side': { type: 'boolean', description: 'Several prompts sharing a dataset: one side-by-side summary, each compared with the first' },
   concurrency: { type: 'integer', value: '<n>', min: 1, max: 1000, default: 20, description: 'Rows in flight at once (as AgentMark)' },
   timeout: { type: 'number', value: '<seconds>', min: 0.001, default: 60, description: 'Per model call; aborts the request' },

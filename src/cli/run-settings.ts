@@ -61,6 +61,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     evalTimeoutMs: Math.round((options['eval-timeout'] ?? 30) * 1000),
     // Several models are run one by one by the command, each with its own `model`.
     ...(modelsFromFlags(options.model).length === 1 ? { model: modelsFromFlags(options.model)[0] as string } : {}),
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
     ...(options['max-retries'] === undefined ? {} : { maxRetries: options['max-retries'] }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
     ...(options.shard === undefined ? {} : { shard: parseShardSpec(options.shard) }),

@@ -11,6 +11,7 @@ export function describeRun(run: StoredRun, rows: number): RunDescription {
     model: m.model,
     ...(m.dataset ? { dataset: { path: m.dataset.path, hash: m.dataset.hash } } : {}),
     settings: m.settings ?? {},
+    ...(typeof m.options?.['agent'] === 'string' ? { agent: m.options['agent'] } : {}),
     ...(m.git ? { git: m.git } : {}),
     startedAt: m.startedAt,
     status: m.status,
@@ -33,6 +34,7 @@ export function runDifferences(base: RunDescription, head: RunDescription): RunD
   if (canonicalJson(base.settings) !== canonicalJson(head.settings)) {
     out.push({ field: 'settings', base: canonicalJson(base.settings), head: canonicalJson(head.settings) });
   }
+  if (base.agent !== head.agent) out.push({ field: 'agent', base: base.agent ?? 'none (the prompt alone)', head: head.agent ?? 'none (the prompt alone)' });
   if (base.dataset?.hash !== head.dataset?.hash) {
     const text = (run: RunDescription): string => (run.dataset ? `${run.dataset.path} ${short(run.dataset.hash)}` : 'none');
     out.push({ field: 'dataset', base: text(base), head: text(head) });

@@ -39,6 +39,8 @@ export interface RunDescription {
   model: string;
   dataset?: { path: string; hash: string };
   settings: Record<string, unknown>;
+  /** The config agent that ran the rows (`options.agent` of the manifest); absent for a prompt-only run. */
+  agent?: string;
   git?: { commit: string; dirty: boolean };
   startedAt: string;
   status: string;
@@ -51,7 +53,7 @@ export interface RunDescription {
 }
 
 export interface RunDifference {
-  field: 'prompt' | 'model' | 'settings' | 'dataset' | 'commit';
+  field: 'prompt' | 'model' | 'settings' | 'agent' | 'dataset' | 'commit';
   base: string;
   head: string;
 }

@@ -11,6 +11,7 @@ import {
   ResponseCache,
 } from '../model/index.js';
 import type { ConnectionHealth } from '../model/index.js';
+import type { AgentTransport } from '../agent/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/types.js';
 import { JudgeTally } from './judge-tally.js';
@@ -32,6 +33,8 @@ export interface ModelCaller {
   callWith: (request: ModelRequest, repeat: number, live: () => Promise<ModelResponse>) => Promise<ModelResponse>;
   /** The prompt's per-call timeout: --timeout, else test_settings.timeout_seconds, else 60 s. */
   timeoutMs: number;
+  /** What a config agent's model calls go through: the same cache, providers, retries and breaker. */
+  transport: AgentTransport;
   /** Writes the cache's queued answers and releases its open files; call when the run ends. */
   close: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
@@ -118,6 +121,15 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     call,
     callWith: (request, repeat, live) => cachedCall(request, { cache, mode, repeat }, live),
     timeoutMs: callOptions.timeoutMs,
+    transport: {
+      cache,
+      mode,
+      registry,
+      timeoutMs: callOptions.timeoutMs,
+      maxRetries: callOptions.maxRetries,
+      prices: callOptions.prices,
+      ...(health === undefined ? {} : { health }),
+    },
     close: () => cache.close(),
     judge,
     judgeWith: (live, fn) => judgeTransports.run(live, fn),

@@ -70,7 +70,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     dataset,
     model: caller.modelName,
     settings: caller.settings,
-    options: manifestOptions(options, caller.timeoutMs),
+    options: manifestOptions(options, caller.timeoutMs, prompt),
     git: await facts.git,
     startedAt: new Date(now()).toISOString(),
     status: 'running',
@@ -107,7 +107,8 @@ function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): Shard
   };
 }
 
-function manifestOptions(options: RunExperimentOptions, timeoutMs: number): Record<string, unknown> {
+function manifestOptions(options: RunExperimentOptions, timeoutMs: number, prompt: LoadedPrompt): Record<string, unknown> {
+  const agent = options.agent ?? prompt.testSettings.agent;
   return {
     concurrency: options.concurrency ?? 20,
     timeoutMs,
@@ -123,6 +124,8 @@ function manifestOptions(options: RunExperimentOptions, timeoutMs: number): Reco
     ...(options.filter ? { filter: options.filter } : {}),
     ...(options.warmup ? { warmup: options.warmup } : {}),
     ...(options.warmupRepeats ? { warmupRepeats: options.warmupRepeats } : {}),
+    // The config agent that ran the rows (`--agent`, else the prompt's test_settings.agent).
+    ...(agent === undefined ? {} : { agent }),
     ...(options.batch ? { batch: { judgeLive: options.batch.judgeLive ?? false } } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface RunExperimentOptions {
   rerunOf?: { id: string; files: FileFingerprint[] };
   /** `provider/model` overriding the prompt's `model_name`. */
   model?: string;
+  /** Name of a config agent (`agents`) that runs the rows, overriding the prompt's `test_settings.agent`. */
+  agent?: string;
   /** Rows in flight at once. @default 20 (AgentMark's default) */
   concurrency?: number;
   /**

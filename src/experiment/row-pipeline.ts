@@ -8,6 +8,7 @@ import type { ScoredEval } from '../scoring/types.js';
 import type { RunListener } from './events.js';
 import { rowTimeoutMs } from './row-timeout.js';
 import type { JudgeSpend, RowResult } from './types.js';
+import type { AgentRunner } from '../agent/index.js';
 
 export interface RowPipeline {
   prompt: LoadedPrompt;
@@ -20,6 +21,8 @@ export interface RowPipeline {
   evals: BoundEval[];
   evalTimeoutMs: number;
   emit: RunListener;
+  /** A config agent runs the rows instead of one call of the prompt (`test_settings.agent`, `--agent`). */
+  agent?: AgentRunner;
   /** Never call a model; rows must carry `output`. */
   scoreOnly: boolean;
   /** Runs a row's evals and adds up what their LLM-judge calls spent (see ModelCaller.meterJudges). */
@@ -64,6 +67,9 @@ export async function processRow(
       base.pregenerated = true;
     } else if (pipeline.scoreOnly) {
       return { ...base, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' };
+    } else if (pipeline.agent !== undefined) {
+      const ran = await pipeline.agent.runRow(row, repeat, signal, rowTimeoutMs(row, pipeline.timeoutMs ?? 60_000), onLive);
+      Object.assign(base, ran);
     } else {
       const timeoutMs = pipeline.timeoutMs === undefined ? undefined : rowTimeoutMs(row, pipeline.timeoutMs);
       const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal, timeoutMs, onLive);
@@ -101,6 +107,7 @@ export async function processRow(
           usage: base.usage,
           latencyMs: base.cached || base.pregenerated ? undefined : base.latencyMs,
           costUsd: base.costUsd,
+          ...(base.agent === undefined ? {} : { agent: { modelCalls: base.agent.modelCalls, steps: base.agent.steps, toolCalls: base.agent.toolCalls, agentMs: base.agent.agentMs } }),
           schema: bound.schema,
         },
         { timeoutMs: pipeline.evalTimeoutMs, signal },
@@ -138,7 +145,7 @@ function describeError(error: unknown): { error: string; errorCode?: string; tim
     const where = error.where ? `${error.where}: ` : '';
     // The hint says how to fix it (e.g. which key to set); a row error has no other place for it.
     const hint = error.hint ? ` (${error.hint})` : '';
-    return { error: `${where}${error.message}${hint}`, errorCode: error.code, ...(error.code === 'MODEL_TIMEOUT' ? { timedOut: true as const } : {}) };
+    return { error: `${where}${error.message}${hint}`, errorCode: error.code, ...(error.code === 'MODEL_TIMEOUT' || error.code === 'AGENT_TIMEOUT' ? { timedOut: true as const } : {}) };
   }
   return { error: error instanceof Error ? error.message : String(error) };
 }

@@ -26,6 +26,8 @@ import { runHook } from './run-hook.js';
 import { runLimitsOf } from './run-limit-gates.js';
 import type { RowResult, RunSummary } from './types.js';
 import { workItems } from './work-items.js';
+import { resolveAgent, type AgentRunner } from '../agent/index.js';
+import { agentRunner } from './agent-runner.js';
 import { expectedTotal } from './expected-total.js';
 import { clientFailureOf } from './client-failure.js';
 import { failureRecord } from './failure-record.js';
@@ -65,6 +67,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     });
   }
 
+  // Before any provider is resolved: an unknown agent name is the user's mistake, said first.
+  const agent = resolveAgent(config.agents, options.agent, prompt);
+  if (agent !== undefined && options.batch) {
+    throw new UsageError('USAGE_CONFLICT', `--batch sends one request per row, but agent "${agent.name}" runs the rows in code`, { hint: 'drop --batch to run the agent' });
+  }
   const datasetPath = datasetOf(options.datasetPath ?? prompt.testSettings.dataset, prompt, project, options.datasetPath === undefined);
   // Opens when the server cannot be reached, or refuses the key; `halt` then stops the run (see runOpened).
   const halt = new AbortController();
@@ -130,7 +137,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
   try {
-    return await runOpened({ options, prompt, caller, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
+    const runner = agent === undefined ? undefined : await agentRunner(agent, options, prompt, caller);
+    return await runOpened({ options, prompt, caller, runner, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -150,6 +158,8 @@ interface OpenedRunContext {
   options: RunExperimentOptions;
   prompt: LoadedPrompt;
   caller: ModelCaller;
+  /** The config agent that runs the rows, if any. */
+  runner: AgentRunner | undefined;
   evalNames: string[];
   evals: BoundEval[];
   breaker: CircuitBreaker;
@@ -221,6 +231,7 @@ async function runOpened(context: OpenedRunContext): Promise<ExperimentOutcome> 
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,
     scoreOnly: options.scoreOnly ?? false,
+    ...(context.runner === undefined ? {} : { agent: context.runner }),
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
   const selected = () => {

@@ -2,6 +2,7 @@ import type { ModelRequest, ModelResponse, ResponseInfo, TokenUsage, ToolCallRec
 import type { RunAgreement } from '../scoring/agreement/run-agreement.js';
 import type { EvalSummary } from '../scoring/eval-summary.js';
 import type { ScoredEval } from '../scoring/types.js';
+import type { AgentRowRecord } from '../agent/types.js';
 import type { LatencySummary } from './latency-stats.js';
 
 /** Computed by scoring (`summarizeEvals`); re-exported here with the run's other result types. */
@@ -45,6 +46,8 @@ export interface RowResult {
   pregenerated?: boolean;
   /** Answered by a Batch API job (`--batch`): no live latency. */
   batch?: boolean;
+  /** Set when a config agent ran the row: its model calls, steps, tool calls and own time (`usage`, `costUsd` sum its calls). */
+  agent?: AgentRowRecord;
   /** Failures of this row's `teardown` / `onFail` hooks (a failed `setup` is the row's `error`). */
   hookErrors?: string[];
   /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { readDataset, resolveDatasetPath } from '../dataset/index.js';
 import { AgentmarkError, isAgentmarkError, PromptSyntaxError } from '../errors/index.js';
 import { checkTools } from '../model/index.js';
+import { resolveAgent } from '../agent/index.js';
 import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { loadPrompt, unknownKeysOfFile, type PromptWarning } from '../prompt/index.js';
@@ -61,6 +62,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     if (config) {
       try {
         checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
+        resolveAgent(config.agents, undefined, prompt);
         const bound = await bindEvals(prompt.testSettings.evals ?? [], {
           scores: project.scores,
           userScorers: config.scorers ?? {},

@@ -4,8 +4,8 @@
 // ajv options: {"allErrors":true,"strict":false,"validateSchema":false}
 import type { ErrorObject } from 'ajv';
 
-const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa (95% row bootstrap) is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}}}};
-const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa (95% row bootstrap) is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}};
+const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa (95% row bootstrap) is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}}}};
+const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa (95% row bootstrap) is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}};
 const func0 = function ucs2length(str) {
     const len = str.length;
     let length = 0;
@@ -1109,11 +1109,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data5.regression_tolerance !== undefined){
-let data15 = data5.regression_tolerance;
-if(typeof data15 == "number"){
-if(data15 > 1 || isNaN(data15)){
-const err17 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data5.agent !== undefined){
+let data15 = data5.agent;
+if(typeof data15 === "string"){
+if(func0(data15) < 1){
+const err17 = {instancePath:instancePath+"/test_settings/agent",schemaPath:"#/definitions/testSettings/properties/agent/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1122,8 +1122,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data15 < 0 || isNaN(data15)){
-const err18 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err18 = {instancePath:instancePath+"/test_settings/agent",schemaPath:"#/definitions/testSettings/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1133,8 +1134,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data5.regression_tolerance !== undefined){
+let data16 = data5.regression_tolerance;
+if(typeof data16 == "number"){
+if(data16 > 1 || isNaN(data16)){
+const err19 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1143,12 +1147,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data5.timeout_seconds !== undefined){
-let data16 = data5.timeout_seconds;
-if(typeof data16 == "number"){
-if(data16 <= 0 || isNaN(data16)){
-const err20 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data16 < 0 || isNaN(data16)){
+const err20 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1159,7 +1159,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err21 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1169,11 +1169,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data5.latency_p95_ms !== undefined){
-let data17 = data5.latency_p95_ms;
+if(data5.timeout_seconds !== undefined){
+let data17 = data5.timeout_seconds;
 if(typeof data17 == "number"){
 if(data17 <= 0 || isNaN(data17)){
-const err22 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const err22 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1184,7 +1184,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err23 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1194,11 +1194,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data5.cost_max_usd !== undefined){
-let data18 = data5.cost_max_usd;
+if(data5.latency_p95_ms !== undefined){
+let data18 = data5.latency_p95_ms;
 if(typeof data18 == "number"){
-if(data18 < 0 || isNaN(data18)){
-const err24 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data18 <= 0 || isNaN(data18)){
+const err24 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1209,7 +1209,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err25 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1219,10 +1219,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data5.tokens_max !== undefined){
-let data19 = data5.tokens_max;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err26 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.cost_max_usd !== undefined){
+let data19 = data5.cost_max_usd;
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)){
+const err26 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1231,9 +1232,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err27 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err27 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1243,10 +1244,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/test_settings",schemaPath:"#/definitions/testSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.tokens_max !== undefined){
+let data20 = data5.tokens_max;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const err28 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1255,11 +1256,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.input_schema !== undefined){
-let data20 = data.input_schema;
-if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
-const err29 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)){
+const err29 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1270,13 +1269,39 @@ errors++;
 }
 }
 }
+}
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err30 = {instancePath:instancePath+"/test_settings",schemaPath:"#/definitions/testSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.input_schema !== undefined){
+let data21 = data.input_schema;
+if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
+const err31 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
 }
 errors++;
 }

@@ -6,6 +6,8 @@
 export interface AiSdk {
   generateText: typeof import('ai').generateText;
   wrapLanguageModel: typeof import('ai').wrapLanguageModel;
+  /** For config agents' wrapped models: a streamed call made as one generate call (src/agent/). */
+  simulateStreamingMiddleware: typeof import('ai').simulateStreamingMiddleware;
   Output: typeof import('ai').Output;
   jsonSchema: typeof import('ai').jsonSchema;
   stepCountIs: typeof import('ai').stepCountIs;
@@ -19,9 +21,10 @@ let loaded: Promise<AiSdk> | undefined;
 
 export function loadAiSdk(): Promise<AiSdk> {
   loaded ??= import('ai').then(
-    ({ generateText, wrapLanguageModel, Output, jsonSchema, stepCountIs, APICallError, NoObjectGeneratedError, NoOutputGeneratedError, RetryError }) => ({
+    ({ generateText, wrapLanguageModel, simulateStreamingMiddleware, Output, jsonSchema, stepCountIs, APICallError, NoObjectGeneratedError, NoOutputGeneratedError, RetryError }) => ({
       generateText,
       wrapLanguageModel,
+      simulateStreamingMiddleware,
       Output,
       jsonSchema,
       stepCountIs,

@@ -2,6 +2,7 @@ import type { LanguageModel, Tool } from 'ai';
 import type { UserFilter } from '../prompt/filters.js';
 import type { Scorer } from '../scoring/types.js';
 import type { SuiteHooks } from './hook-types.js';
+import type { AgentFunction } from '../agent/types.js';
 
 /** Price of a model in USD per million tokens. */
 export interface ModelPrice {
@@ -31,6 +32,11 @@ export interface AgentmarkConfig {
    * calls `filters.shout(props.x, 2)`. Synchronous; a name of a built-in replaces it.
    */
   filters?: Record<string, UserFilter>;
+  /**
+   * Agents by name: user code that runs a row (loads prompts, calls models, runs tools) and returns
+   * its answer. A prompt picks one with `test_settings.agent`; `run-experiment --agent` overrides it.
+   */
+  agents?: Record<string, AgentFunction>;
   /** Suite hooks: `setup`, `teardown`, `beforeAll`, `afterAll`, `onFail` (see `SuiteHooks`). */
   hooks?: SuiteHooks;
 }
@@ -51,6 +57,6 @@ export interface LoadedConfig extends AgentmarkConfig {
 }
 
 /** Keys `defineConfig` knows; anything else is reported, since it is most likely a typo. */
-export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters', 'hooks'] as const satisfies ReadonlyArray<
+export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters', 'hooks', 'agents'] as const satisfies ReadonlyArray<
   keyof AgentmarkConfig
 >;

@@ -25,8 +25,9 @@ const isPrice: Check = (value) => {
 };
 
 /** For map-shaped keys, the check each entry must pass. */
-const ENTRY_CHECKS: Record<'scorers' | 'tools' | 'providers' | 'prices' | 'filters', Check> = {
+const ENTRY_CHECKS: Record<'scorers' | 'tools' | 'providers' | 'prices' | 'filters' | 'agents', Check> = {
   scorers: isFunction,
+  agents: isFunction,
   filters: isFunction,
   tools: isObject,
   providers: isFunction,

@@ -49,6 +49,8 @@ export interface TestSettings {
   /** Gate: minimum lower bound of each judged eval's kappa against the dataset rows' `labels`. */
   judge_min_agreement?: Record<string, number>;
   experiment_key?: string;
+  /** Runs the rows through this agent of the config's `agents`; `run-experiment --agent` wins. */
+  agent?: string;
   regression_tolerance?: number;
   /** Per model call for this prompt's rows; a row's `timeout_seconds` wins, and so does an explicit `--timeout`. @default 60 */
   timeout_seconds?: number;

@@ -55,6 +55,8 @@ export async function rerunOptions(project: Project, config: LoadedConfig, run: 
   const maxRetries = number(o['maxRetries']);
   const threshold = number(o.threshold);
   const judgeModel = typeof o['judgeModel'] === 'string' ? o['judgeModel'] : undefined;
+  // The config agent the run used (`--agent`, or the prompt's test_settings.agent), run again.
+  const agent = typeof o['agent'] === 'string' ? o['agent'] : undefined;
   const filter = o['filter'] as RowFilter | undefined;
   return {
     project,
@@ -74,6 +76,7 @@ export async function rerunOptions(project: Project, config: LoadedConfig, run: 
     ...(maxRetries === undefined ? {} : { maxRetries }),
     ...(threshold === undefined ? {} : { threshold }),
     ...(judgeModel === undefined ? {} : { judgeModel }),
+    ...(agent === undefined ? {} : { agent }),
     ...(filter ? { filter } : {}),
     ...(number(o['warmup']) ? { warmup: number(o['warmup']) as number } : {}),
     ...(number(o['warmupRepeats']) ? { warmupRepeats: number(o['warmupRepeats']) as number } : {}),

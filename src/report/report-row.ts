@@ -1,6 +1,7 @@
 import type { JudgeSpend, RowResult } from '../experiment/types.js';
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { ScoredEval } from '../scoring/types.js';
+import type { AgentRowRecord } from '../agent/types.js';
 
 /** One eval of a report row: every key present, `null` where the scorer gave none. */
 export interface ReportEval {
@@ -52,6 +53,8 @@ export interface ReportRow {
   batch: boolean;
   /** Failures of the row's `teardown` / `onFail` hooks; empty when none failed. */
   hookErrors: string[];
+  /** What a config agent did on the row (its model calls, steps, tool calls, own time); null on a prompt row. */
+  agent: AgentRowRecord | null;
 }
 
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
@@ -94,5 +97,6 @@ export function reportRow(row: RowResult): ReportRow {
     warmup: row.warmup ?? false,
     batch: row.batch ?? false,
     hookErrors: row.hookErrors ?? [],
+    agent: orNull(row.agent),
   };
 }

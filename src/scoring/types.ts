@@ -18,8 +18,21 @@ export interface EvalParams {
   /** Live latency of the model call; undefined for cached or pre-generated outputs. */
   latencyMs: number | undefined;
   costUsd: number | undefined;
+  /** What a config agent did on this row; absent on prompt rows. */
+  agent?: AgentMeasures;
   /** The score schema this eval is bound to, when agentmark.json has one. */
   schema: ScoreSchema | undefined;
+}
+
+/** Per-row measures of an agent run, for performance evals. */
+export interface AgentMeasures {
+  /** Model calls made through the agent's context. */
+  modelCalls: number;
+  /** Steps of the agent's returned AI SDK result, else its model calls. */
+  steps: number;
+  toolCalls: number;
+  /** The agent's wall time minus the time a model call was in flight, in ms; undefined on a replayed row. */
+  agentMs: number | undefined;
 }
 
 /** What a scorer returns. Every field is optional. */

@@ -117,6 +117,19 @@ describe('the root example, offline from its sample responses in a fresh clone',
     expect(summary(run.stdout)).toContain('    ✔ evals: all 10 eval results passed\n    ✔ errors: no row errored\n  Result:   PASSED\n');
   });
 
+  it('support-agent (an agent in code, two model calls a row) exits 1: it never cancels, so row 5, which asks for it, fails used_lookup', { timeout: RUN_MS }, async () => {
+    const run = await runExample('support-agent');
+    expect(run.code).toBe(1);
+    expect(run.rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(failures(run.rows, ['used_lookup', 'mentions_next_step', 'two_model_calls'])).toEqual([
+      'row 5 used_lookup: FAIL (0.50 - called lookup_order; missing: cancel_order)',
+    ]);
+    expect(run.rows[0]?.cells['AI Result']).toBe('Order A-1001 is shipped. We will email you before it arrives on 2026-12-03.');
+    expect(new Set(run.rows.map((row) => row.cells.two_model_calls))).toEqual(new Set(['PASS (1.00 - 2 model calls within max 2)']));
+    expect(summary(run.stdout)).toContain('  Rows:     10 run, 0 errored, 10 cached, 0 pre-generated\n');
+    expect(summary(run.stdout)).toContain('    ✘ evals: 1 of 30 eval results did not pass\n    ✔ errors: no row errored\n  Result:   FAILED\n');
+  });
+
   it('support-reply exits 0: the curt reply of row 10 scores low, and the means still clear the thresholds', { timeout: RUN_MS }, async () => {
     const run = await runExample('support-reply');
     expect(run.code).toBe(0);

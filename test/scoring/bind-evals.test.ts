@@ -16,7 +16,7 @@ describe('bindEvals', () => {
     expect(Object.keys(builtinScorers)).toEqual([
       'exact_match', 'contains', 'not_contains', 'regex', 'starts_with', 'one_of',
       'json_valid', 'json_schema', 'json_fields', 'levenshtein', 'numeric', 'tool_calls',
-      'latency', 'tokens', 'cost', 'llm_judge', 'accuracy',
+      'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'llm_judge', 'accuracy',
     ]);
     for (const scorer of Object.values(builtinScorers)) expect(scorer.description.length).toBeGreaterThan(10);
   });

@@ -151,5 +151,13 @@ describe('latency / tokens / cost', () => {
     expect(await run('cost', { maxUsd: 0.001 }, { costUsd: 0.0025 })).toEqual({ passed: false, score: 0, reason: 'cost $0.0025 exceeds max $0.001' });
     expect(await run('cost', { maxUsd: 0.001 }, {})).toEqual({ skipped: true, reason: 'cost unknown (no price for this model)' });
     await expect(builtin('cost', { maxUsd: -1 })).rejects.toThrow('/maxUsd must be >= 0');
+  });  it('max_steps and max_model_calls judge an agent row and give no verdict on a prompt row', async () => {
+    const agent = { modelCalls: 3, steps: 2, toolCalls: 1, agentMs: 5 };
+    expect(await run('max_steps', { max: 2 }, { agent })).toEqual({ passed: true, score: 1, reason: '2 steps within max 2' });
+    expect(await run('max_steps', { max: 1 }, { agent })).toEqual({ passed: false, score: 0, reason: '2 steps exceeds max 1' });
+    expect(await run('max_model_calls', { max: 3 }, { agent })).toEqual({ passed: true, score: 1, reason: '3 model calls within max 3' });
+    expect(await run('max_model_calls', { max: 2 }, { agent })).toEqual({ passed: false, score: 0, reason: '3 model calls exceeds max 2' });
+    expect(await run('max_model_calls', { max: 2 }, {})).toEqual({ skipped: true, reason: 'not run by an agent' });
+    await expect(builtin('max_steps', {})).rejects.toThrow("must have required property 'max'");
   });
 });

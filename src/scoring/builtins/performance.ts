@@ -1,4 +1,4 @@
-import type { BuiltinScorer, EvalResult } from '../types.js';
+import type { BuiltinScorer, EvalParams, EvalResult } from '../types.js';
 import { defineScorer } from './define-scorer.js';
 
 function limit(value: number, max: number, what: string, maxText: string): EvalResult {
@@ -71,4 +71,31 @@ export const cost = defineScorer<CostOptions>({
       : limit(params.costUsd, options.maxUsd, `cost $${Number(params.costUsd.toPrecision(6))}`, `$${options.maxUsd}`),
 });
 
-export const performanceScorers: BuiltinScorer[] = [latency, tokens, cost];
+export interface CountOptions {
+  /** Most allowed. Required. */
+  max: number;
+}
+
+/** A count an agent row records (see AgentMeasures); prompt rows have none and get no verdict. */
+function agentLimit(name: string, what: string, read: (agent: NonNullable<EvalParams['agent']>) => number): BuiltinScorer {
+  return defineScorer<CountOptions>({
+    name,
+    description: `Passes when an agent row's ${what} are within max; rows not run by an agent get no verdict.`,
+    options: {
+      type: 'object',
+      properties: { max: { type: 'integer', minimum: 0 } },
+      required: ['max'],
+      additionalProperties: false,
+    },
+    create: (options) => (params) => {
+      if (params.agent === undefined) return { skipped: true, reason: 'not run by an agent' };
+      const value = read(params.agent);
+      return limit(value, options.max, `${value} ${what}`, String(options.max));
+    },
+  });
+}
+
+export const maxSteps = agentLimit('max_steps', 'steps', (agent) => agent.steps);
+export const maxModelCalls = agentLimit('max_model_calls', 'model calls', (agent) => agent.modelCalls);
+
+export const performanceScorers: BuiltinScorer[] = [latency, tokens, cost, maxSteps, maxModelCalls];

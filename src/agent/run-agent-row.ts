@@ -1,0 +1,185 @@
+import { resolve } from 'node:path';
+import type { LanguageModel, Tool } from 'ai';
+import { rowLabels } from '../dataset/index.js';
+import { formatSeconds } from '../format-seconds.js';
+import type { DatasetRow } from '../dataset/types.js';
+import { loadAiSdk } from '../model/index.js';
+import type { TokenUsage, ToolCallRecord } from '../model/types.js';
+import type { LoadedPrompt } from '../prompt/types.js';
+import { AgentError } from './agent-error.js';
+import { agentPrompt } from './agent-prompt.js';
+import { agentAnswer, type AgentAnswer } from './agent-result.js';
+import { recordedTools } from './agent-tools.js';
+import { CallLog } from './call-log.js';
+import { recordingModel, type RecordingSdk } from './recording-model.js';
+import type { AgentTransport } from './transport.js';
+import type { AgentContext, AgentFunction, AgentPrompt, AgentRowRecord } from './types.js';
+
+/**
+ * How long a timed-out agent has to stop after its signal aborts before the row gives up on it
+ * (it is then abandoned, still running, and a warning names it).
+ */
+const ABANDON_GRACE_MS = 1000;
+
+export interface AgentSetup {
+  name: string;
+  fn: AgentFunction;
+  transport: AgentTransport;
+  /** The experiment's prompt. */
+  prompt: LoadedPrompt;
+  /** The prompt's model_name, or `--model`. */
+  modelName: string;
+  /** The config's tools. */
+  tools: Record<string, Tool>;
+  projectRoot: string;
+  /** Loads another prompt of the project (absolute path). */
+  loadPrompt: (path: string) => Promise<LoadedPrompt>;
+  /** Warnings for the run (each said once per agent by the runner). */
+  warn: (message: string) => void | Promise<void>;
+  now?: () => number;
+}
+
+/** The fields of a row result an agent run fills in. */
+export interface AgentRowOutcome {
+  output: AgentAnswer['output'];
+  toolCalls: ToolCallRecord[];
+  usage: TokenUsage;
+  costUsd?: number;
+  latencyMs: number;
+  cached: boolean;
+  retries: number;
+  finishReason?: string;
+  agent: AgentRowRecord;
+}
+
+export interface AgentRunner {
+  name: string;
+  /** Runs one row × repeat; throws an AgentError when the agent fails or times out. */
+  runRow(row: DatasetRow, repeat: number, signal: AbortSignal, timeoutMs: number, onLive?: () => void): Promise<AgentRowOutcome>;
+}
+
+/** Loads what every row's context needs once (the `ai` package), and returns the row runner. */
+export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner> {
+  const ai: RecordingSdk = await loadAiSdk();
+  const now = setup.now ?? Date.now;
+  const main = agentPrompt(setup.prompt, setup.modelName);
+  const warned = new Set<string>();
+  const warnOnce = async (kind: string, message: string): Promise<void> => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    await setup.warn(message);
+  };
+
+  return {
+    name: setup.name,
+    async runRow(row, repeat, rowSignal, timeoutMs, onLive) {
+      const log = new CallLog(now);
+      const stop = new AbortController();
+      const followRow = (): void => stop.abort(rowSignal.reason);
+      if (rowSignal.aborted) followRow();
+      else rowSignal.addEventListener('abort', followRow, { once: true });
+      const timer = setTimeout(() => stop.abort(AgentError.timedOut(setup.name, timeoutMs)), timeoutMs);
+      const scope = { log, repeat, signal: stop.signal, timeoutMs, now, ...(onLive === undefined ? {} : { onLive }) };
+      const models = new Map<string, LanguageModel>();
+      const modelOf = (id: string): LanguageModel => {
+        let model = models.get(id);
+        if (model === undefined) {
+          model = recordingModel(id, setup.transport, scope, ai);
+          models.set(id, model);
+        }
+        return model;
+      };
+      const labels = rowLabels(row.metadata);
+      const context: AgentContext = {
+        props: row.input,
+        row: { index: row.index, ...(labels.name === undefined ? {} : { name: labels.name }), tags: labels.tags, metadata: row.metadata, repeat },
+        prompt: main,
+        loadPrompt: async (path): Promise<AgentPrompt> => agentPrompt(await setup.loadPrompt(resolve(setup.projectRoot, path))),
+        model: modelOf(setup.modelName),
+        models: modelOf,
+        tools: recordedTools(setup.tools, main.toolNames, log),
+        signal: stop.signal,
+      };
+      const started = now();
+      const work = Promise.resolve()
+        .then(() => setup.fn(context))
+        .then(agentAnswer);
+      // An abandoned agent may still fail later; nobody is listening any more.
+      work.catch(() => undefined);
+      const stopped = new Promise<'stopped'>((settle) => {
+        if (stop.signal.aborted) settle('stopped');
+        else stop.signal.addEventListener('abort', () => settle('stopped'), { once: true });
+      });
+      try {
+        const first = await Promise.race([work, stopped]);
+        if (first === 'stopped') {
+          if (rowSignal.aborted) throw rowSignal.reason;
+          const settled = await Promise.race([work.then(() => true, () => true), delay(ABANDON_GRACE_MS)]);
+          if (!settled) {
+            await warnOnce(
+              'abandoned',
+              `agent "${setup.name}" ignored its signal: row ${row.index} was abandoned at its timeout of ${formatSeconds(timeoutMs)}, still running (pass ctx.signal as abortSignal to its calls)`,
+            );
+          }
+          throw AgentError.timedOut(setup.name, timeoutMs);
+        }
+        const answer = first;
+        const wallMs = now() - started;
+        if (log.calls.length === 0) {
+          await warnOnce(
+            'no-calls',
+            `agent "${setup.name}" made no model call through ctx.model or ctx.models (row ${row.index}): calls made around them are not cached, counted or priced`,
+          );
+        }
+        return outcome(setup.name, answer, log, wallMs);
+      } catch (error) {
+        if (rowSignal.aborted) throw error;
+        if (error instanceof AgentError && error.code === 'AGENT_TIMEOUT') throw error;
+        if (stop.signal.aborted) throw AgentError.timedOut(setup.name, timeoutMs);
+        throw AgentError.threw(setup.name, error);
+      } finally {
+        clearTimeout(timer);
+        rowSignal.removeEventListener('abort', followRow);
+      }
+    },
+  };
+}
+
+function outcome(name: string, answer: AgentAnswer, log: CallLog, wallMs: number): AgentRowOutcome {
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  let costUsd: number | undefined = 0;
+  let retries = 0;
+  for (const call of log.calls) {
+    usage.inputTokens += call.usage.inputTokens;
+    usage.outputTokens += call.usage.outputTokens;
+    usage.totalTokens += call.usage.totalTokens;
+    costUsd = costUsd === undefined || call.costUsd === undefined ? undefined : costUsd + call.costUsd;
+    retries += Math.max(0, call.attempts - 1);
+  }
+  const toolCalls = answer.toolCalls ?? (log.toolCalls.length > 0 ? log.toolCalls : (answer.stepToolCalls ?? []));
+  // A replayed row shows what its recording showed, as a cached prompt row does: its calls'
+  // recorded latencies, and no own time (nothing of this run's clock goes into its results).
+  const cached = log.calls.length > 0 && log.calls.every((call) => call.cached);
+  return {
+    output: answer.output,
+    toolCalls,
+    usage,
+    ...(costUsd === undefined || log.calls.length === 0 ? {} : { costUsd }),
+    latencyMs: cached ? log.calls.reduce((sum, call) => sum + call.latencyMs, 0) : wallMs,
+    cached,
+    retries,
+    ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+    agent: {
+      name,
+      calls: log.calls,
+      modelCalls: log.calls.length,
+      steps: answer.steps ?? log.calls.length,
+      toolCalls: toolCalls.length,
+      ...(cached ? {} : { agentMs: Math.max(0, wallMs - log.modelMs) }),
+    },
+  };
+}
+
+function delay(ms: number): Promise<false> {
+  return new Promise((settle) => setTimeout(() => settle(false), ms).unref());
+}
