@@ -40,7 +40,13 @@ describe('run-experiment --shard', () => {
     expect(words.flat().sort()).toEqual([...WORDS].sort());
     for (const part of words) expect(part.length).toBeGreaterThan(0);
     const manifest = JSON.parse(await project.read(`.agentmark/runs/${shards[1]}/manifest.json`)) as Record<string, unknown>;
-    expect(manifest.shard).toEqual({ index: 2, count: 3, evals: ['exact'], scoreRanges: { exact: [0, 1] } });
+    expect(manifest.shard).toEqual({
+      index: 2,
+      count: 3,
+      evals: ['exact'],
+      scoreRanges: { exact: [0, 1] },
+      schemas: { exact: { type: 'boolean', scorer: 'exact_match', description: 'Output equals the expected output' } },
+    });
     // The same shard again picks the same rows.
     const again = await experiment(['--shard', '2/3']);
     const picked = again.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { input: { word: string } }).input.word);
