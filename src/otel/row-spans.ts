@@ -5,34 +5,16 @@ import {
   ATTR_GEN_AI_OUTPUT_MESSAGES,
   ATTR_GEN_AI_RESPONSE_ID,
   ATTR_GEN_AI_RESPONSE_MODEL,
-  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-  ATTR_GEN_AI_TOOL_CALL_RESULT,
-  ATTR_GEN_AI_TOOL_NAME,
-  ATTR_GEN_AI_TOOL_TYPE,
-  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '@opentelemetry/semantic-conventions/incubating';
 import { rowIdentity, rowLabels } from '../dataset/index.js';
 import type { RowResult } from '../experiment/types.js';
+import { emitAgentSpans } from './agent-spans.js';
 import { evaluationEvent, EVALUATION_EVENT } from './evaluation-event.js';
 import { chatRequestAttributes, finishReasons, usageAttributes, type ServerOf } from './gen-ai.js';
+import { emitToolSpans, json } from './tool-spans.js';
+import type { RowSpanContext } from './span-context.js';
 
-/** What every row of one run shares. */
-export interface RowSpanContext {
-  tracer: Tracer;
-  /** The run's root span, as the parent context. */
-  parent: Context;
-  /** `provider/model` of the run. */
-  model: string;
-  /** The judges' model, when known (`--judge-model`, the config's `judgeModel`). */
-  judgeModel: string | undefined;
-  settings: Record<string, unknown>;
-  serverOf: ServerOf;
-  content: boolean;
-  /** Attributes every row span repeats (Langfuse's experiment context). */
-  shared: Attributes;
-  /** Where a row without a stored end time ends (runs stored before rows had one): the run's start. */
-  fallbackEnd: number;
-}
+export type { RowSpanContext };
 
 /** Row errors that were never a call to the model. */
 const NO_CALL = new Set(['MODEL_CACHE_MISS', 'MODEL_NO_API_KEY']);
@@ -76,7 +58,8 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
   const inRow = trace.setSpan(ctx.parent, span);
 
   const madeCall = !noLiveCall && (row.errorCode === undefined ? row.error === undefined : row.errorCode.startsWith('MODEL_') && !NO_CALL.has(row.errorCode));
-  if (madeCall) emitCall(row, ctx, inRow, start, start + callMs);
+  if (row.agent) emitAgentSpans(row, row.agent, ctx, inRow, start, start + callMs);
+  else if (madeCall) emitCall(row, ctx, inRow, start, start + callMs);
   if (row.judge && row.judge.calls > 0) emitJudge(row, ctx, inRow, start + callMs, end);
   // Each result evaluates the row's answer: the event names that response (GenAI conventions).
   const responseId = row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id };
@@ -102,21 +85,7 @@ function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: n
   // Each retry is an attempt that failed before the one that answered; their times are not kept.
   for (let attempt = 1; attempt <= row.retries; attempt += 1) span.addEvent('agentmark.retry', { 'agentmark.retry.attempt': attempt }, start);
   if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
-  const inCall = trace.setSpan(parent, span);
-  for (const call of row.toolCalls) {
-    const tool: Attributes = {
-      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-      [ATTR_GEN_AI_TOOL_NAME]: call.name,
-      [ATTR_GEN_AI_TOOL_TYPE]: 'function',
-      'openinference.span.kind': 'TOOL',
-      ...(call.error === undefined ? {} : { [ATTR_ERROR_TYPE]: 'tool_error' }),
-      ...(ctx.content ? { [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: json(call.args), ...(call.result === undefined ? {} : { [ATTR_GEN_AI_TOOL_CALL_RESULT]: json(call.result) }) } : {}),
-    };
-    // The AI SDK runs a tool between two steps of the call; when exactly is not kept.
-    const toolSpan = ctx.tracer.startSpan(`execute_tool ${call.name}`, { kind: SpanKind.INTERNAL, startTime: end, attributes: tool }, inCall);
-    if (call.error !== undefined) toolSpan.setStatus({ code: SpanStatusCode.ERROR, message: call.error });
-    toolSpan.end(end);
-  }
+  emitToolSpans(row, ctx, trace.setSpan(parent, span), end);
   span.end(end);
 }
 
@@ -160,6 +129,3 @@ function outputMessages(row: RowResult): string {
   return json([{ role: 'assistant', parts: [{ type: 'text', content }], finish_reason: (row.finishReason ?? 'stop').replace(/-/g, '_') }]);
 }
 
-function json(value: unknown): string {
-  return JSON.stringify(value) ?? 'null';
-}

@@ -2,6 +2,8 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useOpenAIServer } from '../helpers/openai-server.js';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { spanTree } from '../otel/otel-tree.js';
 import { REPO_ROOT } from '../helpers/temp-project.js';
 import { cliProject, type CliProject } from './cli-project.js';
 
@@ -125,5 +127,27 @@ describe('run-experiment with a config agent', () => {
     const result = await project.run(['validate']);
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('prompts/helper.prompt.mdx:8:3: unknown agent "helpr" (defined: helper)\n  hint: did you mean "helper"?\n');
+  });
+
+  it('exports an agent row as invoke_agent with one chat span per live model call and its tool call (--otel)', async () => {
+    project = await agentProject();
+    const receiver = await startOtlpReceiver();
+    try {
+      const result = await project.run(['run-experiment', 'prompts/helper.prompt.mdx', '--rows', '0', '--otel', '-q', '-o', '/dev/null'], {
+        server,
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(spanTree(receiver.spans)).toBe(
+        ['agentmark.run', '  agentmark.row #0.0 gen_ai.evaluation.result(exact) gen_ai.evaluation.result(tools)', '    invoke_agent helper', '      chat gpt-4o-mini', '      chat gpt-4o-mini', '      execute_tool lookup'].join('\n'),
+      );
+      const agent = receiver.spans.find((span) => span.name === 'invoke_agent helper');
+      expect(agent?.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'agentmark.agent.model_calls': 2, 'gen_ai.usage.input_tokens': 18 });
+      const calls = receiver.spans.filter((span) => span.name === 'chat gpt-4o-mini').map((span) => Number(span.attributes['gen_ai.usage.input_tokens']));
+      expect(calls.sort((a, b) => a - b)).toEqual([7, 11]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
