@@ -17,15 +17,22 @@ export interface CliOtel {
 }
 
 /**
- * `--otel`: loads the OpenTelemetry packages (only now, so runs without it never load them) and
- * returns the listener that exports each run as a trace. Undefined without the flag.
+ * `--otel`, or the config's `otel: { … }`: loads the OpenTelemetry packages (only now, so runs
+ * without export never load them) and returns the listener that exports each run as a trace.
+ * The flags win over the config, the config over the `OTEL_EXPORTER_OTLP_*` variables.
+ * Undefined when export is off.
  */
 export async function startOtel(flags: OtelCliFlags, env: NodeJS.ProcessEnv, projectRoot: string, config: LoadedConfig): Promise<CliOtel | undefined> {
-  if (!flags.otel) return undefined;
+  const fromConfig = config.otel;
+  if (!flags.otel && (fromConfig === undefined || fromConfig.enabled === false)) return undefined;
   const { otelListener, resolveOtelSettings } = await import('../otel/index.js');
+  const timeoutSeconds = flags['otel-timeout'] ?? fromConfig?.timeoutSeconds;
   const settings = resolveOtelSettings(env, {
-    ...(flags['otel-timeout'] === undefined ? {} : { timeoutMs: Math.round(flags['otel-timeout'] * 1000) }),
-    ...(flags['otel-content'] ? { content: true } : {}),
+    ...(fromConfig?.endpoint === undefined ? {} : { endpoint: fromConfig.endpoint }),
+    ...(fromConfig?.protocol === undefined ? {} : { protocol: fromConfig.protocol }),
+    ...(fromConfig?.headers === undefined ? {} : { headers: fromConfig.headers }),
+    ...(timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(timeoutSeconds * 1000) }),
+    ...(flags['otel-content'] || fromConfig?.content ? { content: true } : {}),
   });
   const otel = otelListener({ settings, projectRoot, env, judgeModel: config.judgeModel, baseURL: config.baseURL });
   return {

@@ -20,6 +20,8 @@ export interface OtelSettings {
 export interface OtelFlags {
   endpoint?: string;
   protocol?: string;
+  /** Win over the variables' headers, name by name. */
+  headers?: Record<string, string>;
   timeoutMs?: number;
   content?: boolean;
 }
@@ -44,7 +46,7 @@ export function resolveOtelSettings(env: NodeJS.ProcessEnv, flags: OtelFlags = {
   return {
     url,
     protocol: protocol as OtlpProtocol,
-    headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) },
+    headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS), ...flags.headers },
     timeoutMs: flags.timeoutMs ?? 5000,
     content: flags.content ?? false,
   };

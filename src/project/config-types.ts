@@ -39,6 +39,27 @@ export interface AgentmarkConfig {
   agents?: Record<string, AgentFunction>;
   /** Suite hooks: `setup`, `teardown`, `beforeAll`, `afterAll`, `onFail` (see `SuiteHooks`). */
   hooks?: SuiteHooks;
+  /**
+   * Export every run (`run-experiment`, `rerun`, `score`) as an OpenTelemetry trace, as `--otel`
+   * does. Its fields win over the `OTEL_EXPORTER_OTLP_*` variables; the flags win over it.
+   */
+  otel?: OtelConfig;
+}
+
+/** The config's `otel: { … }` (see docs/otel.md). */
+export interface OtelConfig {
+  /** `false` keeps the export off unless `--otel` is given. @default true */
+  enabled?: boolean;
+  /** Base OTLP/HTTP endpoint; `/v1/traces` is appended. */
+  endpoint?: string;
+  /** @default 'http/protobuf' */
+  protocol?: 'http/protobuf' | 'http/json';
+  /** Sent with every export (an API key, say); never printed. */
+  headers?: Record<string, string>;
+  /** How long the end of a run waits for queued spans. @default 5 */
+  timeoutSeconds?: number;
+  /** Put inputs, outputs and tool arguments on the spans. @default false */
+  content?: boolean;
 }
 
 /** The config's fields as loaded, plus where they came from so watch mode can watch them. */
@@ -57,6 +78,6 @@ export interface LoadedConfig extends AgentmarkConfig {
 }
 
 /** Keys `defineConfig` knows; anything else is reported, since it is most likely a typo. */
-export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters', 'hooks', 'agents'] as const satisfies ReadonlyArray<
+export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters', 'hooks', 'agents', 'otel'] as const satisfies ReadonlyArray<
   keyof AgentmarkConfig
 >;

@@ -68,6 +68,8 @@ export function validateConfig(value: unknown, file: string): { config: Agentmar
         if (!(HOOK_NAMES as readonly string[]).includes(name)) fail(`unknown hook "${name}"`, didYouMean(name, HOOK_NAMES) ?? `known hooks: ${HOOK_NAMES.join(', ')}`);
         else if (hook !== undefined && typeof hook !== 'function') fail(`hooks.${name} must be a function (got ${describe(hook)})`);
       }
+    } else if (key === 'otel') {
+      for (const problem of otelProblems(entry)) fail(`otel${problem}`, 'e.g. otel: { endpoint: "http://localhost:4318", headers: { authorization: process.env.OTLP_TOKEN } }');
     } else if (key === 'baseURL' || key === 'judgeModel') {
       const problem = isString(entry);
       if (problem) fail(`${key} ${problem}`);
@@ -77,6 +79,31 @@ export function validateConfig(value: unknown, file: string): { config: Agentmar
     }
   }
   return { config: value as AgentmarkConfig, errors };
+}
+
+/** The config's `otel: { … }`, field by field (see OtelConfig). */
+function otelProblems(value: unknown): string[] {
+  if (!isRecord(value)) return [` must be an object (got ${describe(value)})`];
+  const problems: string[] = [];
+  const fields: Record<string, Check> = {
+    enabled: (v) => (typeof v === 'boolean' ? undefined : `must be true or false (got ${describe(v)})`),
+    content: (v) => (typeof v === 'boolean' ? undefined : `must be true or false (got ${describe(v)})`),
+    endpoint: isString,
+    protocol: (v) => (v === 'http/protobuf' || v === 'http/json' ? undefined : `must be "http/protobuf" or "http/json" (got ${describe(v)})`),
+    timeoutSeconds: (v) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : `must be a number of seconds above 0 (got ${describe(v)})`),
+    headers: (v) => (isRecord(v) && Object.values(v).every((h) => typeof h === 'string') ? undefined : 'must be an object of strings'),
+  };
+  for (const [name, item] of Object.entries(value)) {
+    const check = fields[name];
+    if (!check) {
+      const typo = didYouMean(name, Object.keys(fields));
+      problems.push(`: unknown key "${name}"${typo ? `; ${typo}` : ''}`);
+      continue;
+    }
+    const problem = item === undefined ? undefined : check(item);
+    if (problem) problems.push(`.${name} ${problem}`);
+  }
+  return problems;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -95,6 +95,23 @@ const results = (stdout: string): unknown => {
 
 const byName = (spans: ReceivedSpan[], name: string): ReceivedSpan[] => spans.filter((span) => span.name === name);
 
+describe("the config's otel: { … }", () => {
+  it('exports every run without --otel, to the endpoint it names; enabled: false keeps it off', async () => {
+    receiver = await startOtlpReceiver();
+    const withOtel = (otel: string) => config.replace('export default {', `export default {\n  otel: ${otel},`);
+    await project.write('agentmark.config.ts', withOtel(`{ endpoint: ${JSON.stringify(receiver.url)}, protocol: 'http/json', timeoutSeconds: 3 }`));
+    const result = await project.run([...args, '--rows', '0'], { server });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(spanTree(receiver.spans).split('\n')[0]).toBe('agentmark.run');
+    expect(byName(receiver.spans, 'agentmark.row')).toHaveLength(2);
+    const delivered = receiver.spans.length;
+    await project.write('agentmark.config.ts', withOtel(`{ enabled: false, endpoint: ${JSON.stringify(receiver.url)} }`));
+    expect((await project.run([...args, '--rows', '0'], { server })).code).toBe(0);
+    expect(receiver.spans).toHaveLength(delivered);
+  });
+});
+
 describe('--otel', () => {
   it('delivers one trace: the run, a span per row × repeat, a gen_ai span per live call, its tool calls, judge calls, and an evaluation event per eval result', async () => {
     await warmCache();

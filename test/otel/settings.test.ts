@@ -28,6 +28,10 @@ describe('resolveOtelSettings', () => {
 });
 
 describe('headers', () => {
+  it("the config's headers win over the variables', name by name", () => {
+    expect(resolveOtelSettings({ OTEL_EXPORTER_OTLP_HEADERS: 'a=1,b=2' }, { headers: { b: 'config' } }).headers).toEqual({ a: '1', b: 'config' });
+  });
+
   it('parses k=v pairs, URL-decoded, skipping broken ones; traces headers win', () => {
     expect(parseHeaders('Authorization=Basic%20abc%3D%3D, x-langfuse-ingestion-version=4,broken,=nokey')).toEqual({ Authorization: 'Basic abc==', 'x-langfuse-ingestion-version': '4' });
     expect(resolveOtelSettings({ OTEL_EXPORTER_OTLP_HEADERS: 'a=1,b=2', OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'b=3' }).headers).toEqual({ a: '1', b: '3' });

@@ -143,6 +143,19 @@ describe('loadConfig', () => {
     for (const e of list) expect(e.location).toEqual({ file: path.join(dir, 'agentmark.config.js') });
   });
 
+  it("checks otel: { … } field by field", async () => {
+    const { error } = await configError({
+      'agentmark.config.js': 'export default { otel: { endpoint: 4318, protocol: "grpc", timeoutSeconds: 0, headers: { a: 1 }, enabeld: true } };',
+    });
+    expect((error as ErrorList).errors.map((e) => e.message)).toEqual([
+      'otel.endpoint must be a string (got number)',
+      'otel.protocol must be "http/protobuf" or "http/json" (got "grpc")',
+      'otel.timeoutSeconds must be a number of seconds above 0 (got number)',
+      'otel.headers must be an object of strings',
+      'otel: unknown key "enabeld"; did you mean "enabled"?',
+    ]);
+  });
+
   it('rejects a config without a default export', async () => {
     const { error } = await configError({ 'agentmark.config.ts': 'export const other = 1;' });
     expect(error.code).toBe('CONFIG_NO_EXPORT');
