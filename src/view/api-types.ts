@@ -20,6 +20,7 @@ import type { EvalSummary, RowResult, RunSummary } from '../experiment/types.js'
 import type { RunManifest } from '../store/types.js';
 import type { ChatMessage } from '../prompt/types.js';
 import type { CompareResult } from '../compare/types.js';
+import type { GridCell, GridEval, GridResult, GridRow, GridRun } from '../compare/grid-types.js';
 import type { Label } from '../review/types.js';
 import type { RunAgreementReport } from '../review/run-agreement.js';
 import type { VerdictKind } from '../scoring/agreement/eval-agreement.js';
@@ -32,6 +33,8 @@ export type { ChangedRow, EvalComparison, EvalSide, Interval, RunDescription, Ru
  * them with the same options: the page shows these numbers and computes none of its own.
  */
 export type CompareResponse = CompareResult;
+/** Three or more runs side by side (`agentmark compare A B C --format json`/`html`). */
+export type GridResponse = GridResult;
 
 /** Changed rows a compare page lists when the URL does not say (`--show`'s default). */
 export const DEFAULT_COMPARE_SHOW = 20;
@@ -155,7 +158,11 @@ export interface ReportData {
   /** Each run's data, by run id order of `runs`. */
   reports: ReportRun[];
   compare?: CompareResponse;
+  /** A results grid of three or more runs: the report opens on it. */
+  grid?: GridResponse;
 }
+
+export type { GridCell, GridEval, GridRow, GridRun };
 
 /*
  * Review (human labels) and judge–human agreement:
