@@ -2,6 +2,7 @@ import { UsageError } from '../errors/index.js';
 import type { RowResult } from '../experiment/types.js';
 import type { StoredRun } from '../store/index.js';
 import { compareRuns, type CompareOptions } from './compare-runs.js';
+import type { CompareResult } from './types.js';
 import type { GridCell, GridEval, GridResult, GridRow, GridRun } from './grid-types.js';
 import { reduceRows, type ReducedRow } from './reduce-rows.js';
 
@@ -16,6 +17,8 @@ export interface GridOptions extends Omit<CompareOptions, 'cwd' | 'prompt'> {
   limit?: number;
   /** Each cell's output is cut to this many characters (0: never). @default 2000 */
   maxOutput?: number;
+  /** Each head against the base, when already computed (`comparisons[i]` is `runs[i + 1]`); else `compareRuns` runs here. */
+  comparisons?: CompareResult[];
 }
 
 /** Labels by what varies between the runs: model, prompt name, both; the id when that is not enough. */
@@ -120,8 +123,8 @@ const byDisagreement = (a: GridRow, b: GridRow): number =>
 export async function buildGrid(runs: readonly StoredRun[], options: GridOptions = {}): Promise<GridResult> {
   const [base, ...heads] = runs;
   if (!base || heads.length === 0) throw new UsageError('USAGE_MISSING_RUN', 'a grid needs at least two runs');
-  const comparisons = [];
-  for (const head of heads) comparisons.push(await compareRuns(base, head, options));
+  const comparisons = options.comparisons ?? [];
+  if (options.comparisons === undefined) for (const head of heads) comparisons.push(await compareRuns(base, head, options));
   const evals: string[] = [];
   for (const run of runs) for (const e of run.manifest.summary?.evals ?? []) if (!evals.includes(e.name)) evals.push(e.name);
   const limit = options.limit ?? 1000;

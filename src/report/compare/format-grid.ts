@@ -11,6 +11,8 @@ export interface GridTableOptions {
   truncate?: number;
   /** Terminal width to fit; undefined: no fitting. */
   width?: number;
+  /** Print each head's line of statistics above the grid. @default true */
+  statistics?: boolean;
 }
 
 /** The grid for a terminal: the heads' statistics, then one row per dataset row, one column per run. */
@@ -22,7 +24,11 @@ export function formatGridTable(grid: GridResult, options: GridTableOptions = {}
     truncate(oneLine(row.input), max),
     ...row.cells.map((cell) => [truncate(cellOutput(cell), max), ...cellFacts(cell)].join(' · ')),
   ]);
-  const lines = [`GRID: ${grid.runs.map((r, i) => `${r.label} (${r.id})${i === 0 ? ' [base]' : ''}`).join(', ')}`, ...headLines(grid), '', gridCaption(grid)];
+  const lines = [
+    `GRID: ${grid.runs.map((r, i) => `${r.label} (${r.id})${i === 0 ? ' [base]' : ''}`).join(', ')}`,
+    ...(options.statistics === false ? [] : [...headLines(grid), '']),
+    gridCaption(grid),
+  ];
   if (rows.length > 0) {
     const fitted = options.width === undefined ? [headers, ...rows] : fitColumns(headers, rows, options.width);
     const [h = headers, ...body] = fitted ?? [headers, ...rows.map((cells) => cells.map((cell) => truncate(cell, 12)))];

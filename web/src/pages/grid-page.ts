@@ -3,7 +3,6 @@ import type { VNode } from 'preact';
 import type { GridCell, GridResponse } from '../api.js';
 import { CompareEvals } from '../components/compare-evals.js';
 import { cellText, ms, usd } from '../format.js';
-import { href } from '../router.js';
 
 function chip(name: string, e: GridCell['evals'][string]): VNode {
   const text = e.error !== undefined ? 'ERROR' : e.passed !== undefined ? (e.passed ? 'PASS' : 'FAIL') : (e.label ?? (e.score === undefined ? 'n/a' : String(Number(e.score.toFixed(2)))));
@@ -37,7 +36,7 @@ export function GridPage({ grid }: { grid: GridResponse }): VNode {
     <p data-testid="grid-caption">${grid.common} rows in all ${grid.runs.length} runs${missing.length > 0 ? ` (${missing.join(', ')})` : ''}${grid.filter.disagree || grid.filter.failed ? `; ${grid.matched} shown by the filter` : ''}</p>
     <div class="grid-scroll">
       <table class="grid">
-        <thead><tr><th>#</th><th>input</th>${grid.runs.map((r) => html`<th><div>${r.label}</div><a class="mono small" href=${href.run(r.id)}>${r.id}</a></th>`)}</tr></thead>
+        <thead><tr><th>#</th><th>input</th>${grid.runs.map((r) => html`<th><div>${r.label}</div><span class="mono small">${r.id}</span></th>`)}</tr></thead>
         <tbody>${grid.rows.map((row) => html`<tr data-index=${row.index}>
           <td>${row.index}</td>
           <td class="mono small">${cellText(JSON.stringify(row.input), 200)}</td>
