@@ -13,6 +13,7 @@
  *   /api/runs/<id>/flips               FlipsResponse   rows flipped since the previous run of the prompt
  *   /api/runs/<id>/events              server-sent events, each `data:` a RunEvent
  *   /api/compare/<base>/<head>?show=<n>  CompareResponse  the two runs compared (as `agentmark compare`)
+ *   /api/grid/<base>/<head>/<head>…      GridResponse     2 to 8 runs side by side (as `agentmark compare A B C`)
  *   /api/events                        server-sent events, each `data:` a RunsEvent
  *   (and the review routes, below)
  */

@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
 import { cliProject, type CliProject } from '../cli/cli-project.js';
+import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { launchBrowser } from './browser.js';
 import { TABLES, layoutProblems, viewportProblems } from './geometry.js';
 
@@ -17,6 +18,7 @@ let project: CliProject;
 let browser: { context: BrowserContext; close: () => Promise<void> };
 let page: Page;
 let ids: string[];
+let viewer: ViewServer;
 beforeAll(async () => {
   server = await startOpenAIServer({
     handler: (request) => ({ text: request.model === 'gpt-4o' ? request.lastUserText.toUpperCase() : request.messagesText.includes('Tersely') ? `${request.lastUserText}!` : request.lastUserText }),
@@ -30,11 +32,13 @@ beforeAll(async () => {
   const written = await project.run(['compare', ...ids, '--format', 'html', '-o', 'grid.html']);
   expect(written.stderr).toBe('');
   expect(written.code).toBe(0);
+  viewer = await startViewServer({ projectRoot: project.dir, port: 0 });
   browser = await launchBrowser();
   page = await browser.context.newPage();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
+  await viewer?.close();
   await server.close();
   await project.cleanup();
 });
@@ -66,5 +70,36 @@ describe('compare A B C --format html: the results grid in one file', () => {
       `openai/gpt-4o-mini · grid-terse vs openai/gpt-4o-mini · grid (head − base, 3 paired rows)`,
     ]);
     expect(await page.textContent('[data-testid=grid-caption]')).toBe('3 rows in all 3 runs');
+  });
+});
+
+describe('the viewer: ticking three runs on the runs page opens the grid', () => {
+  it('opens #/grid/<oldest>/<…>/<newest> with row 2\'s three outputs side by side; two ticks still open compare', async () => {
+    await page.goto(viewer.url);
+    await page.waitForSelector('table.runs tbody tr');
+    // Ticked newest first: the oldest run is still the base.
+    for (const id of [...ids].reverse()) await page.check(`input[aria-label="compare ${id}"]`);
+    expect(await page.textContent('[data-testid=open-compare]')).toBe('open the grid of the 3 ticked runs');
+    await page.click('[data-testid=open-compare]');
+    await page.waitForSelector('table.grid tbody tr');
+    expect(page.url()).toBe(`${viewer.url}#/grid/${ids.join('/')}`);
+    expect(await page.locator('table.grid tbody tr[data-index="2"] .grid-output').allTextContents()).toEqual(['gamma', 'GAMMA', 'gamma!']);
+    expect(await viewportProblems(page, { tables: [TABLES.grid, TABLES.compareEvals] })).toEqual({ 1280: [], 390: [] });
+    // Two ticks still open the compare page.
+    await page.goto(viewer.url);
+    await page.waitForSelector('table.runs tbody tr');
+    await page.check(`input[aria-label="compare ${ids[1]}"]`);
+    await page.check(`input[aria-label="compare ${ids[0]}"]`);
+    expect(await page.textContent('[data-testid=open-compare]')).toBe('compare the two ticked runs');
+    await page.click('[data-testid=open-compare]');
+    await page.waitForSelector('table.compare-evals');
+    expect(page.url()).toBe(`${viewer.url}#/compare/${ids[0]}/${ids[1]}`);
+  }, 60_000);
+
+  it('/api/grid answers 404 for an unknown run and 400 for one run', async () => {
+    const unknown = await fetch(`${viewer.url}api/grid/${ids[0]}/${ids[1]}/20261130-000000.000-000000`);
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'not found' }]);
+    const one = await fetch(`${viewer.url}api/grid/${ids[0]}`);
+    expect([one.status, await one.json()]).toEqual([400, { error: 'a grid takes 2 to 8 runs' }]);
   });
 });

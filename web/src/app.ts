@@ -3,7 +3,6 @@ import type { VNode } from 'preact';
 import type { DataSource } from './data/source.js';
 import { ComparePage } from './pages/compare-page.js';
 import { GridPage } from './pages/grid-page.js';
-import type { GridResponse } from './api.js';
 import { ReviewPage } from './pages/review-page.js';
 import { RowPage } from './pages/row-page.js';
 import { RunPage } from './pages/run-page.js';
@@ -11,7 +10,7 @@ import { RunsPage } from './pages/runs-page.js';
 import { href, useRoute, type Route } from './router.js';
 
 /** One case per page. A report's `home` is its first page, shown at `#/`. */
-export function App({ source, home, grid }: { source: DataSource; home?: Route; grid?: GridResponse }): VNode {
+export function App({ source, home }: { source: DataSource; home?: Route }): VNode {
   const parsed = useRoute();
   const route = parsed.page === 'runs' && home !== undefined ? home : parsed;
   switch (route.page) {
@@ -26,7 +25,7 @@ export function App({ source, home, grid }: { source: DataSource; home?: Route; 
     case 'compare':
       return html`<${ComparePage} key=${`${route.base}/${route.head}`} source=${source} base=${route.base} head=${route.head} />`;
     case 'grid':
-      return grid ? html`<${GridPage} grid=${grid} />` : html`<main><h1>no grid</h1><p>This page has no results grid. <a href=${href.runs()}>Back to the start.</a></p></main>`;
+      return html`<${GridPage} key=${route.ids.join('/')} source=${source} ids=${route.ids} />`;
     case 'missing':
       return html`<main><h1>not found</h1><p>No page at <code>${route.hash}</code>. <a href=${href.runs()}>Back to the start.</a></p></main>`;
   }

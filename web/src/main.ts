@@ -5,7 +5,6 @@ import { httpSource } from './data/http-source.js';
 import { inlineSource, readInlineData } from './data/inline-source.js';
 import type { DataSource } from './data/source.js';
 import type { Route } from './router.js';
-import type { GridResponse } from './api.js';
 import './style.css';
 
 /** A single-file report carries its data in #agentmark-data; the served app asks the API. */
@@ -15,18 +14,16 @@ async function start(): Promise<void> {
   const inline = document.getElementById('agentmark-data');
   let source: DataSource;
   let home: Route | undefined;
-  let grid: GridResponse | undefined;
   if (inline) {
     const data = await readInlineData(inline);
     source = inlineSource(data);
     // A report opens on its comparison, or on its one run.
     const first = data.reports[0]?.run.manifest.id;
-    grid = data.grid;
-    if (grid) home = { page: 'grid' };
+    if (data.grid) home = { page: 'grid', ids: data.grid.runs.map((r) => r.id) };
     else if (data.compare) home = { page: 'compare', base: data.compare.base.id, head: data.compare.head.id };
     else if (first !== undefined) home = { page: 'run', id: first };
   } else source = httpSource();
-  render(html`<${App} source=${source} home=${home} grid=${grid} />`, root);
+  render(html`<${App} source=${source} home=${home} />`, root);
 }
 
 void start();
