@@ -81,12 +81,14 @@ function gridRow(rows: readonly ReducedRow[], evals: readonly string[], maxOutpu
   };
 }
 
-/** Rows of several runs joined by identity while read in step; a row waits only until every run has it. */
+/**
+ * Rows of several runs joined by identity while read in step; a row waits only until every run
+ * has it, so runs of the same dataset hold about one row each. The k-th copy of a duplicated row
+ * joins the k-th copy in the other runs (each identity keeps a queue of partial joins).
+ */
 async function* joinRows(streams: AsyncIterator<ReducedRow>[], missing: number[]): AsyncGenerator<ReducedRow[]> {
   const n = streams.length;
-  const waiting = new Map<string, Array<ReducedRow | undefined>>();
-  // The k-th copy of a duplicated row joins the k-th copy in the other runs.
-  const seen = streams.map(() => new Map<string, number>());
+  const waiting = new Map<string, Array<Array<ReducedRow | undefined>>>();
   const done = streams.map(() => false);
   while (done.some((d) => !d)) {
     for (let i = 0; i < n; i++) {
@@ -96,21 +98,24 @@ async function* joinRows(streams: AsyncIterator<ReducedRow>[], missing: number[]
         done[i] = true;
         continue;
       }
-      const copies = seen[i] as Map<string, number>;
-      const k = copies.get(next.value.key) ?? 0;
-      copies.set(next.value.key, k + 1);
-      const key = `${next.value.key}#${k}`;
-      const slots = waiting.get(key) ?? new Array<ReducedRow | undefined>(n).fill(undefined);
+      const key = next.value.key;
+      const queue = waiting.get(key) ?? [];
+      let slots = queue.find((s) => s[i] === undefined);
+      if (!slots) queue.push((slots = new Array<ReducedRow | undefined>(n).fill(undefined)));
       slots[i] = next.value;
       if (slots.every((s) => s !== undefined)) {
-        waiting.delete(key);
+        queue.splice(queue.indexOf(slots), 1);
         yield slots as ReducedRow[];
-      } else waiting.set(key, slots);
+      }
+      if (queue.length === 0) waiting.delete(key);
+      else waiting.set(key, queue);
     }
   }
-  for (const slots of waiting.values()) slots.forEach((s, i) => {
-    if (s === undefined) missing[i] = (missing[i] ?? 0) + 1;
-  });
+  for (const queue of waiting.values()) {
+    for (const slots of queue) slots.forEach((s, i) => {
+      if (s === undefined) missing[i] = (missing[i] ?? 0) + 1;
+    });
+  }
 }
 
 const byDisagreement = (a: GridRow, b: GridRow): number =>

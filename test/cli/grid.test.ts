@@ -121,3 +121,13 @@ describe('Grid: three runs (two models, one prompt variant) over the same 30 row
     expect(table.stdout).toContain(`10 rows in all 3 runs (20 missing from openai/gpt-4o-mini (${partial}))`);
   });
 });
+
+describe('grid options', () => {
+  it('are for three or more runs; --sort takes dataset or disagreement (exit 2)', async () => {
+    const two = await project.run(['compare', ids[0] as string, ids[1] as string, '--disagree', '--sort', 'disagreement']);
+    expect([two.code, two.stdout]).toEqual([2, '']);
+    expect(two.stderr).toBe('error: --disagree, --sort: only for the results grid of three or more runs\n  hint: name a third run, e.g. `agentmark compare A B C --disagree`\n');
+    const bad = await project.run(['compare', ...ids, '--sort', 'latency']);
+    expect([bad.code, bad.stderr]).toEqual([2, 'error: --sort latency: the grid sorts by dataset or disagreement\n']);
+  });
+});

@@ -125,6 +125,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (sort !== 'dataset' && sort !== 'disagreement') {
     throw new UsageError('USAGE_BAD_VALUE', `--sort ${sort}: the grid sorts by dataset or disagreement`);
   }
+  if (positionals.length === 2) {
+    const gridOnly = (['disagree', 'failed', 'limit'] as const).filter((name) => options[name] !== undefined).map((name) => `--${name}`);
+    if (options.sort !== undefined && options.sort !== 'dataset') gridOnly.push('--sort');
+    if (gridOnly.length > 0) {
+      throw new UsageError('USAGE_CONFLICT', `${gridOnly.join(', ')}: only for the results grid of three or more runs`, { hint: 'name a third run, e.g. `agentmark compare A B C --disagree`' });
+    }
+  }
   const project = await openProject(options.project, io.cwd);
   const context = { projectRoot: project.root, cwd: io.cwd, ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }) };
   if (positionals.length > 2) {
