@@ -97,8 +97,9 @@ describe('Grid: three runs (two models, one prompt variant) over the same 30 row
     for (const line of table) expect(Array.from(line).length).toBeLessThanOrEqual(80);
   });
 
-  it('markdown fits a PR comment: at most --limit (default 100) rows, with a count of the rest', async () => {
-    const full = await project.run(['compare', ...ids, '--format', 'markdown', '--disagree']);
+  it('markdown fits a PR comment: the changed rows only, at most --limit (default 100), with a count of the rest', async () => {
+    // Markdown lists the changed rows only (--disagree or not).
+    const full = await project.run(['compare', ...ids, '--format', 'markdown']);
     expect(full.code).toBe(0);
     expect(full.stdout).toContain('| # | Input | openai/gpt-4o-mini · grid | openai/gpt-4o · grid | openai/gpt-4o-mini · grid-terse |');
     expect(full.stdout).toContain('| 3 | {"word":"w03"} | w03 · exact PASS · ');

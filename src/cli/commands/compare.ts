@@ -33,7 +33,7 @@ export const compareOptions = {
   show: { type: 'integer', value: '<n>', min: 0, default: 20, description: 'Changed rows listed in full' },
   prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut inputs and outputs to n characters in the table (0: never)' },
-  disagree: { type: 'boolean', description: 'Grid (three or more runs): only rows where the runs\' verdicts or outputs differ' },
+  disagree: { type: 'boolean', description: 'Grid (three or more runs): only rows where the runs\' verdicts or outputs differ (always in markdown)' },
   failed: { type: 'boolean', description: 'Grid: only rows where some run errored or did not pass an eval' },
   sort: { type: 'string', value: '<order>', default: 'dataset', description: 'Grid: dataset, or disagreement (most evals differing first)' },
   limit: { type: 'integer', value: '<n>', min: 0, description: 'Grid: rows shown, the rest counted (default 100 in markdown, 1000 otherwise)' },
@@ -79,7 +79,8 @@ async function runGrid(runs: StoredRun[], { format, sort, options, projectRoot }
     maxChangedRows: num(options.show, 20),
     ...(options['max-drop'] === undefined ? {} : { maxDrop: num(options['max-drop'], 5) }),
     failOnRegression: options['fail-on-regression'] === true || failOnInconclusive || options['max-drop'] !== undefined,
-    disagree: options.disagree === true,
+    // A pull-request comment lists the changed rows only: where the runs disagree.
+    disagree: options.disagree === true || format === 'markdown',
     failed: options.failed === true,
     sort,
     limit: num(options.limit, format === 'markdown' ? 100 : 1000),
