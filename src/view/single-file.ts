@@ -87,8 +87,7 @@ export async function buildCompareReportData(projectRoot: string, compare: Compa
  * The report of a results grid (`compare A B C --format html`): the grid as `buildGrid` gave it
  * (outputs already cut), and the runs' list entries; the runs' rows are not inlined again.
  */
-export async function buildGridReportData(projectRoot: string, grid: GridResponse, runs: readonly StoredRun[]): Promise<ReportData> {
-  void projectRoot;
+export function buildGridReportData(grid: GridResponse, runs: readonly StoredRun[]): ReportData {
   return { version: 2, runs: runs.map((r) => listItem(r.manifest)), reports: [], grid };
 }
 

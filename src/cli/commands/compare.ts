@@ -85,7 +85,7 @@ async function runGrid(runs: StoredRun[], { format, sort, options, projectRoot }
     sort,
     limit: num(options.limit, format === 'markdown' ? 100 : 1000),
   });
-  const page = format === 'html' ? await gridHtml(projectRoot, grid, runs) : undefined;
+  const page = format === 'html' ? await gridHtml(grid, runs) : undefined;
   const output = openReportOutput(options.output, io.cwd, io.stdout);
   try {
     const truncate = num(options.truncate, 200);
@@ -102,9 +102,9 @@ async function runGrid(runs: StoredRun[], { format, sort, options, projectRoot }
   return grid.comparisons.some((c) => gateFails(c, failOnInconclusive)) ? ExitCode.gateFailed : ExitCode.ok;
 }
 
-async function gridHtml(projectRoot: string, grid: GridResult, runs: readonly StoredRun[]): Promise<string> {
+async function gridHtml(grid: GridResult, runs: readonly StoredRun[]): Promise<string> {
   const { buildGridReportData, renderReportHtml } = await import('../../view/index.js');
-  return renderReportHtml(await buildGridReportData(projectRoot, grid, runs));
+  return renderReportHtml(buildGridReportData(grid, runs));
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
