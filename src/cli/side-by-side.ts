@@ -1,4 +1,5 @@
-import { compareRuns, type CompareResult } from '../compare/index.js';
+import { buildGrid, compareRuns, type CompareResult } from '../compare/index.js';
+import { formatGridTable } from '../report/compare/index.js';
 import type { RunSummary } from '../experiment/types.js';
 import { createProviderRegistry } from '../model/index.js';
 import type { LoadedConfig } from '../project/index.js';
@@ -45,4 +46,17 @@ export async function compareWithFirst(runs: readonly FinishedExperiment[], alph
   const out: CompareResult[] = [];
   for (const run of rest) out.push(await compareRuns(base, await openRunFolder(run.runDir), { alpha }));
   return out;
+}
+
+/** Rows of the results grid run-experiment ends with; the rest are counted. */
+export const RUN_GRID_ROWS = 100;
+
+/**
+ * The results grid of the runs (rows side by side, one column per run), for the table after the
+ * side-by-side summary; the statistics are the comparisons already made, not computed again.
+ */
+export async function runsGrid(runs: readonly FinishedExperiment[], comparisons: CompareResult[], options: { truncate: number; width?: number }): Promise<string> {
+  const opened = await Promise.all(runs.map((run) => openRunFolder(run.runDir)));
+  const grid = await buildGrid(opened, { comparisons, limit: RUN_GRID_ROWS });
+  return formatGridTable(grid, { statistics: false, truncate: options.truncate, ...(options.width === undefined ? {} : { width: options.width }) });
 }

@@ -1,5 +1,6 @@
-import { MAX_COMPARE_SHOW, MAX_ROWS_PER_REQUEST, type CompareResponse, type RowDetailResponse, type RowIndex, type RowsResponse, type RunsResponse, type SearchResponse } from './api-types.js';
+import { MAX_COMPARE_SHOW, MAX_ROWS_PER_REQUEST, type CompareResponse, type GridResponse, type RowDetailResponse, type RowIndex, type RowsResponse, type RunsResponse, type SearchResponse } from './api-types.js';
 import { compareInCatalog, parseShow } from './compare-route.js';
+import { gridInCatalog } from './grid-route.js';
 import type { RunCatalog } from './run-catalog.js';
 import { reproduceCommand, renderRowMessages } from './row-messages.js';
 import { searchableText } from './run-index.js';
@@ -44,6 +45,10 @@ export async function apiRoute(catalog: RunCatalog, segments: string[], query: U
 
 async function route(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
   const [first, id, part, arg, ...rest] = segments;
+  if (first === 'grid') {
+    const outcome = await gridInCatalog(catalog, segments.slice(1));
+    return outcome.ok ? ok(outcome.result satisfies GridResponse) : { status: outcome.status, body: { error: outcome.error } };
+  }
   if (first === 'compare') {
     if (id === undefined || part === undefined || arg !== undefined) return notFound;
     const show = parseShow(query.get('show'));

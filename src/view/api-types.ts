@@ -13,6 +13,7 @@
  *   /api/runs/<id>/flips               FlipsResponse   rows flipped since the previous run of the prompt
  *   /api/runs/<id>/events              server-sent events, each `data:` a RunEvent
  *   /api/compare/<base>/<head>?show=<n>  CompareResponse  the two runs compared (as `agentmark compare`)
+ *   /api/grid/<base>/<head>/<head>…      GridResponse     2 to 8 runs side by side (as `agentmark compare A B C`)
  *   /api/events                        server-sent events, each `data:` a RunsEvent
  *   (and the review routes, below)
  */
@@ -20,6 +21,7 @@ import type { EvalSummary, RowResult, RunSummary } from '../experiment/types.js'
 import type { RunManifest } from '../store/types.js';
 import type { ChatMessage } from '../prompt/types.js';
 import type { CompareResult } from '../compare/types.js';
+import type { GridCell, GridEval, GridResult, GridRow, GridRun } from '../compare/grid-types.js';
 import type { Label } from '../review/types.js';
 import type { RunAgreementReport } from '../review/run-agreement.js';
 import type { VerdictKind } from '../scoring/agreement/eval-agreement.js';
@@ -32,6 +34,8 @@ export type { ChangedRow, EvalComparison, EvalSide, Interval, RunDescription, Ru
  * them with the same options: the page shows these numbers and computes none of its own.
  */
 export type CompareResponse = CompareResult;
+/** Three or more runs side by side (`agentmark compare A B C --format json`/`html`). */
+export type GridResponse = GridResult;
 
 /** Changed rows a compare page lists when the URL does not say (`--show`'s default). */
 export const DEFAULT_COMPARE_SHOW = 20;
@@ -155,7 +159,11 @@ export interface ReportData {
   /** Each run's data, by run id order of `runs`. */
   reports: ReportRun[];
   compare?: CompareResponse;
+  /** A results grid of three or more runs: the report opens on it. */
+  grid?: GridResponse;
 }
+
+export type { GridCell, GridEval, GridRow, GridRun };
 
 /*
  * Review (human labels) and judge–human agreement:

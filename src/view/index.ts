@@ -1,2 +1,2 @@
 export { startViewServer, type ViewServer, type ViewServerOptions } from './server.js';
-export { buildCompareReportData, buildReportData, renderReportHtml } from './single-file.js';
+export { buildCompareReportData, buildGridReportData, buildReportData, renderReportHtml } from './single-file.js';

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { RowResult } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
 import type { StoredRun } from '../store/index.js';
-import type { AgreementResponse, CompareResponse, ReportData, ReportRun } from './api-types.js';
+import type { AgreementResponse, CompareResponse, GridResponse, ReportData, ReportRun } from './api-types.js';
 import { appendRow, emptyColumns } from '../store/row-columns.js';
 import { listItem } from './run-catalog.js';
 import { loadRunPrompt, renderRowMessages, reproduceCommand } from './row-messages.js';
@@ -83,6 +83,14 @@ export async function buildCompareReportData(projectRoot: string, compare: Compa
   return { version: 2, runs: reports.map((r) => listItem(r.run.manifest)), reports, compare };
 }
 
+/**
+ * The report of a results grid (`compare A B C --format html`): the grid as `buildGrid` gave it
+ * (outputs already cut), and the runs' list entries; the runs' rows are not inlined again.
+ */
+export function buildGridReportData(grid: GridResponse, runs: readonly StoredRun[]): ReportData {
+  return { version: 2, runs: runs.map((r) => listItem(r.manifest)), reports: [], grid };
+}
+
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** `<` as \u003c: no `</script>` or `<!--` in the data can end or bend the script element. */
@@ -121,7 +129,9 @@ export async function renderReportHtml(data: ReportData, dir = webDir()): Promis
     "form-action 'none'",
   ].join('; ');
   const first = data.reports[0]?.run.manifest;
-  const title = data.compare
+  const title = data.grid
+    ? `grid ${data.grid.runs.map((r) => r.id).join(' · ')} · agentmark`
+    : data.compare
     ? `compare ${data.compare.base.id} → ${data.compare.head.id} · agentmark`
     : `${first?.prompt.name ?? 'report'} · ${first?.id ?? ''} · agentmark`;
   return [

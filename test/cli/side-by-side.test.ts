@@ -32,9 +32,23 @@ describe('several models side by side', () => {
     expect(side).toContain('│ rows (errored)    │ 3 (0)                        │ 3 (0)                       │');
     expect(side).toContain('openai/loud vs openai/gpt-4o-mini (head − base; 3 paired rows, p-values Holm-adjusted across evals):');
     expect(side).toContain('│ exact (pass rate) │ 66.7% [20.8–93.9] │ 33.3% [6.1–79.2] │ −33.3 pts [−87.7, +58.5] │');
-    // the side-by-side block, then the one overall line of the several runs
-    expect(side.trimEnd().split('\n').slice(-3)).toEqual([
+    // the side-by-side block, the results grid of the runs, then the one overall line of the several runs
+    const lines = side.trimEnd().split('\n');
+    const gridAt = lines.indexOf('GRID: openai/gpt-4o-mini (<run-id>) [base], openai/loud (<run-id>)');
+    expect(lines.slice(gridAt - 2, gridAt)).toEqual([
       'Changed rows: 2 regressed, 1 improved. inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2468 more paired rows needed (2471 in all)',
+      '',
+    ]);
+    expect(lines.slice(gridAt + 1)).toEqual([
+      '3 rows in all 2 runs',
+      // (column widths follow the latencies, so the rules are matched, not spelled out)
+      expect.stringMatching(/^┌───┬──────────────────┬─+┬─+┐$/),
+      expect.stringMatching(/^│ # │ Input            │ openai\/gpt-4o-mini +│ openai\/loud +│$/),
+      expect.stringMatching(/^├───┼──────────────────┼─+┼─+┤$/),
+      expect.stringMatching(/^│ 0 │ \{"word":"alpha"\} │ alpha · exact PASS · \[\.\.\.\]ms · <\$0\.0001 +│ ALPHA · exact FAIL · \[\.\.\.\]ms +│$/),
+      expect.stringMatching(/^│ 1 │ \{"word":"beta"\} /),
+      expect.stringMatching(/^│ 2 │ \{"word":"gamma"\} │ gamma · exact FAIL /),
+      expect.stringMatching(/^└───┴──────────────────┴─+┴─+┘$/),
       '',
       'Overall:  2 experiments, 6 rows (0 errored): 0 passed, 2 failed → FAILED (exit 1)',
     ]);

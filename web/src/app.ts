@@ -2,6 +2,7 @@ import { html } from 'htm/preact';
 import type { VNode } from 'preact';
 import type { DataSource } from './data/source.js';
 import { ComparePage } from './pages/compare-page.js';
+import { GridPage } from './pages/grid-page.js';
 import { ReviewPage } from './pages/review-page.js';
 import { RowPage } from './pages/row-page.js';
 import { RunPage } from './pages/run-page.js';
@@ -23,6 +24,8 @@ export function App({ source, home }: { source: DataSource; home?: Route }): VNo
       return html`<${ReviewPage} key=${route.id} source=${source} id=${route.id} query=${route.query} />`;
     case 'compare':
       return html`<${ComparePage} key=${`${route.base}/${route.head}`} source=${source} base=${route.base} head=${route.head} />`;
+    case 'grid':
+      return html`<${GridPage} key=${route.ids.join('/')} source=${source} ids=${route.ids} />`;
     case 'missing':
       return html`<main><h1>not found</h1><p>No page at <code>${route.hash}</code>. <a href=${href.runs()}>Back to the start.</a></p></main>`;
   }

@@ -19,7 +19,8 @@ async function start(): Promise<void> {
     source = inlineSource(data);
     // A report opens on its comparison, or on its one run.
     const first = data.reports[0]?.run.manifest.id;
-    if (data.compare) home = { page: 'compare', base: data.compare.base.id, head: data.compare.head.id };
+    if (data.grid) home = { page: 'grid', ids: data.grid.runs.map((r) => r.id) };
+    else if (data.compare) home = { page: 'compare', base: data.compare.base.id, head: data.compare.head.id };
     else if (first !== undefined) home = { page: 'run', id: first };
   } else source = httpSource();
   render(html`<${App} source=${source} home=${home} />`, root);

@@ -9,6 +9,8 @@ export type Route =
   | { page: 'run'; id: string }
   | { page: 'row'; id: string; index: number }
   | { page: 'compare'; base: string; head: string }
+  /** Runs side by side, the first the base (`#/grid/<base>/<head>/<head>…`). */
+  | { page: 'grid'; ids: string[] }
   /** The review queue; `query` is the server's queue query (filter, eval, k, seed). */
   | { page: 'review'; id: string; query: string }
   | { page: 'missing'; hash: string };
@@ -27,6 +29,7 @@ export function parseRoute(hash: string): Route {
   const [first, id, rows, index] = parts;
   if (first === 'runs' && id !== undefined && parts.length === 2) return { page: 'run', id };
   if (first === 'runs' && id !== undefined && rows === 'review' && parts.length === 3) return { page: 'review', id, query: search };
+  if (first === 'grid' && parts.length >= 3) return { page: 'grid', ids: parts.slice(1) };
   if (first === 'compare' && id !== undefined && rows !== undefined && parts.length === 3) return { page: 'compare', base: id, head: rows };
   if (first === 'runs' && id !== undefined && rows === 'rows' && index !== undefined && /^\d+$/.test(index) && parts.length === 4) {
     return { page: 'row', id, index: Number(index) };
@@ -42,6 +45,7 @@ export const href = {
     const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string | number] => e[1] !== undefined).map(([k, v]) => [k, String(v)])).toString();
     return `#/runs/${encodeURIComponent(id)}/review${search === '' ? '' : `?${search}`}`;
   },
+  grid: (ids: readonly string[]): string => `#/grid/${ids.map(encodeURIComponent).join('/')}`,
   compare: (base: string, head: string): string => `#/compare/${encodeURIComponent(base)}/${encodeURIComponent(head)}`,
 };
 

@@ -18,7 +18,7 @@ import { parseOptions } from '../options.js';
 import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
 import { modelsFromFlags, runSettingsFromFlags } from '../run-settings.js';
-import { checkModels, compareWithFirst, experimentsOf, type FinishedExperiment } from '../side-by-side.js';
+import { checkModels, compareWithFirst, experimentsOf, runsGrid, type FinishedExperiment } from '../side-by-side.js';
 import { formatSideBySide } from '../../report/compare/index.js';
 import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
 import { loadPrompt } from '../../prompt/index.js';
@@ -166,7 +166,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     if (sideBySide && finished.length > 1 && !io.signal.aborted) {
       const comparisons = await compareWithFirst(finished, options.alpha ?? 0.05);
-      if (format === 'table') output.stream.write(`\n${formatSideBySide(finished, comparisons)}`);
+      if (format === 'table') {
+        output.stream.write(`\n${formatSideBySide(finished, comparisons)}`);
+        const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
+        output.stream.write(`\n${await runsGrid(finished, comparisons, { truncate: settings.report.truncate, ...(width === undefined ? {} : { width }) })}`);
+      }
       // json: each run's document carries its comparison with the first.
       for (const run of combined ?? []) {
         const comparison = comparisons.find((c) => c.head.id === run.info.runId);

@@ -1,4 +1,4 @@
-import { MAX_ROWS_PER_REQUEST, SESSION_TOKEN_HEADER, type AgreementResponse, type LabelBody, type QueueResponse, type ReviewResponse, type ReviewRow, type CompareResponse, type FlipsResponse, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
+import { MAX_ROWS_PER_REQUEST, SESSION_TOKEN_HEADER, type AgreementResponse, type LabelBody, type QueueResponse, type ReviewResponse, type ReviewRow, type CompareResponse, type GridResponse, type FlipsResponse, type RowDetailResponse, type RowIndex, type RowResult, type RowsResponse, type RunEvent, type RunResponse, type RunsResponse, type SearchResponse } from '../api.js';
 import type { DataSource } from './source.js';
 import { readSession } from './review-session.js';
 
@@ -44,6 +44,7 @@ export function httpSource(): DataSource {
     },
     row: (id, index) => get<RowDetailResponse>(`/api/runs/${enc(id)}/rows/${index}`),
     compare: (base, head) => get<CompareResponse>(`/api/compare/${enc(base)}/${enc(head)}`),
+    grid: (ids) => get<GridResponse>(`/api/grid/${ids.map(enc).join('/')}`),
     flips: (id) => get<FlipsResponse>(`/api/runs/${enc(id)}/flips`),
     search: async (id, query) => (await get<SearchResponse>(`/api/runs/${enc(id)}/search?q=${enc(query)}`)).positions,
     followRun(id, since, onEvent) {

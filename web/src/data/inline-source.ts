@@ -55,6 +55,11 @@ export function inlineSource(data: ReportData): DataSource {
       return positions;
     },
     agreement: async (id) => (await report(id)).agreement ?? null,
+    async grid(ids) {
+      const result = data.grid;
+      if (!result || result.runs.map((r) => r.id).join('/') !== ids.join('/')) throw new Error(`this report holds no grid of ${ids.join(', ')}`);
+      return result;
+    },
     async compare(base, head) {
       const result = data.compare;
       if (!result || result.base.id !== base || result.head.id !== head) throw new Error(`this report holds no comparison of ${base} and ${head}`);

@@ -1,4 +1,4 @@
-import type { AgreementResponse, CompareResponse, FlipsResponse, LabelBody, QueueResponse, ReviewResponse, ReviewRow, RowDetailResponse, RowIndex, RowResult, RunEvent, RunListItem, RunResponse } from '../api.js';
+import type { AgreementResponse, CompareResponse, GridResponse, FlipsResponse, LabelBody, QueueResponse, ReviewResponse, ReviewRow, RowDetailResponse, RowIndex, RowResult, RunEvent, RunListItem, RunResponse } from '../api.js';
 
 /**
  * Where the pages get their data: the viewer's HTTP API, or the data inlined in a single-file
@@ -16,6 +16,8 @@ export interface DataSource {
   search(id: string, query: string): Promise<number[]>;
   /** The two runs compared by the server's comparison engine (never computed here). */
   compare(base: string, head: string): Promise<CompareResponse>;
+  /** Runs side by side, the first the base (the server's `buildGrid`, or the report's grid). */
+  grid(ids: readonly string[]): Promise<GridResponse>;
   /** Rows flipped since the previous run of the prompt (the server's; a report has none). */
   flips?(id: string): Promise<FlipsResponse>;
   /** Live events of a running run; returns a function that stops following. */

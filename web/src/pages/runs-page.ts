@@ -22,12 +22,16 @@ function matches(run: RunListItem, f: Filters): boolean {
   return text === '' || [run.id, run.promptName, run.promptPath, run.model, run.datasetPath ?? '', run.gitCommit ?? ''].some((v) => v.toLowerCase().includes(text));
 }
 
+/** The most runs ticked at once (the server's grid takes up to 8). */
+const MAX_GRID = 8;
+
 /** Every run, newest first, with filters and a pass-rate chart per prompt. */
 export function RunsPage({ source }: { source: DataSource }): VNode {
   const [runs, setRuns] = useState<RunListItem[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [filters, setFilters] = useState<Filters>({ prompt: '', model: '', status: '', text: '' });
-  // Runs ticked for comparing, oldest tick first; a third tick drops the oldest.
+  // Runs ticked for comparing, oldest tick first: two open the compare page, three or more the
+  // grid; a tick past MAX_GRID drops the oldest.
   const [picked, setPicked] = useState<string[]>([]);
   useEffect(() => {
     const load = (): void => void source.listRuns().then(setRuns, (e: unknown) => setError(String(e)));
@@ -40,11 +44,13 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
   const prompts = [...new Set(runs.map((r) => r.promptPath))].sort();
   const models = [...new Set(runs.map((r) => r.model))].sort();
   const set = (patch: Partial<Filters>): void => setFilters((f) => ({ ...f, ...patch }));
-  const pick = (id: string, on: boolean): void => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
+  const pick = (id: string, on: boolean): void => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-MAX_GRID) : p.filter((x) => x !== id)));
   const openCompare = (): void => {
     // The older run is the base: the comparison reads "what changed since".
-    const [base, head] = picked.map((id) => runs.find((r) => r.id === id) as RunListItem).sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
-    if (base && head) navigate(href.compare(base.id, head.id));
+    const ordered = picked.map((id) => runs.find((r) => r.id === id) as RunListItem).sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+    const [base, head] = ordered;
+    if (ordered.length > 2) navigate(href.grid(ordered.map((r) => r.id)));
+    else if (base && head) navigate(href.compare(base.id, head.id));
   };
   const select = (label: string, key: 'prompt' | 'model' | 'status', values: string[]): VNode =>
     html`<label>${label} <select aria-label=${label} value=${filters[key]} onChange=${(e: Event) => set({ [key]: (e.target as HTMLSelectElement).value })}>
@@ -60,8 +66,8 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
       <span class="count" aria-live="polite">${shown.length} shown</span>
     </form>
     <div class="compare-pick">
-      <button type="button" data-testid="open-compare" disabled=${picked.length !== 2} onClick=${openCompare}>compare the two ticked runs</button>
-      <span class="muted" aria-live="polite">${picked.length === 2 ? 'the older one is the base' : `tick two runs to compare them (${picked.length} ticked)`}</span>
+      <button type="button" data-testid="open-compare" disabled=${picked.length < 2} onClick=${openCompare}>${picked.length > 2 ? `open the grid of the ${picked.length} ticked runs` : 'compare the two ticked runs'}</button>
+      <span class="muted" aria-live="polite">${picked.length >= 2 ? 'the oldest one is the base' : `tick two runs to compare them, three or more for the grid (${picked.length} ticked)`}</span>
     </div>
     <div class="table-scroll"><table class="runs">
       <thead><tr><th scope="col"><span class="visually-hidden">compare</span></th><th scope="col">started (UTC)</th><th scope="col">prompt</th><th scope="col">model</th><th scope="col">status</th>
