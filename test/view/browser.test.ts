@@ -174,7 +174,13 @@ describe('the viewer in a real browser', () => {
 
   it('shows hostile rows as literal text in the table and on the row page', async () => {
     await openRun(XSS_RUN);
-    await page.waitForFunction(() => !document.querySelector('.row[data-index="1"]')?.textContent?.includes('…'));
+    // Both rows drawn with their text loaded (a row not drawn yet has no text to wait on).
+    await page.waitForFunction(() =>
+      [0, 1].every((index) => {
+        const text = document.querySelector(`.row[data-index="${index}"]`)?.textContent;
+        return text !== undefined && text !== null && text !== '' && !text.includes('…');
+      }),
+    );
     expect(await page.locator('.row[data-index="0"] [role=cell]').nth(2).textContent()).toBe(HOSTILE.img);
     expect(await page.locator('.row[data-index="1"] [role=cell]').nth(2).textContent()).toBe(HOSTILE.script);
     expect(await page.textContent('.prompt-name')).toBe(HOSTILE.img);
@@ -184,6 +190,8 @@ describe('the viewer in a real browser', () => {
     expect(await page.textContent('tr[data-eval="safe"] .reason')).toBe(HOSTILE.script);
     expect(await page.textContent('pre.input')).toContain(HOSTILE.input);
     await page.goto(`${server.url}#/runs/${XSS_RUN}/rows/1`);
+    // Row 0's page has a diff too: wait for row 1's output, not for a selector both pages match.
+    await page.waitForFunction((text) => document.querySelector('[data-testid=output]')?.textContent === text, HOSTILE.script);
     await page.waitForSelector('.row-page .diff');
     expect(await page.textContent('[data-testid=output]')).toBe(HOSTILE.script);
     expect(await page.locator('img, svg[onload], script:not([src])').count()).toBe(0);

@@ -76,6 +76,8 @@ describe('a run edited after it ran, in a real browser', () => {
     // the edited prompt's run shows its own, edited messages
     await page.goto(`${server.url}#/runs/${newRun}/rows/0`);
     await page.waitForFunction((id) => document.querySelector('.row-page nav a')?.textContent === `← run ${id}`, newRun);
+    // The page changes before its messages load: wait for the new ones, not the old row's.
+    await page.waitForFunction(() => [...document.querySelectorAll('.row-page .message pre')].some((el) => el.textContent?.includes('Thank the customer first.')));
     const edited = await shownMessages();
     expect(edited[0]?.[1]).toContain('Thank the customer first.');
     expect(edited[0]?.[1]).toContain('Use a casual register');
