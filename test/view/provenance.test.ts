@@ -77,7 +77,7 @@ describe('a run edited after it ran, in a real browser', () => {
     await page.goto(`${server.url}#/runs/${newRun}/rows/0`);
     await page.waitForFunction((id) => document.querySelector('.row-page nav a')?.textContent === `← run ${id}`, newRun);
     // The page changes before its messages load: wait for the new ones, not the old row's.
-    await page.waitForFunction(() => [...document.querySelectorAll('.row-page .message pre')].some((el) => el.textContent?.includes('Thank the customer first.')));
+    await page.waitForFunction(() => document.querySelector('.row-page .message pre')?.textContent?.includes('Thank the customer first.') === true);
     const edited = await shownMessages();
     expect(edited[0]?.[1]).toContain('Thank the customer first.');
     expect(edited[0]?.[1]).toContain('Use a casual register');
