@@ -78,9 +78,16 @@ describe('a 200-row run against a faulty server', () => {
     expect(rows.filter((row) => (row.retries ?? 0) > 0).length).toBeGreaterThan(20);
     expect(errored.length).toBeGreaterThan(0);
     expect(errored.length).toBeLessThan(200);
-    // The reasons of the scripted faults are recorded.
-    const reasons = errored.map((row) => `${row.errorCode}: ${row.error}`).join('\n');
-    expect(reasons).toMatch(/500|exploded|server/i);
+    // Each errored row records the scripted fault its last attempt met. Which faults end rows
+    // depends on how the 16 requests in flight interleave, so the test asks only that every
+    // reason is one of them, never which ones occur.
+    const scripted: Record<string, RegExp> = {
+      MODEL_RATE_LIMITED: /HTTP 429 rate limited/,
+      MODEL_SERVER_ERROR: /HTTP 500 .*upstream exploded/,
+      MODEL_TIMEOUT: /timed out after 0\.5s/,
+      MODEL_CONNECTION_FAILED: /connection/,
+    };
+    for (const row of errored) expect(row.error, `${row.errorCode}: ${row.error}`).toMatch(scripted[row.errorCode ?? ''] ?? /^never$/);
 
     const summary = (await readManifest(dir, runId ?? '')).summary as { rows: number; errored: number };
     expect(summary.rows).toBe(200);
