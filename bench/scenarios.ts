@@ -6,7 +6,7 @@ import { measureNode, type ChildRun } from './measure.js';
 import { createBenchProject, type BenchProject } from './project.js';
 import { median, metric, type Metric, type ScenarioResult } from './report.js';
 import { cliEnv, type BenchContext } from './context.js';
-import { watchScenario } from './watch.js';
+import { WATCH_TITLE, watchScenario } from './watch.js';
 import { compareScenario } from './compare.js';
 import { mergeScenario } from './merge.js';
 import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
@@ -313,7 +313,7 @@ const cached = experimentScenario({
 
 const watch: Scenario = {
   id: 'watch',
-  title: '6 watch (20 rows, cached)',
+  title: WATCH_TITLE,
   run: (context, runs) => watchScenario(context, runs),
 };
 
