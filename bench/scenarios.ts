@@ -6,13 +6,14 @@ import { measureNode, type ChildRun } from './measure.js';
 import { createBenchProject, type BenchProject } from './project.js';
 import { median, metric, type Metric, type ScenarioResult } from './report.js';
 import { cliEnv, type BenchContext } from './context.js';
-import { watchScenario } from './watch.js';
+import { WATCH_TITLE, watchScenario } from './watch.js';
 import { compareScenario } from './compare.js';
 import { mergeScenario } from './merge.js';
 import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
 import { viewerOpen1mScenario } from './viewer-1m.js';
 import { boundsScenario } from './bounds.js';
 import { otelScenario } from './otel.js';
+import { batchScenario } from './batch.js';
 
 export interface Scenario {
   id: string;
@@ -320,11 +321,11 @@ const cached = experimentScenario({
 
 const watch: Scenario = {
   id: 'watch',
-  title: '6 watch (20 rows, cached)',
+  title: WATCH_TITLE,
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario];
+export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14)];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

@@ -1,35 +1,46 @@
 /**
- * A lean loopback server speaking just enough of OpenAI's chat completions API for
- * `@ai-sdk/openai` (which uses chat completions whenever OPENAI_BASE_URL is set). Answers are
- * deterministic: the first number in the last user message, as `answer <n>`, so a dataset row
- * `{"input":{"q":"question 7"},"expected_output":"answer 7"}` passes `exact_match`.
+ * A lean loopback server speaking just enough of two APIs for the CLI:
+ *
+ * - OpenAI: chat completions (`@ai-sdk/openai` uses them whenever OPENAI_BASE_URL is set), and
+ *   the files and batches endpoints of its Batch API (server-openai-batches.ts);
+ * - Anthropic: the Messages API (`POST /v1/messages`, as `@ai-sdk/anthropic` calls it with
+ *   ANTHROPIC_BASE_URL set) and the Message Batches API (server-anthropic-batches.ts).
+ *
+ * Answers are deterministic: the first number in the last user message, as `answer <n>`, so a
+ * dataset row `{"input":{"q":"question 7"},"expected_output":"answer 7"}` passes `exact_match`
+ * whichever way it was asked (server-reply.ts).
  *
  * It runs in the bench process; its CPU time is measured per scenario (`cpuMs`) so a report can
  * show that the server was not the bottleneck.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { anthropicBatches } from './server-anthropic-batches.js';
+import { openaiBatches } from './server-openai-batches.js';
+import { anthropicMessage, answerText, chatCompletion, emptyBatchStats, modelOf, parseJson, send, type BatchStats } from './server-reply.js';
+
+export type { BatchStats } from './server-reply.js';
 
 export interface BenchServer {
   /** Base URL ending in `/v1`. */
   readonly url: string;
-  /** Completed chat-completion requests since the last `reset()`. */
+  /** Live model answers (chat completions and Anthropic messages) since the last `reset()`. */
   readonly requests: number;
   readonly maxInFlight: number;
   /** `performance.now()` when the first request since the last `reset()` arrived. */
   readonly firstRequestAt: number | undefined;
   /** `performance.now()` when the last answer since the last `reset()` was sent. */
   readonly lastAnswerAt: number | undefined;
-  /** Delay before every answer. */
+  /** Batch traffic per provider since the last `reset()`. */
+  readonly batches: { readonly openai: BatchStats; readonly anthropic: BatchStats };
+  /** Delay before every live answer (batches are not delayed). */
   latencyMs: number;
-  /** Zeroes the counters and starts a new CPU-time window. */
+  /** Zeroes the counters, forgets batches and files, and starts a new CPU-time window. */
   reset(): void;
   /** CPU time (user + system) of this process since the last `reset()`, in ms. */
   cpuMs(): number;
   close(): Promise<void>;
 }
-
-const CREATED = 1_700_000_000;
 
 export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
   let requests = 0;
@@ -38,7 +49,11 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
   let firstRequestAt: number | undefined;
   let lastAnswerAt: number | undefined;
   let cpuStart = process.cpuUsage();
+  let stats = { openai: emptyBatchStats(), anthropic: emptyBatchStats() };
+  const openai = openaiBatches(() => stats.openai);
+  const anthropic = anthropicBatches(() => stats.anthropic);
   const sockets = new Set<Socket>();
+  let url = '';
 
   const state = { latencyMs };
 
@@ -57,36 +72,53 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const answer = answerFor(body);
-      if (answer === undefined) {
+      const raw = Buffer.concat(chunks);
+      const path = req.url ?? '/';
+      if (path.startsWith('/v1/messages/batches')) {
         inFlight -= 1;
-        send(res, 400, { error: { message: 'bench server: expected a chat completion request', type: 'invalid_request_error' } });
+        anthropic.handle(req, res, raw.toString('utf8'), url);
         return;
       }
-      const reply = (): void => {
+      if (path.startsWith('/v1/files') || path.startsWith('/v1/batches')) {
         inFlight -= 1;
-        requests += 1;
-        lastAnswerAt = performance.now();
-        send(res, 200, {
-          id: `chatcmpl-${requests}`,
-          object: 'chat.completion',
-          created: CREATED,
-          model: answer.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 8, completion_tokens: 2, total_tokens: 10 },
-        });
-      };
-      if (state.latencyMs > 0) setTimeout(reply, state.latencyMs);
-      else reply();
+        openai.handle(req, res, raw).catch((error: unknown) => send(res, 500, { error: { message: String(error), type: 'server_error' } }));
+        return;
+      }
+      live(req, res, raw.toString('utf8'), path.startsWith('/v1/messages') ? 'anthropic' : 'openai');
     });
+  }
+
+  /** One live model call: a chat completion, or an Anthropic message. */
+  function live(req: IncomingMessage, res: ServerResponse, raw: string, api: 'openai' | 'anthropic'): void {
+    const body = parseJson(raw);
+    const text = body === undefined ? undefined : answerText(body.messages);
+    if (body === undefined || text === undefined) {
+      inFlight -= 1;
+      if (api === 'anthropic') send(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'bench server: expected a Messages API request' } });
+      else send(res, 400, { error: { message: 'bench server: expected a chat completion request', type: 'invalid_request_error' } });
+      return;
+    }
+    if (api === 'anthropic' && (req.headers['x-api-key'] === undefined || req.headers['anthropic-version'] === undefined)) {
+      inFlight -= 1;
+      send(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'x-api-key and anthropic-version are required' } });
+      return;
+    }
+    const reply = (): void => {
+      inFlight -= 1;
+      requests += 1;
+      lastAnswerAt = performance.now();
+      send(res, 200, api === 'anthropic' ? anthropicMessage(modelOf(body), text, requests) : chatCompletion(modelOf(body), text, requests));
+    };
+    if (state.latencyMs > 0) setTimeout(reply, state.latencyMs);
+    else reply();
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}/v1`;
 
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url,
     get requests() {
       return requests;
     },
@@ -99,6 +131,9 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
     get lastAnswerAt() {
       return lastAnswerAt;
     },
+    get batches() {
+      return stats;
+    },
     get latencyMs() {
       return state.latencyMs;
     },
@@ -110,6 +145,9 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
       maxInFlight = inFlight;
       firstRequestAt = undefined;
       lastAnswerAt = undefined;
+      stats = { openai: emptyBatchStats(), anthropic: emptyBatchStats() };
+      openai.reset();
+      anthropic.reset();
       cpuStart = process.cpuUsage();
     },
     cpuMs() {
@@ -121,37 +159,4 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
       return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
   };
-}
-
-function send(res: ServerResponse, status: number, body: object): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** The deterministic answer to a chat completion body, or undefined when it is not one. */
-function answerFor(body: string): { model: string; text: string } | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(parsed) || !Array.isArray(parsed.messages)) return undefined;
-  let lastUser = '';
-  for (const message of parsed.messages as unknown[]) {
-    if (isRecord(message) && message.role === 'user') lastUser = contentText(message.content);
-  }
-  const number = /\d+/.exec(lastUser)?.[0] ?? '0';
-  return { model: typeof parsed.model === 'string' ? parsed.model : 'bench', text: `answer ${number}` };
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part: unknown) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
