@@ -47,6 +47,14 @@ describe('providers by prefix from the project’s installed @ai-sdk packages', 
     expect(fetched).toEqual([`${server.url}/chat/completions`]);
   });
 
+  it('builds an installed provider\'s model once per run: the same object for every call of that model, another for another id', async () => {
+    await writeStandInProvider(dir, '@ai-sdk/anthropic', 'createAnthropic', 'anthropic');
+    const registry = createProviderRegistry({ env: {}, projectRoot: dir });
+    const first = await registry.resolve('anthropic/claude-sonnet-4-5');
+    expect(await registry.resolve('anthropic/claude-sonnet-4-5')).toBe(first);
+    expect(await registry.resolve('anthropic/claude-haiku-4-5')).not.toBe(first);
+  });
+
   it('finds the package from a parent folder (a monorepo root) and any other @ai-sdk/<prefix> with one create… export', async () => {
     const nested = join(dir, 'packages', 'evals');
     await mkdir(nested, { recursive: true });
