@@ -4,6 +4,7 @@ import type { CliIO } from './io.js';
 import { printError } from './print-error.js';
 import { packageVersion } from './version.js';
 import { didYouMean } from '../errors/closest.js';
+import { traceStartup } from '../startup-trace.js';
 
 function globalHelp(): string {
   const names = Object.keys(commands);
@@ -46,6 +47,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   try {
     const module = await entry.load();
+    traceStartup(`command ${first} loaded`);
     return await module.run(rest, io);
   } catch (error) {
     return printError(error, io.stderr, io.cwd);

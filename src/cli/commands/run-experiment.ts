@@ -26,6 +26,7 @@ import type { CompareResult } from '../../compare/index.js';
 import type { RunListener } from '../../experiment/events.js';
 import { startViewer } from '../view-server.js';
 import { startOtel } from '../otel-export.js';
+import { traceStartup } from '../../startup-trace.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -80,7 +81,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (sideBySide && (settings.run.resume !== undefined || options.watch)) throw new UsageError('USAGE_CONFLICT', 'several models or --side-by-side cannot be resumed or watched');
   const baselineFlags = baselineFlagsOf(options, sideBySide);
   const gate = gateOf(options.gate, baselineFlags);
+  traceStartup('project opened');
   const config = await loadConfig(project, { client: true });
+  traceStartup('config loaded');
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   checkModels(models, config, project.root);
   const experiments = experimentsOf(promptPaths, models, project);
