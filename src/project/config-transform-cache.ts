@@ -83,7 +83,11 @@ function writeEntry(path: string, code: string): void {
     writeFileSync(tmp, `${code}${CHECK_PREFIX}${sha256(code)}\n`);
     renameSync(tmp, path);
   } catch {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was written
+    }
   }
 }
 

@@ -29,8 +29,9 @@ export interface LoadConfigOptions {
    * Keep jiti's transform of the config and of the local files it imports on disk, in the
    * project's `.agentmark/config-cache/`, keyed by each file's exact text (so an edit is never
    * missed; the module itself is still evaluated afresh). The transform is most of a TS config's
-   * load time (~0.4 s measured). See cachedTransform.
-   * @default true
+   * load time (~0.4 s measured). See cachedTransform. The CLI's commands and the scorer
+   * workers set it; the library's default writes nothing into the project.
+   * @default false
    */
   fsCache?: boolean;
   /**
@@ -57,7 +58,7 @@ async function loadConfigFile(root: string, options: LoadConfigOptions): Promise
   if (!file) return { path: undefined, files: [] };
 
   const files = await collectLocalImports(file, root);
-  const jiti = await projectJiti(file, root, options.fsCache ?? true);
+  const jiti = await projectJiti(file, root, options.fsCache ?? false);
   let mod: unknown;
   try {
     mod = await jiti.import(file);

@@ -82,7 +82,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const baselineFlags = baselineFlagsOf(options, sideBySide);
   const gate = gateOf(options.gate, baselineFlags);
   traceStartup('project opened');
-  const config = await loadConfig(project, { client: true });
+  const config = await loadConfig(project, { client: true, fsCache: true });
   traceStartup('config loaded');
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   checkModels(models, config, project.root);
