@@ -13,6 +13,7 @@ import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
 import { viewerOpen1mScenario } from './viewer-1m.js';
 import { boundsScenario } from './bounds.js';
 import { otelScenario } from './otel.js';
+import { startupRunScenario } from './startup-run.js';
 
 export interface Scenario {
   id: string;
@@ -56,7 +57,8 @@ const startup: Scenario = {
     }
     context.nodeStartMs = median(samples.node);
     const ideal = context.nodeStartMs;
-    const target = { value: 200, source: 'issue 2', text: '< 200 ms' };
+    // The bin answers both from text written into it at build time (dist/bundle/agentmark.cjs).
+    const target = { value: ideal * 1.3, source: 'issue 30', text: '≤ 1.3× node -e 0' };
     const metrics: Metric[] = [
       metric('node -e 0', 'ms', samples.node),
       metric('--version', 'ms', samples.version, { ideal, idealText: 'node -e 0', target }),
@@ -317,7 +319,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');
