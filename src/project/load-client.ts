@@ -45,7 +45,7 @@ export async function loadClient(root: string, options: { fsCache?: boolean } = 
   const failed = (error: string): LoadedClient => ({ path: file, files, scorers: {}, error });
   let mod: unknown;
   try {
-    const jiti = await projectJiti(file, root, options.fsCache ?? false);
+    const jiti = projectJiti(file, root, options.fsCache ?? false);
     mod = await jiti.import(file);
   } catch (error) {
     return failed(reasonOf(error));

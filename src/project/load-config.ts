@@ -58,7 +58,7 @@ async function loadConfigFile(root: string, options: LoadConfigOptions): Promise
   if (!file) return { path: undefined, files: [] };
 
   const files = await collectLocalImports(file, root);
-  const jiti = await projectJiti(file, root, options.fsCache ?? false);
+  const jiti = projectJiti(file, root, options.fsCache ?? false);
   let mod: unknown;
   try {
     mod = await jiti.import(file);
