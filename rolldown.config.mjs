@@ -2,7 +2,7 @@
 // modules to resolve (measured: ~0.3 s less per command). Lazy imports stay lazy as chunks.
 // jiti and chokidar stay external: jiti loads the user's config with its own module loader,
 // and chokidar is only needed in watch mode.
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -14,8 +14,26 @@ const executableBin = {
   name: 'executable-bin',
   writeBundle(options, bundle) {
     for (const file of Object.values(bundle)) {
-      if (file.type === 'chunk' && file.isEntry) chmodSync(join(options.dir, file.fileName), 0o755);
+      if ((file.type === 'chunk' && file.isEntry) || file.fileName === BIN_SHIM) chmodSync(join(options.dir, file.fileName), 0o755);
     }
+  },
+};
+
+/**
+ * The package's bin, `dist/bundle/agentmark.cjs` (scripts/bin-shim.cjs): answers `--version` and
+ * `--help` from text written into it here, at build time (the version from package.json, the help
+ * from the compiled src/cli/global-help.ts), and imports the CLI bundle for everything else.
+ */
+const BIN_SHIM = 'agentmark.cjs';
+const binShim = {
+  name: 'bin-shim',
+  async generateBundle() {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+    const { globalHelp } = await import('./dist/cli/global-help.js');
+    const source = readFileSync('scripts/bin-shim.cjs', 'utf8')
+      .replace('__AGENTMARK_VERSION__', () => JSON.stringify(version))
+      .replace('__AGENTMARK_HELP__', () => JSON.stringify(globalHelp()));
+    this.emitFile({ type: 'asset', fileName: BIN_SHIM, source });
   },
 };
 
@@ -24,7 +42,7 @@ const cli = {
   platform: 'node',
   external: ['jiti', 'chokidar', /^node:/],
   logLevel: 'warn',
-  plugins: [executableBin],
+  plugins: [binShim, executableBin],
   // Dependencies' 'use client'-style directives mean nothing in a CLI bundle.
   onLog(level, log, handler) {
     if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;

@@ -26,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 npm run build --silent >/dev/null
 npx tsc -p tsconfig.bench.json
-bin="$root/dist/bundle/agentmark.js"
+bin="$root/dist/bundle/agentmark.cjs"
 loop="$root/bench/bare-loop.mjs"
 work=$(mktemp -d)
 out="$root/bench/results/outside-latest.md"

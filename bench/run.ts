@@ -60,7 +60,7 @@ async function main(): Promise<number> {
   }
 
   const root = repoRoot();
-  const bin = join(root, 'dist', 'bundle', 'agentmark.js');
+  const bin = join(root, 'dist', 'bundle', 'agentmark.cjs');
   if (!existsSync(bin)) {
     process.stderr.write(`bench: ${bin} is missing; run \`npm run build\` first (npm run bench does)\n`);
     return 2;

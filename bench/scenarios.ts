@@ -14,6 +14,7 @@ import { viewerOpen1mScenario } from './viewer-1m.js';
 import { boundsScenario } from './bounds.js';
 import { otelScenario } from './otel.js';
 import { batchScenario } from './batch.js';
+import { startupRunScenario } from './startup-run.js';
 
 export interface Scenario {
   id: string;
@@ -57,14 +58,19 @@ const startup: Scenario = {
     }
     context.nodeStartMs = median(samples.node);
     const ideal = context.nodeStartMs;
-    const target = { value: 200, source: 'issue 2', text: '< 200 ms' };
+    // The bin answers both from text written into it at build time (dist/bundle/agentmark.cjs).
+    const target = { value: ideal * 1.3, source: 'issue 30', text: '≤ 1.3× node -e 0' };
     const metrics: Metric[] = [
       metric('node -e 0', 'ms', samples.node),
       metric('--version', 'ms', samples.version, { ideal, idealText: 'node -e 0', target }),
       metric('--help', 'ms', samples.help, { ideal, idealText: 'node -e 0', target }),
     ];
     if (rss.version.length > 0) metrics.push(metric('--version peak RSS', 'MB', rss.version, { ideal: median(rss.node), idealText: 'node -e 0' }));
-    return { id: 'startup', title: this.title, status: notes.length === 0 ? 'ok' : 'failed', notes: unique(notes), metrics, details: {} };
+    // Each run's ratio to the node -e 0 just before it, whose median shrugs off a load spike that
+    // hits one side of a pair (on a busy 2-core machine the medians of the three lists do not).
+    const paired = (key: 'version' | 'help'): number => Math.round(median(samples[key].map((ms, i) => ms / (samples.node[i] ?? ms))) * 100) / 100;
+    const details = { versionRatioPairedMedian: paired('version'), helpRatioPairedMedian: paired('help') };
+    return { id: 'startup', title: this.title, status: notes.length === 0 ? 'ok' : 'failed', notes: unique(notes), metrics, details };
   },
 };
 
@@ -325,7 +331,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14)];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14)];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

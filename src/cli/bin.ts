@@ -6,6 +6,9 @@ import { ExitCode } from './exit-codes.js';
 import { exitWhenDone } from './exit-when-done.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
+import { traceStartup } from '../startup-trace.js';
+
+traceStartup('bin loaded');
 
 // The AI SDK prints its own warnings (e.g. an unsupported setting) to the console, which
 // would break table and JSON output; runs record what matters in their results instead.

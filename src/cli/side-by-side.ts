@@ -1,5 +1,5 @@
-import { buildGrid, compareRuns, type CompareResult } from '../compare/index.js';
-import { formatGridTable } from '../report/compare/index.js';
+// The comparison and its grid are loaded only when several runs ended (kept off every run's start-up).
+import type { CompareResult } from '../compare/index.js';
 import type { RunSummary } from '../experiment/types.js';
 import { createProviderRegistry } from '../model/index.js';
 import type { LoadedConfig } from '../project/index.js';
@@ -42,6 +42,7 @@ export interface FinishedExperiment {
 export async function compareWithFirst(runs: readonly FinishedExperiment[], alpha: number): Promise<CompareResult[]> {
   const [first, ...rest] = runs;
   if (!first) return [];
+  const { compareRuns } = await import('../compare/index.js');
   const base = await openRunFolder(first.runDir);
   const out: CompareResult[] = [];
   for (const run of rest) out.push(await compareRuns(base, await openRunFolder(run.runDir), { alpha }));
@@ -56,6 +57,7 @@ export const RUN_GRID_ROWS = 100;
  * side-by-side summary; the statistics are the comparisons already made, not computed again.
  */
 export async function runsGrid(runs: readonly FinishedExperiment[], comparisons: CompareResult[], options: { truncate: number; width?: number }): Promise<string> {
+  const [{ buildGrid }, { formatGridTable }] = await Promise.all([import('../compare/index.js'), import('../report/compare/index.js')]);
   const opened = await Promise.all(runs.map((run) => openRunFolder(run.runDir)));
   const grid = await buildGrid(opened, { comparisons, limit: RUN_GRID_ROWS });
   return formatGridTable(grid, { statistics: false, truncate: options.truncate, ...(options.width === undefined ? {} : { width: options.width }) });

@@ -20,6 +20,7 @@ import { failureRecord } from './failure-record.js';
 import type { ExperimentOutcome } from './opened-run-context.js';
 import { runOpened } from './run-opened.js';
 import { KeyRefusal } from './key-refusal.js';
+import { traceStartup } from '../startup-trace.js';
 
 export type { ExperimentOutcome };
 
@@ -35,6 +36,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   // Git (two child processes; `status` is slow in a big tree) runs while the prompt loads.
   const git = options.resume ? undefined : gitInfo(project.root);
   const prompt = options.prompt ?? (await loadPrompt(options.promptPath, { project, filters: config.filters }));
+  traceStartup('prompt loaded');
   if (prompt.kind !== 'text' && prompt.kind !== 'object') {
     throw new UsageError('USAGE_UNSUPPORTED_PROMPT', `${prompt.kind} experiments are not supported yet: this is an ${prompt.kind}_config prompt, and only text_config and object_config prompts are run`, {
       location: { file: relative(project.root, prompt.path) },
@@ -59,6 +61,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const breaker = new CircuitBreaker(() => halt.abort());
   const refusal = new KeyRefusal(() => halt.abort());
   const caller = await createModelCaller(options, prompt, breaker);
+  traceStartup('model caller created');
   const bound = await bindEvals(evalNames, {
     scores: project.scores,
     userScorers: config.scorers ?? {},
@@ -76,6 +79,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     clientFailure: clientFailureOf(config),
     concurrency: options.concurrency ?? 20,
   });
+  traceStartup('evals bound');
   if (options.batch) {
     const { checkBatchable } = await import('../batch/index.js');
     checkBatchable({
@@ -114,9 +118,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     }),
     fingerprintFile(project.root, datasetPath),
   ]);
+  traceStartup('dataset checked and hashed');
   const provenance = () => snapshotRun({ projectRoot: project.root, prompt, projectFile: project.configPath, configFile: config.path, rerunOf: options.rerunOf });
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
+  traceStartup('run opened');
   try {
     const runner = agent === undefined ? undefined : await agentRunner(agent, options, prompt, caller);
     return await runOpened({ options, prompt, caller, runner, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });

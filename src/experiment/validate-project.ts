@@ -30,7 +30,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
   };
   let config: LoadedConfig | undefined;
   try {
-    config = await loadConfig(project, { client: true });
+    config = await loadConfig(project, { client: true, fsCache: true });
     report.warnings.push(...(config.warnings ?? []));
   } catch (error) {
     collect(error);

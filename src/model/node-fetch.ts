@@ -2,6 +2,7 @@ import { LightResponse } from './light-response.js';
 import { attemptOf } from './attempt-hooks.js';
 import { exchange, type ExchangeAnswer, type ExchangeFailure, type ExchangeRequest } from './http/exchange.js';
 import { HttpThread } from './http/http-thread.js';
+import { traceStartup } from '../startup-trace.js';
 
 /** Runs that asked for the HTTP thread and are not done with it yet. */
 let users = 0;
@@ -60,6 +61,7 @@ export const nodeFetch: typeof fetch = (input, init) => {
   const plainBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
   if (url === undefined || !plainBody || !/^https?:/i.test(url)) return globalThis.fetch(input, init);
 
+  traceStartup('first model request');
   return new Promise<Response>((resolve, reject) => {
     const signal = init?.signal ?? undefined;
     if (signal?.aborted) {

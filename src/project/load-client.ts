@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Scorer } from '../scoring/types.js';
 import { scorersFromRegistry } from './client-registry.js';
 import { collectLocalImports } from './config-imports.js';
+import { projectJiti } from './project-jiti.js';
 
 /** AgentMark's TypeScript/JavaScript client files, looked for in this order (Python clients are not read). */
 export const CLIENT_FILES = ['agentmark.client.ts', 'agentmark.client.mts', 'agentmark.client.js', 'agentmark.client.mjs'];
@@ -44,8 +45,7 @@ export async function loadClient(root: string, options: { fsCache?: boolean } = 
   const failed = (error: string): LoadedClient => ({ path: file, files, scorers: {}, error });
   let mod: unknown;
   try {
-    const { createJiti } = await import('jiti');
-    const jiti = createJiti(file, { fsCache: options.fsCache ?? false, moduleCache: false, interopDefault: false });
+    const jiti = projectJiti(file, root, options.fsCache ?? false);
     mod = await jiti.import(file);
   } catch (error) {
     return failed(reasonOf(error));

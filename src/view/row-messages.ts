@@ -20,7 +20,7 @@ export async function loadRunPrompt(projectRoot: string, manifest: RunManifest):
   try {
     // As the run loaded it: inside the project's scope, with the project's own filters.
     const project = await loadProject(projectRoot);
-    const config = await loadConfig(project);
+    const config = await loadConfig(project, { fsCache: true });
     if (manifest.provenance) {
       const { loadStoredPrompt } = await import('../provenance/index.js');
       return { prompt: await loadStoredPrompt(projectRoot, manifest, { filters: config.filters }) };

@@ -38,7 +38,7 @@ export class ProjectState {
     const before = [this.project.configPath, ...(this.config?.files ?? []), ...this.watched];
     try {
       if (withProject) this.project = await loadProject(this.project.root);
-      this.config = await loadConfig(this.project, { client: true });
+      this.config = await loadConfig(this.project, { client: true, fsCache: true });
       this.error = undefined;
       this.failure = undefined;
       this.watched = new Set([this.project.configPath, ...this.config.files]);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI, run the way a user runs it. `npm test` builds before vitest starts. */
-export const BIN = fileURLToPath(new URL('../../dist/bundle/agentmark.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../dist/bundle/agentmark.cjs', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -17,11 +17,11 @@ export interface CliOptions {
   /** Called once the process has started, e.g. to send it signals. */
   onSpawn?: (child: ChildProcess) => void;
   timeoutMs?: number;
-  /** Options for node itself, before the script (`node <nodeArgs> agentmark.js ...`). */
+  /** Options for node itself, before the script (`node <nodeArgs> agentmark.cjs ...`). */
   nodeArgs?: string[];
 }
 
-/** Runs `node dist/bundle/agentmark.js ...args` (the package's bin) and collects its output and exit code. */
+/** Runs `node dist/bundle/agentmark.cjs ...args` (the package's bin) and collects its output and exit code. */
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {

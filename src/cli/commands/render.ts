@@ -37,7 +37,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const project = await openProject(parsed.options.project, io.cwd, path);
   // The config holds the project's own filters, which the body may call.
-  const { filters } = await loadConfig(project);
+  const { filters } = await loadConfig(project, { fsCache: true });
   const prompt = await loadPrompt(resolve(io.cwd, path), { project, filters });
   const props = await propsFromFlags(parsed.options, prompt, project, io.cwd);
   io.stdout.write(`${JSON.stringify(prompt.render(props), null, 2)}\n`);

@@ -55,7 +55,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     cwd: io.cwd,
     ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }),
   });
-  const config = await loadConfig(project, { client: true });
+  const config = await loadConfig(project, { client: true, fsCache: true });
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   const { changedConfig, rerunOptions: optionsOf } = await import('../../provenance/rerun-options.js');
   const rerun = await optionsOf(project, config, stored);

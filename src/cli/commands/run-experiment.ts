@@ -19,13 +19,13 @@ import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
 import { modelsFromFlags, runSettingsFromFlags } from '../run-settings.js';
 import { checkModels, compareWithFirst, experimentsOf, runsGrid, type FinishedExperiment } from '../side-by-side.js';
-import { formatSideBySide } from '../../report/compare/index.js';
-import { baselineFailed, compareAtRunEnd, findBaseline, type BaselineFlags } from '../baseline.js';
+import type { BaselineFlags } from '../baseline.js';
 import { loadPrompt } from '../../prompt/index.js';
 import type { CompareResult } from '../../compare/index.js';
 import type { RunListener } from '../../experiment/events.js';
 import { startViewer } from '../view-server.js';
 import { startOtel } from '../otel-export.js';
+import { traceStartup } from '../../startup-trace.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -80,7 +80,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (sideBySide && (settings.run.resume !== undefined || options.watch)) throw new UsageError('USAGE_CONFLICT', 'several models or --side-by-side cannot be resumed or watched');
   const baselineFlags = baselineFlagsOf(options, sideBySide);
   const gate = gateOf(options.gate, baselineFlags);
-  const config = await loadConfig(project, { client: true });
+  // Loaded only for a run with a baseline: the comparison is no part of a plain run's start-up.
+  const { baselineFailed, compareAtRunEnd, findBaseline } = baselineFlags ? await import('../baseline.js') : noBaseline;
+  traceStartup('project opened');
+  const config = await loadConfig(project, { client: true, fsCache: true });
+  traceStartup('config loaded');
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   checkModels(models, config, project.root);
   const experiments = experimentsOf(promptPaths, models, project);
@@ -167,6 +171,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (sideBySide && finished.length > 1 && !io.signal.aborted) {
       const comparisons = await compareWithFirst(finished, options.alpha ?? 0.05);
       if (format === 'table') {
+        const { formatSideBySide } = await import('../../report/compare/index.js');
         output.stream.write(`\n${formatSideBySide(finished, comparisons)}`);
         const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
         output.stream.write(`\n${await runsGrid(finished, comparisons, { truncate: settings.report.truncate, ...(width === undefined ? {} : { width }) })}`);
@@ -205,6 +210,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   return code;
 }
+
+/** Without a baseline nothing is compared: these are never called (see baselineFlagsOf). */
+const noBaseline = {
+  findBaseline: (): Promise<undefined> => Promise.resolve(undefined),
+  compareAtRunEnd: (listener: RunListener): RunListener => listener,
+  baselineFailed: (): boolean => false,
+};
 
 /** `--gate`: what decides the exit code. `regression` needs a baseline to gate on. */
 function gateOf(value: string | undefined, baseline: BaselineFlags | undefined): 'all' | 'regression' {

@@ -42,7 +42,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
   }
   const project = await openProject(parsed.options.project, io.cwd, path);
-  const config = await loadConfig(project);
+  const config = await loadConfig(project, { fsCache: true });
   let response: Awaited<ReturnType<typeof runPromptOnce>>;
   try {
     response = await runPromptOnce(

@@ -48,7 +48,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     ...(flags['otel-content'] ? { content: true } : {}),
   });
   // Only for the judge's model and the OpenAI base URL: a config that no longer loads costs those attributes, not the export.
-  const config: LoadedConfig | undefined = await loadConfig(project).catch(() => undefined);
+  const config: LoadedConfig | undefined = await loadConfig(project, { fsCache: true }).catch(() => undefined);
   const { spans, warning } = await exportStoredRun(stored, {
     settings,
     projectRoot: project.root,

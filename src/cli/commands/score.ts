@@ -41,7 +41,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const settings = runSettingsFromFlags(parsed.options);
   const project = await openProject(parsed.options.project, io.cwd, path);
-  const config = await loadConfig(project, { client: true });
+  const config = await loadConfig(project, { client: true, fsCache: true });
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   const otel = await startOtel(parsed.options, io.env, project.root, config);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 // A built-in module: nothing to load lazily, and a synchronous spawn cannot race a second one.
 import { Worker } from 'node:worker_threads';
 import { packageFile } from '../../package-paths.js';
+import { traceStartup } from '../../startup-trace.js';
 import type { EvalParams } from '../types.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 
@@ -129,6 +130,7 @@ export class ScorerPool {
   }
 
   private spawn(): Slot {
+    traceStartup('scorer worker spawned');
     const worker = new Worker(workerFile(), { workerData: this.setup });
     let onReady: () => void = () => undefined;
     let onFailed: (error: Error) => void = () => undefined;
@@ -146,6 +148,7 @@ export class ScorerPool {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'ready') {
         clearTimeout(startTimer);
+        traceStartup('scorer worker ready');
         slot.isReady = true;
         onReady();
       } else if (message.type === 'failed') {
