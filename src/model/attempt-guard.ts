@@ -95,12 +95,18 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
 
 /** The attempts in flight under each caller signal, aborted together by the signal's one listener. */
 const followers = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+/** The caller signal last followed and its set: a run has one caller signal, so no lookup per attempt. */
+let lastCaller: { signal: AbortSignal; aborts: Set<(reason: unknown) => void> } | undefined;
 
 /**
  * Aborts `abort`'s attempt when `caller` aborts. One listener per caller signal (a run has one),
  * not an add and a remove per attempt: node's EventTarget costs a few µs each, on every row.
  */
 function followCaller(caller: AbortSignal, abort: (reason: unknown) => void): void {
+  if (lastCaller?.signal === caller) {
+    lastCaller.aborts.add(abort);
+    return;
+  }
   let aborts = followers.get(caller);
   if (aborts === undefined) {
     const set = new Set<(reason: unknown) => void>();
@@ -115,11 +121,12 @@ function followCaller(caller: AbortSignal, abort: (reason: unknown) => void): vo
     );
     aborts = set;
   }
+  lastCaller = { signal: caller, aborts };
   aborts.add(abort);
 }
 
 function unfollowCaller(caller: AbortSignal, abort: (reason: unknown) => void): void {
-  followers.get(caller)?.delete(abort);
+  (lastCaller?.signal === caller ? lastCaller.aborts : followers.get(caller))?.delete(abort);
 }
 
 /** An AI SDK APICallError (checked by shape: the guard does not load the SDK) the provider says may be retried. */
