@@ -73,18 +73,18 @@ export async function processRow(
     } else {
       const timeoutMs = pipeline.timeoutMs === undefined ? undefined : rowTimeoutMs(row, pipeline.timeoutMs);
       const response = await pipeline.call(pipeline.toRequest(rendered), repeat, signal, timeoutMs, onLive);
-      Object.assign(base, {
-        output: response.output,
-        toolCalls: response.toolCalls,
-        // A batch answer had no live call to time: no latency, as for pre-generated rows.
-        ...(response.batch ? { batch: true } : { latencyMs: response.latencyMs }),
-        usage: response.usage,
-        finishReason: response.finishReason,
-        cached: response.cached,
-        retries: response.retries,
-        ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
-        ...(response.response === undefined ? {} : { response: response.response }),
-      });
+      // Field by field, in this order (the order of a stored row's keys): no object per row to copy from.
+      base.output = response.output;
+      base.toolCalls = response.toolCalls;
+      // A batch answer had no live call to time: no latency, as for pre-generated rows.
+      if (response.batch) base.batch = true;
+      else base.latencyMs = response.latencyMs;
+      base.usage = response.usage;
+      base.finishReason = response.finishReason;
+      base.cached = response.cached;
+      base.retries = response.retries;
+      if (response.costUsd !== undefined) base.costUsd = response.costUsd;
+      if (response.response !== undefined) base.response = response.response;
     }
   } catch (error) {
     if (signal.aborted) throw new RowAborted('interrupted');

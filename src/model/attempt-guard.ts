@@ -3,6 +3,7 @@ import { backoffDelay, sleep } from './backoff.js';
 import { findConnectionFailure, findUnreachableFailure, type ConnectionHealth } from './network-errors.js';
 import { formatSeconds } from '../format-seconds.js';
 import { trackAttempt, untrackAttempt } from './attempt-hooks.js';
+import { releaseController, takeController } from './attempt-controllers.js';
 
 export interface AttemptPolicy {
   /** Each HTTP request is aborted after this long. */
@@ -56,8 +57,10 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
       for (;;) {
         // One controller per attempt, aborted by its timer, or by the caller's signal through
         // the caller's one listener (followCaller). AbortSignal.any would leave an entry on the
-        // run-long caller signal for every call on Node 20: a leak over a 100,000-row run.
-        const timer = new AbortController();
+        // run-long caller signal for every call on Node 20: a leak over a 100,000-row run. An
+        // attempt that ended with its signal untouched hands it to a later attempt
+        // (attempt-controllers.ts): a new one per row was a measurable part of a fast run.
+        const timer = takeController();
         const abort = (reason: unknown): void => {
           if (timer.signal.aborted) return;
           timer.abort(reason);
@@ -87,6 +90,7 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
           clearTimeout(timeout);
           untrackAttempt(timer.signal);
           if (callerSignal !== undefined) unfollowCaller(callerSignal, abort);
+          releaseController(timer);
         }
       }
     },
@@ -95,12 +99,18 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
 
 /** The attempts in flight under each caller signal, aborted together by the signal's one listener. */
 const followers = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+/** The caller signal last followed and its set: a run has one caller signal, so no lookup per attempt. */
+let lastCaller: { signal: AbortSignal; aborts: Set<(reason: unknown) => void> } | undefined;
 
 /**
  * Aborts `abort`'s attempt when `caller` aborts. One listener per caller signal (a run has one),
  * not an add and a remove per attempt: node's EventTarget costs a few µs each, on every row.
  */
 function followCaller(caller: AbortSignal, abort: (reason: unknown) => void): void {
+  if (lastCaller?.signal === caller) {
+    lastCaller.aborts.add(abort);
+    return;
+  }
   let aborts = followers.get(caller);
   if (aborts === undefined) {
     const set = new Set<(reason: unknown) => void>();
@@ -115,11 +125,12 @@ function followCaller(caller: AbortSignal, abort: (reason: unknown) => void): vo
     );
     aborts = set;
   }
+  lastCaller = { signal: caller, aborts };
   aborts.add(abort);
 }
 
 function unfollowCaller(caller: AbortSignal, abort: (reason: unknown) => void): void {
-  followers.get(caller)?.delete(abort);
+  (lastCaller?.signal === caller ? lastCaller.aborts : followers.get(caller))?.delete(abort);
 }
 
 /** An AI SDK APICallError (checked by shape: the guard does not load the SDK) the provider says may be retried. */

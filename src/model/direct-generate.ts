@@ -116,5 +116,9 @@ export function guardedModel(model: LanguageModelV3, middleware: LanguageModelMi
 /** `{ response }` when the provider named its response or model; nothing otherwise. */
 export function responseInfo(id: string | undefined, model: string | undefined): { response?: ResponseInfo } {
   if (!id && !model) return {};
-  return { response: { ...(id ? { id } : {}), ...(model ? { model } : {}) } };
+  // Set in place, not spread from conditional objects: this runs once a row.
+  const response: ResponseInfo = {};
+  if (id) response.id = id;
+  if (model) response.model = model;
+  return { response };
 }

@@ -98,7 +98,7 @@ function toResponse(answer: ExchangeAnswer, url: string): Response {
     return new LightResponse(noBody ? null : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), status, statusText, answer.headers, url) as unknown as Response;
   }
   const headers = new Headers();
-  const raw = answer.rawHeaders;
+  const raw = answer.rawHeaders ?? [];
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
   return new Response(noBody ? null : payload, { status, statusText, headers });
 }
@@ -133,7 +133,11 @@ function plainHeaders(init: RequestInit['headers']): Record<string, string> {
     new Headers(init).forEach((value, name) => (headers[name] = value));
     return headers;
   }
-  for (const [name, value] of Object.entries(init)) if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  // Keys, not entries: no [name, value] array per header of every request.
+  for (const name of Object.keys(init)) {
+    const value = init[name];
+    if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  }
   return headers;
 }
 

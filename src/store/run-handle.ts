@@ -129,7 +129,8 @@ export class RunHandle implements RunHandleLike, TurnFile {
     try {
       while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
       this.#hash.update(bytes, rows);
-      this.#index?.flush();
+      // The view index writes its columns every FLUSH_EVERY rows and at `close`, not every turn:
+      // it is read only once complete (a killed run's is never read, see view-index-writer.ts).
     } catch (error) {
       this.#index?.abandon();
       // A failed write (a full disk) may leave part of a line: cut the file back to its last whole

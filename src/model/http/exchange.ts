@@ -15,8 +15,11 @@ export interface ExchangeAnswer {
   status: number;
   statusText: string;
   headers: IncomingHttpHeaders;
-  /** Name, value, name, value… as received: repeated headers stay apart (streamed answers). */
-  rawHeaders: string[];
+  /**
+   * Name, value, name, value… as received: repeated headers stay apart. Only a streamed answer
+   * (text/event-stream) reads them; the HTTP thread sends them for those alone.
+   */
+  rawHeaders?: string[];
   payload: Uint8Array;
 }
 

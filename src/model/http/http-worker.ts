@@ -36,8 +36,14 @@ port.on('message', (message: ToHttpThread) => {
       const handle = exchange(request, (answer, failure) => {
         inFlight.delete(id);
         if (answer === undefined) report({ id, failure: { message: failure?.message ?? 'fetch failed', code: failure?.code } });
-        // Copied to its exact size: a view into a larger buffer would be cloned whole.
-        else report({ id, answer: { ...answer, payload: new Uint8Array(answer.payload) } });
+        else {
+          const { status, statusText, headers, rawHeaders } = answer;
+          // Copied to its exact size: a view into a larger buffer would be cloned whole. The raw
+          // headers go only with a streamed answer, the one kind that reads them (node-fetch.ts):
+          // for the rest they would double what each answer's headers cost to clone, both sides.
+          const streamed = String(headers['content-type']).includes('text/event-stream');
+          report({ id, answer: { status, statusText, headers, ...(streamed ? { rawHeaders } : {}), payload: new Uint8Array(answer.payload) } });
+        }
       });
       inFlight.set(id, handle);
       started.push(handle);
