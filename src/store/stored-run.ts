@@ -2,10 +2,10 @@ import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { UsageError } from '../errors/index.js';
-import { readRawLines } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE } from './run-handle.js';
-import { RowOffsets } from './row-offsets.js';
-import { checkResults, duplicateRowError, ResultsHash } from './results-integrity.js';
+import type { RowOffsets } from './row-offsets.js';
+import { checkResults, duplicateRowError } from './results-integrity.js';
+import { scanResults } from './scan-results.js';
 import { RunStoreError } from './store-error.js';
 import type { RunManifest } from './types.js';
 import { parseManifest } from './parse-manifest.js';
@@ -22,54 +22,14 @@ export interface StoredRun {
   rowsInOrder(): AsyncGenerator<RowResult>;
 }
 
-// `JSON.stringify` of a RowResult starts with these keys in this order (see row-pipeline.ts);
-// reading them with a regex skips a full parse of every row during the scan.
-const HEAD = /^\{"index":(\d+),"line":\d+,"repeat":(\d+)[,}]/;
-
-function indexAndRepeat(text: string, file: string, line: number): [number, number] {
-  const match = HEAD.exec(text);
-  if (match) return [Number(match[1]), Number(match[2])];
-  try {
-    const row = JSON.parse(text) as Partial<RowResult>;
-    if (typeof row.index === 'number' && typeof row.repeat === 'number') return [row.index, row.repeat];
-  } catch {
-    // reported below
-  }
-  throw new RunStoreError('STORE_CORRUPT_RESULTS', `line ${line} is not a result row`, {
-    location: { file, line },
-    hint: 'the results file was edited or damaged; remove the line to use this run again',
-  });
-}
-
 /**
  * Where every complete row of a results file is (a torn last line is left out), checked against
  * what the manifest records (see checkResults) and for a row stored twice, before any row is read.
  */
 async function scanOffsets(dir: string, manifest: RunManifest): Promise<RowOffsets> {
   const path = join(dir, RESULTS_FILE);
-  const offsets = new RowOffsets();
-  const hash = new ResultsHash();
-  let start = 0;
-  let missing = false;
-  let torn = false;
-  try {
-    for await (const raw of readRawLines(path)) {
-      const length = raw.end - start;
-      if (!raw.terminated) torn = true;
-      else {
-        hash.line(raw.text);
-        if (raw.text.trim() !== '') {
-          const [index, repeat] = indexAndRepeat(raw.text, path, raw.line);
-          offsets.add(index, repeat, start, length);
-        }
-      }
-      start = raw.end;
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    missing = true;
-  }
-  checkResults(dir, path, manifest, { ...hash.value(), missing, torn });
+  const { offsets, ...found } = await scanResults(path);
+  checkResults(dir, path, manifest, found);
   const twice = offsets.duplicate();
   if (twice) throw duplicateRowError(path, manifest, twice[0], twice[1]);
   return offsets;
