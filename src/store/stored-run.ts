@@ -20,6 +20,15 @@ export interface StoredRun {
    * The results file is in finish order; a scan keeps 32 bytes a row to read it back in order.
    */
   rowsInOrder(): AsyncGenerator<RowResult>;
+  /** As rowsInOrder, with each row's line as stored (its text, with the newline): what `merge` copies. */
+  linesInOrder?(): AsyncGenerator<StoredLine>;
+}
+
+/** A row read back with the line it was read from. */
+export interface StoredLine {
+  row: RowResult;
+  /** The line as stored, with its `\n`. */
+  text: string;
 }
 
 /**
@@ -43,7 +52,7 @@ const WINDOW = 1 << 20;
  * dataset order, so the next row is almost always inside the window already read, and a
  * 100,000-row file takes ~50 reads instead of one per row.
  */
-async function* readInOrder(path: string, offsets: RowOffsets): AsyncGenerator<RowResult> {
+async function* readInOrder<T>(path: string, offsets: RowOffsets, make: (text: string, start: number) => T): AsyncGenerator<T> {
   if (offsets.size === 0) return;
   const file = await open(path, 'r');
   try {
@@ -57,7 +66,7 @@ async function* readInOrder(path: string, offsets: RowOffsets): AsyncGenerator<R
         windowStart = start;
       }
       const from = start - windowStart;
-      yield parseRow(window.toString('utf8', from, from + length), path, start);
+      yield make(window.toString('utf8', from, from + length), start);
     }
   } finally {
     await file.close();
@@ -100,7 +109,11 @@ export async function openRunFolder(dir: string): Promise<StoredRun> {
     manifest,
     async *rowsInOrder() {
       offsets ??= await scanOffsets(dir, manifest);
-      yield* readInOrder(resultsPath, offsets);
+      yield* readInOrder(resultsPath, offsets, (text, start) => parseRow(text, resultsPath, start));
+    },
+    async *linesInOrder() {
+      offsets ??= await scanOffsets(dir, manifest);
+      yield* readInOrder(resultsPath, offsets, (text, start) => ({ row: parseRow(text, resultsPath, start), text }));
     },
   };
 }
