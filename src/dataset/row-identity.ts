@@ -16,7 +16,8 @@ export interface RowContent {
  */
 export function rowIdentity(row: RowContent): string {
   return createHash('sha256')
-    .update(canonicalJson({ input: row.input, expectedOutput: row.expectedOutput ?? null, metadata: row.metadata ?? {} }))
+    // Keys in sorted order already: canonicalJson then writes this level without sorting it.
+    .update(canonicalJson({ expectedOutput: row.expectedOutput ?? null, input: row.input, metadata: row.metadata ?? {} }))
     .digest('base64url')
     .slice(0, 22);
 }
