@@ -34,14 +34,15 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-serve() { # latency → base URL
+serve() { # latency: starts a server (in this shell, so cleanup can stop it), its URL in $work/url-<latency>
   node .bench-dist/serve.js "$1" >"$work/url-$1" 2>/dev/null &
   pids+=($!)
   until [ -s "$work/url-$1" ]; do sleep 0.05; done
-  head -n1 "$work/url-$1"
 }
-url0=$(serve 0)
-url100=$(serve 100)
+serve 0
+serve 100
+url0=$(head -n1 "$work/url-0")
+url100=$(head -n1 "$work/url-100")
 export OPENAI_API_KEY=bench NO_COLOR=1
 
 project() { node .bench-dist/make-project.js "$1"; }

@@ -7,8 +7,9 @@ import { createBenchProject, type BenchProject } from './project.js';
 import { median, metric, type Metric, type ScenarioResult } from './report.js';
 import { cliEnv, type BenchContext } from './context.js';
 import { WATCH_TITLE, watchScenario } from './watch.js';
-import { compareScenario } from './compare.js';
-import { mergeScenario } from './merge.js';
+import { compare1mScenario, compareScenario } from './compare.js';
+import { merge10x100kScenario, mergeScenario } from './merge.js';
+import { runsShow1mScenario } from './runs-show.js';
 import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
 import { viewerOpen1mScenario } from './viewer-1m.js';
 import { boundsScenario } from './bounds.js';
@@ -331,7 +332,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, cached, watch, compareScenario, mergeScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14)];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14)];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

@@ -1,8 +1,11 @@
 import { accessSync, closeSync, constants, openSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { markDirty, PRIORITY, type TurnFile } from '../write-turn.js';
+import { flushTurn, markDirty, PRIORITY, type TurnFile } from '../write-turn.js';
 import type { OutStream } from './io.js';
+
+/** Characters queued for the report file before the turn is written early. */
+const FLUSH_AT = 1 << 20;
 
 export interface ReportOutput {
   stream: OutStream;
@@ -37,6 +40,7 @@ export function openReportOutput(path: string | undefined, cwd: string, stdout: 
   // Written once per event-loop turn like the results (write-turn.ts); a failed write is thrown
   // by the next write or by close.
   let queued: string[] = [];
+  let queuedLength = 0;
   let failed: UsageError | undefined;
   const file: TurnFile = {
     priority: PRIORITY.report,
@@ -44,6 +48,7 @@ export function openReportOutput(path: string | undefined, cwd: string, stdout: 
       if (queued.length === 0 || fd === undefined) return;
       const text = queued.join('');
       queued = [];
+      queuedLength = 0;
       try {
         writeSync(fd, text);
       } catch (error) {
@@ -57,7 +62,11 @@ export function openReportOutput(path: string | undefined, cwd: string, stdout: 
         if (failed) throw failed;
         open();
         queued.push(text);
+        queuedLength += text.length;
         markDirty(file);
+        // A report written from a stored run (json of 1,000,000 rows) can queue megabytes in
+        // one turn: past 1 MB the turn is written now, in its usual order (results before report).
+        if (queuedLength >= FLUSH_AT) flushTurn();
       },
     },
     start: () => void open(),

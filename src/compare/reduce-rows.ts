@@ -1,4 +1,4 @@
-import { rowIdentity } from '../dataset/row-identity.js';
+import { rowContentText } from '../dataset/row-identity.js';
 import type { RowResult } from '../experiment/types.js';
 
 /** One eval on one dataset row, its repeats reduced to means. */
@@ -16,7 +16,10 @@ export interface ReducedEval {
 
 /** A dataset row of one run with its repeats reduced: what pairing and statistics work on. */
 export interface ReducedRow {
-  /** Hash of the row's content (input, expected output, metadata): its identity across runs. */
+  /**
+   * The row's content (input, expected output, metadata) as canonical JSON: its identity across
+   * runs (the text rowIdentity hashes; unhashed, as rows are only matched within this process).
+   */
   key: string;
   index: number;
   evals: Map<string, ReducedEval>;
@@ -67,7 +70,7 @@ function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
       ...(tally.scores > 0 ? { score: tally.scoreSum / tally.scores } : {}),
     });
   }
-  return { key: rowIdentity(first), index: first.index, evals, first };
+  return { key: rowContentText(first), index: first.index, evals, first };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { UsageError } from '../errors/index.js';
 import type { RunManifest } from '../store/types.js';
 import type { OutputStream, Reporter, ReporterOptions } from './types.js';
 
@@ -16,8 +17,21 @@ export function createHtmlReporter(out: OutputStream, options: ReporterOptions =
       // Runs live in <root>/.agentmark/runs/<id>: prompts are found from the project root.
       const projectRoot = resolve(runDir, '..', '..', '..');
       const { buildReportData, renderReportHtml } = await import('../view/index.js');
-      const data = await buildReportData(projectRoot, { ...manifest, summary }, rows());
-      out.write(await renderReportHtml(data));
+      try {
+        const data = await buildReportData(projectRoot, { ...manifest, summary }, rows());
+        out.write(await renderReportHtml(data));
+      } catch (error) {
+        // The whole run is one string in the page: past V8's longest string it cannot be made.
+        if (error instanceof RangeError && /Invalid string length/.test(error.message)) throw tooLarge(summary.rows, error);
+        throw error;
+      }
     },
   };
+}
+
+function tooLarge(rows: number, cause: RangeError): UsageError {
+  return new UsageError('USAGE_REPORT_TOO_LARGE', `--format html: the run's ${rows.toLocaleString('en-US')} rows do not fit in one HTML file (its data is longer than the longest string Node can build)`, {
+    hint: 'write it as --format json, jsonl or csv (streamed, any size), or open the run with `agentmark view`',
+    cause,
+  });
 }

@@ -1,3 +1,4 @@
+import type { RowResult } from '../experiment/types.js';
 import { reportRow } from './report-row.js';
 import type { FinishedRun, OutputStream, Reporter } from './types.js';
 
@@ -13,10 +14,20 @@ async function writeDocument(out: OutputStream, run: FinishedRun): Promise<void>
   out.write(head.slice(0, head.length - '[]\n}'.length));
   let first = true;
   for await (const row of run.rows()) {
-    out.write(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(reportRow(row), null, 2).replace(/\n/g, '\n    ')}`);
+    out.write(`${first ? '[\n    ' : ',\n    '}${indentedRow(row)}`);
     first = false;
   }
   out.write(first ? '[]\n}' : '\n  ]\n}');
+}
+
+// A row two levels deep, as `JSON.stringify(document, null, 2)` indents it: stringified inside
+// two arrays and cut out, which indents it in the same pass instead of a replace over its text.
+const NESTED_HEAD = '[\n  [\n    '.length;
+const NESTED_TAIL = '\n  ]\n]'.length;
+
+function indentedRow(row: RowResult): string {
+  const text = JSON.stringify([[reportRow(row)]], null, 2);
+  return text.slice(NESTED_HEAD, text.length - NESTED_TAIL);
 }
 
 /** One run: its document. Several (several prompts): an array of their documents. */

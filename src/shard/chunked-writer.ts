@@ -1,4 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
+import type { ResultsHash } from '../store/index.js';
 
 /** Bytes gathered before one write. */
 const CHUNK = 1 << 20;
@@ -12,13 +13,19 @@ export class ChunkedWriter {
   #fd: number | undefined;
   #parts: string[] = [];
   #size = 0;
+  #rows = 0;
+  readonly #hash: ResultsHash | undefined;
 
-  constructor(path: string) {
+  /** `hash`, when given, takes each chunk as it is written (each `write` is one row). */
+  constructor(path: string, hash?: ResultsHash) {
     this.#fd = openSync(path, 'a');
+    this.#hash = hash;
   }
 
+  /** One row's line, with its newline. */
   write(text: string): void {
     this.#parts.push(text);
+    this.#rows += 1;
     this.#size += text.length;
     if (this.#size >= CHUNK) this.#flush();
   }
@@ -37,8 +44,10 @@ export class ChunkedWriter {
   #flush(): void {
     if (this.#fd === undefined || this.#parts.length === 0) return;
     const bytes = Buffer.from(this.#parts.join(''), 'utf8');
+    this.#hash?.update(bytes, this.#rows);
     this.#parts = [];
     this.#size = 0;
+    this.#rows = 0;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset, bytes.length - offset);
   }

@@ -67,18 +67,21 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     const ranges = new Map(Object.entries(first.shard.scoreRanges ?? {}));
     const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1), ranges, first.shard.ungated ?? [], first.shard.schemas ?? {});
     const counts = new Map<number, number>();
-    const results = new ChunkedWriter(handle.resultsPath);
-    // The merged run records what it holds, like any run (see RunManifest.integrity).
+    // The merged run records what it holds, like any run (see RunManifest.integrity), hashed a
+    // chunk at a time as it is written.
     const hash = new ResultsHash();
+    const results = new ChunkedWriter(handle.resultsPath, hash);
     // And, like any run, the viewer's index of its rows (written after the handle's, which has none).
     const index = new ViewIndexWriter(handle.dir);
     let bytes = 0;
     try {
-      for await (const row of mergeRowsInOrder(checked.shards, counts)) {
-        const line = `${JSON.stringify(row)}\n`;
+      for await (const stored of mergeRowsInOrder(checked.shards, counts)) {
+        const { row } = stored;
+        // The stored line when it is the runner's own JSON of the row (a shard written by a run
+        // always is; checked by its integrity record): no second JSON.stringify of every row.
+        const line = runnerShaped(stored.text) ? stored.text : `${JSON.stringify(row)}\n`;
         const length = Buffer.byteLength(line);
         results.write(line);
-        hash.update(line, 1);
         index.add(row, bytes, length);
         bytes += length;
         accumulator.add(row);
@@ -116,6 +119,11 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     await rm(handle.dir, { recursive: true, force: true });
     throw storeWriteError(error, handle.resultsPath);
   }
+}
+
+/** A line as the runner writes a row: its JSON object from `{"index":` and one `\n` after it. */
+function runnerShaped(text: string): boolean {
+  return text.startsWith('{"index":') && text.endsWith('}\n');
 }
 
 async function createOutput(manifest: RunManifest, options: MergeShardsOptions, cwd: string): Promise<RunHandle> {

@@ -6,6 +6,8 @@
 export class RowOffsets {
   private data = new Float64Array(4 * 1024);
   private count = 0;
+  /** The dataset order, kept until a row is added or dropped (a report reads the rows twice). */
+  #sorted: Uint32Array | undefined;
 
   get size(): number {
     return this.count;
@@ -17,13 +19,19 @@ export class RowOffsets {
       grown.set(this.data);
       this.data = grown;
     }
-    this.data.set([index, repeat, start, length], 4 * this.count);
+    const at = 4 * this.count;
+    this.data[at] = index;
+    this.data[at + 1] = repeat;
+    this.data[at + 2] = start;
+    this.data[at + 3] = length;
     this.count += 1;
+    this.#sorted = undefined;
   }
 
   /** Forgets every row after the first `count` (rows whose write failed). */
   truncate(count: number): void {
     this.count = Math.max(0, Math.min(count, this.count));
+    this.#sorted = undefined;
   }
 
   /** `[start, length]` of every row, in dataset order (index, then repeat). */
@@ -46,6 +54,37 @@ export class RowOffsets {
   }
 
   #order(): Uint32Array {
+    this.#sorted ??= this.#packedOrder() ?? this.#comparedOrder();
+    return this.#sorted;
+  }
+
+  /**
+   * The order by one native numeric sort: each row as (index × repeats + repeat) × rows + its
+   * position, exact while that stays below 2^53 (a million rows of 1,000 repeats each is far
+   * below), and ties impossible. A comparator sort of a million rows took ~1 s.
+   */
+  #packedOrder(): Uint32Array | undefined {
+    const { data, count } = this;
+    let maxIndex = 0;
+    let maxRepeat = 0;
+    for (let i = 0; i < count; i += 1) {
+      const index = data[4 * i] as number;
+      const repeat = data[4 * i + 1] as number;
+      if (!Number.isInteger(index) || !Number.isInteger(repeat) || index < 0 || repeat < 0) return undefined;
+      if (index > maxIndex) maxIndex = index;
+      if (repeat > maxRepeat) maxRepeat = repeat;
+    }
+    const repeats = maxRepeat + 1;
+    if ((maxIndex + 1) * repeats * Math.max(count, 1) >= Number.MAX_SAFE_INTEGER) return undefined;
+    const packed = new Float64Array(count);
+    for (let i = 0; i < count; i += 1) packed[i] = ((data[4 * i] as number) * repeats + (data[4 * i + 1] as number)) * count + i;
+    packed.sort();
+    const order = new Uint32Array(count);
+    for (let i = 0; i < count; i += 1) order[i] = (packed[i] as number) % count;
+    return order;
+  }
+
+  #comparedOrder(): Uint32Array {
     const data = this.data;
     const order = Uint32Array.from({ length: this.count }, (_, i) => i);
     order.sort((a, b) => (data[4 * a] as number) - (data[4 * b] as number) || (data[4 * a + 1] as number) - (data[4 * b + 1] as number));

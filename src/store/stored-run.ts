@@ -2,10 +2,10 @@ import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { UsageError } from '../errors/index.js';
-import { readRawLines } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE } from './run-handle.js';
-import { RowOffsets } from './row-offsets.js';
-import { checkResults, duplicateRowError, ResultsHash } from './results-integrity.js';
+import type { RowOffsets } from './row-offsets.js';
+import { checkResults, duplicateRowError } from './results-integrity.js';
+import { scanResults } from './scan-results.js';
 import { RunStoreError } from './store-error.js';
 import type { RunManifest } from './types.js';
 import { parseManifest } from './parse-manifest.js';
@@ -20,25 +20,15 @@ export interface StoredRun {
    * The results file is in finish order; a scan keeps 32 bytes a row to read it back in order.
    */
   rowsInOrder(): AsyncGenerator<RowResult>;
+  /** As rowsInOrder, with each row's line as stored (its text, with the newline): what `merge` copies. */
+  linesInOrder?(): AsyncGenerator<StoredLine>;
 }
 
-// `JSON.stringify` of a RowResult starts with these keys in this order (see row-pipeline.ts);
-// reading them with a regex skips a full parse of every row during the scan.
-const HEAD = /^\{"index":(\d+),"line":\d+,"repeat":(\d+)[,}]/;
-
-function indexAndRepeat(text: string, file: string, line: number): [number, number] {
-  const match = HEAD.exec(text);
-  if (match) return [Number(match[1]), Number(match[2])];
-  try {
-    const row = JSON.parse(text) as Partial<RowResult>;
-    if (typeof row.index === 'number' && typeof row.repeat === 'number') return [row.index, row.repeat];
-  } catch {
-    // reported below
-  }
-  throw new RunStoreError('STORE_CORRUPT_RESULTS', `line ${line} is not a result row`, {
-    location: { file, line },
-    hint: 'the results file was edited or damaged; remove the line to use this run again',
-  });
+/** A row read back with the line it was read from. */
+export interface StoredLine {
+  row: RowResult;
+  /** The line as stored, with its `\n`. */
+  text: string;
 }
 
 /**
@@ -47,29 +37,8 @@ function indexAndRepeat(text: string, file: string, line: number): [number, numb
  */
 async function scanOffsets(dir: string, manifest: RunManifest): Promise<RowOffsets> {
   const path = join(dir, RESULTS_FILE);
-  const offsets = new RowOffsets();
-  const hash = new ResultsHash();
-  let start = 0;
-  let missing = false;
-  let torn = false;
-  try {
-    for await (const raw of readRawLines(path)) {
-      const length = raw.end - start;
-      if (!raw.terminated) torn = true;
-      else {
-        hash.line(raw.text);
-        if (raw.text.trim() !== '') {
-          const [index, repeat] = indexAndRepeat(raw.text, path, raw.line);
-          offsets.add(index, repeat, start, length);
-        }
-      }
-      start = raw.end;
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    missing = true;
-  }
-  checkResults(dir, path, manifest, { ...hash.value(), missing, torn });
+  const { offsets, ...found } = await scanResults(path);
+  checkResults(dir, path, manifest, found);
   const twice = offsets.duplicate();
   if (twice) throw duplicateRowError(path, manifest, twice[0], twice[1]);
   return offsets;
@@ -83,7 +52,7 @@ const WINDOW = 1 << 20;
  * dataset order, so the next row is almost always inside the window already read, and a
  * 100,000-row file takes ~50 reads instead of one per row.
  */
-async function* readInOrder(path: string, offsets: RowOffsets): AsyncGenerator<RowResult> {
+async function* readInOrder<T>(path: string, offsets: RowOffsets, make: (text: string, start: number) => T): AsyncGenerator<T> {
   if (offsets.size === 0) return;
   const file = await open(path, 'r');
   try {
@@ -97,7 +66,7 @@ async function* readInOrder(path: string, offsets: RowOffsets): AsyncGenerator<R
         windowStart = start;
       }
       const from = start - windowStart;
-      yield parseRow(window.toString('utf8', from, from + length), path, start);
+      yield make(window.toString('utf8', from, from + length), start);
     }
   } finally {
     await file.close();
@@ -140,7 +109,11 @@ export async function openRunFolder(dir: string): Promise<StoredRun> {
     manifest,
     async *rowsInOrder() {
       offsets ??= await scanOffsets(dir, manifest);
-      yield* readInOrder(resultsPath, offsets);
+      yield* readInOrder(resultsPath, offsets, (text, start) => parseRow(text, resultsPath, start));
+    },
+    async *linesInOrder() {
+      offsets ??= await scanOffsets(dir, manifest);
+      yield* readInOrder(resultsPath, offsets, (text, start) => ({ row: parseRow(text, resultsPath, start), text }));
     },
   };
 }

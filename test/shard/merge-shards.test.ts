@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -193,5 +194,24 @@ describe('mergeShards refuses runs that are not the shards of one run', () => {
     await writeFile(join(fx.dir, 'notes.txt'), 'mine');
     await expect(refused(shards.map((s) => s.runDir), { output: '.' })).rejects.toMatchObject({ code: 'USAGE_OUTPUT_NOT_EMPTY' });
     expect(await readFile(join(fx.dir, 'notes.txt'), 'utf8')).toBe('mine');
+  }, 60_000);
+
+  it('a shard line not in the runner\'s own shape is written again as the runner writes it; the merged integrity record is the sha256 of the merged file', async () => {
+    fx = await fixture(files, scriptedModel());
+    const shards = [await shardRun(1, 2), await shardRun(2, 2)];
+    // Shard 1's rows spaced out and with CRLF endings, as an edited or foreign file might be
+    // (stored without an integrity record, as older runs were, so the reader takes it).
+    const path = join(shards[0]!.runDir, 'results.jsonl');
+    const lines = (await readFile(path, 'utf8')).trim().split('\n');
+    await writeFile(path, lines.map((line, i) => (i % 2 === 0 ? `${line.replace('{"index":', '{ "index": ')}\n` : `${line}\r\n`)).join(''));
+    const manifestPath = join(shards[0]!.runDir, 'manifest.json');
+    const { integrity: _i, ...old } = JSON.parse(await readFile(manifestPath, 'utf8')) as RunManifest;
+    await writeFile(manifestPath, JSON.stringify(old));
+    const merged = await mergeShards(shards.map((s) => s.runDir), { projectRoot: fx.dir });
+    const text = await readFile(join(merged.dir, 'results.jsonl'), 'utf8');
+    const rows = text.trim().split('\n');
+    expect(rows).toHaveLength(WORDS.length);
+    for (const line of rows) expect(line).toBe(JSON.stringify(JSON.parse(line)));
+    expect(merged.manifest.integrity).toEqual({ rows: WORDS.length, sha256: createHash('sha256').update(text).digest('hex') });
   }, 60_000);
 });

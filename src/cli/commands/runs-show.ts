@@ -54,7 +54,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
     const reporter = reporters[format](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(width === undefined ? {} : { width }), ...(output.stream.color ? { color: true } : {}) });
     await reporter.onRunStart?.(info);
-    for await (const row of stored.rowsInOrder()) await reporter.onRowEnd?.(row);
+    // Only a reporter that listens row by row (the table, jsonl) gets the extra pass: the others
+    // read the rows once, at the end (a 1,000,000-row run is a second's parse a pass).
+    if (reporter.onRowEnd) for await (const row of stored.rowsInOrder()) await reporter.onRowEnd(row);
     await reporter.onRunEnd?.(summary, info, () => stored.rowsInOrder());
   } finally {
     output.close();

@@ -24,24 +24,36 @@ const EXACT_LIMIT = 50;
  * variance and a continuity correction of ½, as statistics packages compute it.
  */
 export function wilcoxonSignedRank(differences: ArrayLike<number>): SignedRankResult {
-  const values: number[] = [];
+  // The non-zero sizes |d|, and those of the positive differences, each sorted natively (typed
+  // arrays, no comparator: a million differences sort in ~0.1 s); walking both gives each tie
+  // group's mid-rank and how many of its members are positive.
+  const sizes = new Float64Array(differences.length);
+  const positives = new Float64Array(differences.length);
+  let n = 0;
+  let p = 0;
   for (let i = 0; i < differences.length; i++) {
     const d = Math.round((differences[i] as number) * GRID) / GRID;
-    if (d !== 0) values.push(d);
+    if (d === 0) continue;
+    sizes[n++] = Math.abs(d);
+    if (d > 0) positives[p++] = d;
   }
-  const n = values.length;
   if (n === 0) return { n: 0, statistic: 0, pValue: 1, pWorse: 1, method: 'exact' };
-  const order = values.map((_, i) => i).sort((a, b) => Math.abs(values[a] as number) - Math.abs(values[b] as number));
+  const sorted = sizes.subarray(0, n).sort();
+  const sortedPositives = positives.subarray(0, p).sort();
   let statistic = 0;
   let tieTerm = 0;
+  let next = 0;
   for (let start = 0; start < n; ) {
     let end = start + 1;
-    const size = Math.abs(values[order[start] as number] as number);
-    while (end < n && Math.abs(values[order[end] as number] as number) === size) end++;
+    const size = sorted[start] as number;
+    while (end < n && sorted[end] === size) end++;
     const rank = (start + 1 + end) / 2;
     const ties = end - start;
     tieTerm += ties ** 3 - ties;
-    for (let k = start; k < end; k++) if ((values[order[k] as number] as number) > 0) statistic += rank;
+    while (next < p && sortedPositives[next] === size) {
+      statistic += rank;
+      next++;
+    }
     start = end;
   }
   if (n < EXACT_LIMIT && tieTerm === 0) return exact(n, statistic);
