@@ -49,7 +49,7 @@ export class RunAccumulator {
     ungated: readonly string[] = [],
     schemas: Readonly<Record<string, ScoreSchema | undefined>> = {},
   ) {
-    this.evals = new EvalTallies(evalNames, ranges);
+    this.evals = new EvalTallies(evalNames, ranges, repeat === 1);
     this.flaky = repeat > 1 ? new FlakyTracker() : undefined;
     this.latency = new LatencyStats(repeat);
     this.ungated = new Set(ungated);
