@@ -1,7 +1,8 @@
 import type { EvalSummary } from './eval-summary.js';
 import type { ScoredEval, ScoredRow } from './types.js';
 import { passRateStats, repeatRates } from './pass-rate.js';
-import { meanStats, spread, wilsonInterval, type ScoreRange } from './statistics.js';
+import { FloatList } from './float-list.js';
+import { meanStats, spread, wilsonInterval, type Numbers, type ScoreRange } from './statistics.js';
 
 /** EvalSummary plus what only scoring knows; assignable to EvalSummary. */
 export interface ScoredEvalSummary extends EvalSummary {
@@ -26,7 +27,7 @@ interface Tally {
    * eval) instead of three map entries a row (~100 MB an eval, measured).
    */
   once: boolean;
-  scores: number[];
+  scores: FloatList;
   normalizedSum: number;
   normalizedCount: number;
   /**
@@ -62,7 +63,7 @@ function emptyTally(once = false): Tally {
     passedCount: 0,
     untyped: false,
     once,
-    scores: [],
+    scores: new FloatList(),
     normalizedSum: 0,
     normalizedCount: 0,
     rowSum: new Map(),
@@ -150,17 +151,17 @@ function finishOnce(summary: ScoredEvalSummary, tally: Tally, range: ScoreRange 
     summary.passRate = tally.passedCount / tally.verdictCount;
     summary.passRateCi95 = wilsonInterval(tally.passedCount, tally.verdictCount) as [number, number];
   }
-  return finishScores(summary, tally, tally.scores, range);
+  return finishScores(summary, tally, tally.scores.values(), range);
 }
 
-function finishScores(summary: ScoredEvalSummary, tally: Tally, rowMeans: readonly number[], range: ScoreRange | undefined): ScoredEvalSummary {
+function finishScores(summary: ScoredEvalSummary, tally: Tally, rowMeans: Numbers, range: ScoreRange | undefined): ScoredEvalSummary {
   const stats = meanStats(rowMeans, range);
   if (stats) {
     summary.meanScore = stats.mean;
     if (stats.stdErr !== undefined) summary.meanScoreStdErr = stats.stdErr;
     if (stats.ci95) summary.meanScoreCi95 = stats.ci95;
   }
-  const observed = spread(tally.scores);
+  const observed = spread(tally.scores.values());
   if (observed) Object.assign(summary, observed);
   if (tally.normalizedCount > 0) summary.meanNormalized = tally.normalizedSum / tally.normalizedCount;
   if (tally.untyped) summary.untyped = true;
