@@ -3,7 +3,7 @@ export { RunHandle, MANIFEST_FILE, RESULTS_FILE } from './run-handle.js';
 export { createRunId, isValidRunId, type RunIdDeps } from './run-id.js';
 export { rowKey } from './row-key.js';
 export { gitInfo } from './git-info.js';
-export { fingerprintFile } from './fingerprint.js';
+export { fileHasher, fingerprintFile } from './fingerprint.js';
 export { BlobStore, textHash } from './blob-store.js';
 export { RunStoreError } from './store-error.js';
 export { ResultsHash, checkResults, type FoundResults } from './results-integrity.js';
