@@ -63,10 +63,10 @@ async function retainedPerRow(rows: number): Promise<number> {
 }
 
 describe('a run retains a few numbers per row, never the rows', () => {
-  it('40,000 rows through the model call path: under 120 bytes a row', async () => {
-    // Per row: its latency (8 bytes), its score (≤ 8), its place in the results file (32, in an
-    // array that doubles: ~48 measured). ~60 bytes measured; the summary's three map entries per
+  it('40,000 rows through the model call path: under 150 bytes a row', async () => {
+    // Per row: its latency (8 bytes) and score (8), its place in the results file (32), each in an
+    // array that doubles as it fills. 65–102 bytes measured; the summary's three map entries per
     // row and eval, as it once kept, made it ~200.
-    expect(await retainedPerRow(40_000)).toBeLessThan(120);
+    expect(await retainedPerRow(40_000)).toBeLessThan(150);
   }, 60_000);
 });
