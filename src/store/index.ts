@@ -2,6 +2,7 @@ export { RunStore } from './run-store.js';
 export { RunHandle, MANIFEST_FILE, RESULTS_FILE } from './run-handle.js';
 export { createRunId, isValidRunId, type RunIdDeps } from './run-id.js';
 export { rowKey } from './row-key.js';
+export { RowKeySet } from './row-key-set.js';
 export { gitInfo } from './git-info.js';
 export { fileHasher, fingerprintFile } from './fingerprint.js';
 export { BlobStore, textHash } from './blob-store.js';
