@@ -7,6 +7,8 @@ export interface BenchContext {
   server: BenchServer;
   /** Median wall time of `node -e 0`, measured in this bench run (set by the start-up scenario). */
   nodeStartMs: number | undefined;
+  /** Median peak RSS (MB) of each experiment scenario measured so far in this bench run, by id. */
+  peakRssMb: Record<string, number>;
   log(message: string): void;
 }
 

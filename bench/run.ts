@@ -32,7 +32,7 @@ function usage(): string {
     'Usage: npm run bench [-- --only <scenario>[,<scenario>...]] [--runs N]',
     '',
     `Scenarios: ${scenarios.map((scenario) => scenario.id).join(', ')}`,
-    `--runs N   measured runs per scenario (default ${DEFAULT_RUNS}; 3 for scale)`,
+    `--runs N   measured runs per scenario (default ${DEFAULT_RUNS}; 3 for scale, 1 for scale1m)`,
     '',
   ].join('\n');
 }
@@ -71,6 +71,7 @@ async function main(): Promise<number> {
     bin,
     server,
     nodeStartMs: undefined,
+    peakRssMb: {},
     log: (message) => process.stderr.write(`${message}\n`),
   };
   const results: ScenarioResult[] = [];

@@ -1,5 +1,6 @@
 /** The benchmark scenarios. Each runs the real CLI as a child process, the way a user does. */
-import { readdir, readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureNode, type ChildRun } from './measure.js';
@@ -16,6 +17,7 @@ import { boundsScenario } from './bounds.js';
 import { otelScenario } from './otel.js';
 import { batchScenario } from './batch.js';
 import { startupRunScenario } from './startup-run.js';
+import { scale1mSpec } from './scale-1m.js';
 
 export interface Scenario {
   id: string;
@@ -75,7 +77,7 @@ const startup: Scenario = {
   },
 };
 
-interface ExperimentSpec {
+export interface ExperimentSpec {
   id: string;
   title: string;
   rows: number;
@@ -100,6 +102,11 @@ interface ExperimentSpec {
    * held to it (issue 30). The ratios against the others are reported too (details). @default 'node'
    */
   idealStartup?: 'node' | 'cli' | 'none';
+  /**
+   * Another scenario of this bench run whose peak RSS this one's is read against (flat memory:
+   * the 1M-row run against the 100k one); the difference goes in `details`.
+   */
+  rssAgainst?: string;
 }
 
 // Compiled into .bench-dist/; the loop stays plain JavaScript in bench/.
@@ -249,7 +256,15 @@ function experimentScenario(spec: ExperimentSpec, defaultRuns?: number): Scenari
           details.cliMsPerRow = Math.round(((median(wall) - startMs) / spec.rows) * 1000) / 1000;
           details.bareLoopMsPerRow = Math.round(((bareMs - startMs) / spec.rows) * 1000) / 1000;
         }
-        if (rss.length > 0) metrics.push(metric('peak RSS', 'MB', rss, spec.rssTarget ? { target: spec.rssTarget } : {}));
+        if (rss.length > 0) {
+          metrics.push(metric('peak RSS', 'MB', rss, spec.rssTarget ? { target: spec.rssTarget } : {}));
+          context.peakRssMb[spec.id] = median(rss);
+          const against = spec.rssAgainst === undefined ? undefined : context.peakRssMb[spec.rssAgainst];
+          if (against !== undefined) {
+            details[`peakRssMbOf_${spec.rssAgainst}`] = Math.round(against);
+            details.peakRssGrowthMb = Math.round(median(rss) - against);
+          }
+        }
         if (spec.cached) {
           metrics.push(metric('model calls', 'count', [requestsTotal], { target: { value: 1, source: 'issue 6', text: '= 0' } }));
         }
@@ -314,6 +329,9 @@ const scale = experimentScenario(
   3,
 );
 
+
+const scale1m = experimentScenario(scale1mSpec, 1);
+
 const cached = experimentScenario({
   id: 'cached',
   title: '5 cached rerun (1k rows, c=50)',
@@ -332,15 +350,21 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14)];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14)];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');
   const ids = await readdir(runsDir).catch(() => [] as string[]);
   let total = 0;
   for (const id of ids) {
-    const text = await readFile(join(runsDir, id, 'results.jsonl'), 'utf8').catch(() => '');
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) total += 1;
+    // Streamed: a million rows' file is larger than a string may be.
+    try {
+      for await (const chunk of createReadStream(join(runsDir, id, 'results.jsonl')) as AsyncIterable<Buffer>) {
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) total += 1;
+      }
+    } catch {
+      // no results file: no rows
+    }
   }
   return total;
 }

@@ -3,6 +3,7 @@ import { ModelCallError } from '../errors/index.js';
 import { backoffDelay, sleep } from '../model/backoff.js';
 import { BatchClient, type BatchClientOptions, type SubmitContext } from './batch-client.js';
 import { partFile } from './request-parts.js';
+import { saveBody } from './save-body.js';
 import type { BatchJobRecord, BatchObject, BatchStatus } from './types.js';
 
 /** The `anthropic-version` header the Messages API and its batches take (the one @ai-sdk/anthropic sends). */
@@ -91,9 +92,9 @@ export class AnthropicBatchClient extends BatchClient {
     return Array.isArray(data) ? data.map(asBatch) : [];
   }
 
-  /** The results (JSONL) at the batch's `results_url`. */
-  override async download(resultsUrl: string): Promise<string> {
-    return (await this.send('download batch results', 'GET', resultsUrl)).text();
+  /** Saves the results (JSONL) at the batch's `results_url` at `path`. */
+  override async download(resultsUrl: string, path: string): Promise<void> {
+    await saveBody(await this.send('download batch results', 'GET', resultsUrl), path);
   }
 
   override async upload(): Promise<string> {

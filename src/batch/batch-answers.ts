@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRawLines } from '../store/results-file.js';
 import { partFile } from './request-parts.js';
@@ -31,28 +31,101 @@ export async function requestPartOf(dir: string, jobs: readonly BatchJobRecord[]
 /**
  * Every answer in the downloaded output and error files of `jobs`, by custom id. A line with a
  * 2xx status (Anthropic: a `succeeded` result) is an answer; anything else (a status code, an `error` such as `batch_expired`) is
- * the reason that request failed.
+ * the reason that request failed. The files are read line by line and only where each answer's
+ * line is is kept (see BatchAnswers): a million answers are never in memory at once.
  */
-export async function readAnswers(dir: string, jobs: readonly BatchJobRecord[]): Promise<Map<string, BatchAnswer>> {
-  const answers = new Map<string, BatchAnswer>();
+export async function readAnswers(dir: string, jobs: readonly BatchJobRecord[]): Promise<BatchAnswers> {
+  const answers = new BatchAnswers();
   for (const job of jobs) {
     if (!job.downloaded) continue;
     for (const kind of ['output', 'errors'] as const) {
-      let text: string;
+      const path = outputFile(dir, job.part, kind);
       try {
-        text = await readFile(outputFile(dir, job.part, kind), 'utf8');
-      } catch {
-        continue;
-      }
-      for (const line of text.split('\n')) {
-        if (line.trim() === '') continue;
-        const parsed = parseLine(line);
-        // A later success wins over an earlier failure of the same request, never the reverse.
-        if (parsed !== undefined && (parsed.answer.ok || !answers.get(parsed.id)?.ok)) answers.set(parsed.id, parsed.answer);
+        for await (const line of readRawLines(path)) {
+          if (line.text.trim() === '') continue;
+          const parsed = parseLine(line.text);
+          if (parsed === undefined) continue;
+          const length = Buffer.byteLength(line.text);
+          answers.add(parsed.id, parsed.answer.ok, path, line.end - length - (line.terminated ? 1 : 0), length);
+        }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
     }
   }
   return answers;
+}
+
+/**
+ * Where each custom id's answer line is in the downloaded files: a file number, an offset and a
+ * length a line (16 bytes, beside the map entry of its id), read again and parsed when asked for.
+ * A later success wins over an earlier failure of the same request, never the reverse.
+ */
+export class BatchAnswers {
+  readonly #slots = new Map<string, number>();
+  readonly #files: string[] = [];
+  readonly #descriptors = new Map<number, number>();
+  #file = new Uint16Array(1024);
+  #ok = new Uint8Array(1024);
+  #start = new Float64Array(1024);
+  #length = new Uint32Array(1024);
+  #count = 0;
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  add(id: string, ok: boolean, path: string, start: number, length: number): void {
+    const existing = this.#slots.get(id);
+    if (existing !== undefined && !ok && this.#ok[existing] === 1) return;
+    if (this.#files.at(-1) !== path) this.#files.push(path);
+    const slot = existing ?? this.#grow();
+    this.#file[slot] = this.#files.length - 1;
+    this.#ok[slot] = ok ? 1 : 0;
+    this.#start[slot] = start;
+    this.#length[slot] = length;
+    this.#slots.set(id, slot);
+  }
+
+  /** The answer to `id`, read from its file; undefined when no downloaded file has one. */
+  get(id: string): BatchAnswer | undefined {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return undefined;
+    const fileNumber = this.#file[slot] as number;
+    let fd = this.#descriptors.get(fileNumber);
+    if (fd === undefined) {
+      fd = openSync(this.#files[fileNumber] as string, 'r');
+      // Kept for the rest of this turn (the rows of one pool turn read together), then closed:
+      // nobody has to remember to close a lookup.
+      if (this.#descriptors.size === 0) setImmediate(() => this.close());
+      this.#descriptors.set(fileNumber, fd);
+    }
+    const bytes = Buffer.alloc(this.#length[slot] as number);
+    readSync(fd, bytes, 0, bytes.length, this.#start[slot] as number);
+    return parseLine(bytes.toString('utf8'))?.answer;
+  }
+
+  /** Closes the files `get` opened this turn; `get` opens them again if asked. */
+  close(): void {
+    for (const fd of this.#descriptors.values()) closeSync(fd);
+    this.#descriptors.clear();
+  }
+
+  #grow(): number {
+    if (this.#count === this.#ok.length) {
+      const size = this.#ok.length * 2;
+      this.#file = grown(this.#file, new Uint16Array(size));
+      this.#ok = grown(this.#ok, new Uint8Array(size));
+      this.#start = grown(this.#start, new Float64Array(size));
+      this.#length = grown(this.#length, new Uint32Array(size));
+    }
+    return this.#count++;
+  }
+}
+
+function grown<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from as ArrayLike<number> & T);
+  return to;
 }
 
 interface ResultLine {

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { saveBody } from './save-body.js';
 import { basename } from 'node:path';
 import { ModelCallError } from '../errors/index.js';
 import { backoffDelay, sleep } from '../model/backoff.js';
@@ -26,8 +27,8 @@ export interface BatchApi {
   submit(job: BatchJobRecord, context: SubmitContext): Promise<BatchObject>;
   retrieve(batchId: string): Promise<BatchObject>;
   cancel(batchId: string): Promise<BatchObject>;
-  /** A result file's text (JSONL), by the id (or URL) the batch object named. */
-  download(fileId: string): Promise<string>;
+  /** Saves a result file (JSONL), by the id (or URL) the batch object named, at `path`: streamed, never held whole. */
+  download(fileId: string, path: string): Promise<void>;
 }
 
 export interface BatchClientOptions {
@@ -66,7 +67,8 @@ export class BatchClient implements BatchApi {
   async submit(job: BatchJobRecord, context: SubmitContext): Promise<BatchObject> {
     if (job.inputFileId === undefined) {
       const path = partFile(context.dir, job.part);
-      job.inputFileId = await this.upload(`${context.runId}-${basename(path)}`, await readFile(path));
+      // A file-backed blob: the request file (up to 200 MB) is streamed to the server, never read whole.
+      job.inputFileId = await this.upload(`${context.runId}-${basename(path)}`, await openAsBlob(path, { type: 'application/jsonl' }));
       await context.save();
     } else {
       const existing = (await this.list()).find((batch) => batch.input_file_id === job.inputFileId);
@@ -77,11 +79,11 @@ export class BatchClient implements BatchApi {
   }
 
   /** Uploads a JSONL request file (`purpose: batch`); returns its file id. */
-  async upload(name: string, content: Buffer): Promise<string> {
+  async upload(name: string, content: Blob): Promise<string> {
     const file = await this.request('upload a request file', 'POST', '/files', () => {
       const form = new FormData();
       form.append('purpose', 'batch');
-      form.append('file', new Blob([content], { type: 'application/jsonl' }), name);
+      form.append('file', content, name);
       return form;
     });
     return idOf(file, 'file');
@@ -107,9 +109,9 @@ export class BatchClient implements BatchApi {
     return Array.isArray(data) ? data.map(asBatch) : [];
   }
 
-  /** A result file's text (output or errors, JSONL). */
-  async download(fileId: string): Promise<string> {
-    return (await this.send(`download file ${fileId}`, 'GET', `/files/${encodeURIComponent(fileId)}/content`)).text();
+  /** Saves a result file (output or errors, JSONL) at `path`. */
+  async download(fileId: string, path: string): Promise<void> {
+    await saveBody(await this.send(`download file ${fileId}`, 'GET', `/files/${encodeURIComponent(fileId)}/content`), path);
   }
 
   /** Sends a request (retried on 429, 5xx and dropped connections) and parses its JSON answer. */
@@ -214,3 +216,4 @@ function connectionMessage(error: unknown): string {
   if (cause && typeof cause.code === 'string') return `${cause.code}${typeof cause.message === 'string' ? ` (${cause.message})` : ''}`;
   return error instanceof Error ? error.message : String(error);
 }
+

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { sleep } from '../model/backoff.js';
 import type { BatchApi } from './batch-client.js';
 import { outputFile } from './batch-answers.js';
@@ -70,8 +69,8 @@ export async function pollJobs(jobs: BatchJobRecord[], context: JobsContext): Pr
 export async function downloadResults(jobs: BatchJobRecord[], context: JobsContext): Promise<void> {
   for (const job of jobs) {
     if (!isFinal(job) || job.downloaded) continue;
-    if (job.outputFileId) await writeFile(outputFile(context.dir, job.part, 'output'), await context.client.download(job.outputFileId));
-    if (job.errorFileId) await writeFile(outputFile(context.dir, job.part, 'errors'), await context.client.download(job.errorFileId));
+    if (job.outputFileId) await context.client.download(job.outputFileId, outputFile(context.dir, job.part, 'output'));
+    if (job.errorFileId) await context.client.download(job.errorFileId, outputFile(context.dir, job.part, 'errors'));
     job.downloaded = true;
     await context.save();
   }

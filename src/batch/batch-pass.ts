@@ -4,7 +4,7 @@ import { runPool } from '../experiment/pool.js';
 import { processRow, RowAborted, type RowPipeline } from '../experiment/row-pipeline.js';
 import type { RowResult } from '../experiment/types.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
-import { rowKey } from '../store/index.js';
+import { rowKey, type RowKeySet } from '../store/index.js';
 import { customIdOf } from './batch-answers.js';
 import { failureOf } from './batch-failure.js';
 import { Deferred } from './deferred.js';
@@ -28,7 +28,7 @@ export interface PassOptions {
  * (its model or judge request is in a job still to come) is not recorded, nor are its eval
  * events sent; returns how many rows wait.
  */
-export async function processPass(context: BatchRowsContext, recorded: Set<string>, pass: PassOptions): Promise<number> {
+export async function processPass(context: BatchRowsContext, recorded: RowKeySet, pass: PassOptions): Promise<number> {
   const { lookup, send } = pass;
   let waiting = 0;
   await runPool(
@@ -36,7 +36,7 @@ export async function processPass(context: BatchRowsContext, recorded: Set<strin
     context.concurrency,
     async (item) => {
       const key = rowKey(item.row.index, item.repeat);
-      if (recorded.has(key)) return;
+      if (recorded.has(item.row.index, item.repeat)) return;
       const id = customIdOf(item.row.index, item.repeat);
       const state: JudgeRowState = { key, retry: context.retry.has(key), deferred: false, failures: new Map() };
       const evalEvents: RunEvent[] = [];
@@ -80,7 +80,7 @@ export async function processPass(context: BatchRowsContext, recorded: Set<strin
       }
       for (const event of evalEvents) await context.pipeline.emit(event);
       if (state.failures.size > 0) withFailureCodes(result, state.failures);
-      recorded.add(key);
+      recorded.add(item.row.index, item.repeat);
       await context.record(result);
     },
     context.dispatch,

@@ -3,7 +3,7 @@ import { cacheKey } from '../model/cache-key.js';
 import { splitModelName } from '../model/index.js';
 import type { JudgeTransport } from '../experiment/types.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
-import type { BatchAnswer } from './batch-answers.js';
+import type { BatchAnswer, BatchAnswers } from './batch-answers.js';
 import { judgeFailureOf } from './batch-failure.js';
 import { Deferred } from './deferred.js';
 import type { ProviderBridge } from './provider-bridge.js';
@@ -12,7 +12,7 @@ import type { BatchEndpoint, BatchJobRecord } from './types.js';
 
 /** What the run's downloaded jobs hold: answers by custom id, the part each id was sent in, the jobs by part. */
 export interface Lookup {
-  answers: Map<string, BatchAnswer>;
+  answers: BatchAnswers;
   partOf: Map<string, number>;
   jobs: BatchJobRecord[];
 }

@@ -3,6 +3,7 @@ import type { ModelRequest, ModelResponse } from '../model/types.js';
 import { customIdOf, readAnswers, requestPartOf } from './batch-answers.js';
 import { ModelCallError } from '../errors/index.js';
 import { splitModelName } from '../model/index.js';
+import { RowKeySet } from '../store/index.js';
 import { AnthropicBatchClient } from './anthropic-client.js';
 import { BatchClient, type BatchApi } from './batch-client.js';
 import { downloadResults, isFinal, pollJobs, submitJobs, type JobsContext } from './batch-jobs.js';
@@ -79,7 +80,8 @@ export async function runBatchRows(context: BatchRowsContext): Promise<boolean> 
   if (!(await finishJobs(state.jobs, jobsContext(state.endpoint)))) return leftRunning();
 
   const attemptStart = state.jobs.length;
-  const recorded = new Set<string>();
+  // One bit a row × repeat: a million-row batch run goes over its rows several times.
+  const recorded = new RowKeySet();
   const parts = new RequestParts(dir, context.settings.limits, state.jobs.length);
   let endpoint: BatchEndpoint | undefined;
   // Which row counts each judge answer of this attempt as paid, across its passes.

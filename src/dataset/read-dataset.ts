@@ -14,6 +14,8 @@ export interface ReadDatasetOptions {
    */
   onError?: (error: DatasetError) => void;
   signal?: AbortSignal;
+  /** Every chunk of the file's bytes, in order, as it is read (the run's fingerprint of the file, hashed in the same read). */
+  onChunk?: (chunk: Buffer) => void;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function* readDataset(file: string, options: ReadDatasetOptions = {
   const validateInput = options.inputSchema ? await compileInputSchema(options.inputSchema) : undefined;
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let index = 0;
-  for await (const { line, bytes } of readLines(file, options.signal)) {
+  for await (const { line, bytes } of readLines(file, options.signal, options.onChunk)) {
     if (isBlankLine(bytes)) continue;
     let row: DatasetRow;
     try {

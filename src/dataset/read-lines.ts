@@ -15,15 +15,17 @@ const CHUNK_SIZE = 256 * 1024;
 /**
  * Streams a file's lines as bytes, splitting on `\n` ourselves so that decoding can be strict
  * per line (an invalid UTF-8 sequence is then an error naming its line). Only the current
- * partial line is ever buffered; a line inside one chunk is a zero-copy view of it.
+ * partial line is ever buffered; a line inside one chunk is a zero-copy view of it. `onChunk`
+ * sees every byte of the file, in order (a hash taken in the same read).
  */
-export async function* readLines(file: string, signal?: AbortSignal): AsyncGenerator<RawLine, void, undefined> {
+export async function* readLines(file: string, signal?: AbortSignal, onChunk?: (chunk: Buffer) => void): AsyncGenerator<RawLine, void, undefined> {
   signal?.throwIfAborted();
   const pending: Buffer[] = [];
   let line = 0;
   const stream = createReadStream(file, { highWaterMark: CHUNK_SIZE, ...(signal ? { signal } : {}) });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      onChunk?.(chunk);
       let start = 0;
       for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
         let bytes = chunk.subarray(start, end);

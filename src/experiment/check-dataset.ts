@@ -10,15 +10,23 @@ const MAX_LISTED = 20;
  * Reads the whole dataset once before any model call, so a bad line anywhere is an input
  * error (exit 2) up front instead of a run that spends money and then stops halfway.
  * Returns the number of rows. `labels`, when given, sees every row (duplicate names are
- * problems like bad lines); so does `checkRow`, when given.
+ * problems like bad lines); so does `checkRow`, when given, and `onChunk` every byte of the file.
  */
-export async function checkDataset(path: string, inputSchema: JSONSchema7 | undefined, signal?: AbortSignal, labels?: LabelIndex, checkRow?: RowCheck): Promise<number> {
+export async function checkDataset(
+  path: string,
+  inputSchema: JSONSchema7 | undefined,
+  signal?: AbortSignal,
+  labels?: LabelIndex,
+  checkRow?: RowCheck,
+  onChunk?: (chunk: Buffer) => void,
+): Promise<number> {
   const problems: AgentmarkError[] = [];
   let bad = 0;
   let rows = 0;
   const options = {
     ...(inputSchema === undefined ? {} : { inputSchema }),
     ...(signal === undefined ? {} : { signal }),
+    ...(onChunk === undefined ? {} : { onChunk }),
     onError: (error: AgentmarkError) => {
       bad++;
       if (problems.length < MAX_LISTED) problems.push(error);

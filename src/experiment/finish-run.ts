@@ -75,7 +75,18 @@ export async function finishRun(end: RunEnd): Promise<ExperimentOutcome> {
       hint: 'use evals with boolean or categorical results, or score_thresholds for numeric scores',
     });
   }
-  return { runId: handle.id, runDir: handle.dir, status, summary, failedIndexes: accumulator.failedIndexes() };
+  // Made a set when asked (watch reruns failed rows): a million failed rows are 8 MB, not a set of them.
+  const failedRows = accumulator.failedRows();
+  let failedIndexes: Set<number> | undefined;
+  return {
+    runId: handle.id,
+    runDir: handle.dir,
+    status,
+    summary,
+    get failedIndexes() {
+      return (failedIndexes ??= new Set(failedRows));
+    },
+  };
 }
 
 /** What the row loop hands over when the last row is recorded (or the loop broke off). */

@@ -24,6 +24,8 @@ export interface PlanRowsOptions {
   signal?: AbortSignal;
   /** More checks of every row (a calibration set's labels against the score schemas). */
   checkRow?: RowCheck;
+  /** The file's bytes as the check reads them (the run's fingerprint of the dataset: no read of its own). */
+  onChunk?: (chunk: Buffer) => void;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface PlanRowsOptions {
 export async function planRows(options: PlanRowsOptions): Promise<RowPlan> {
   const file = relative(options.projectRoot, options.datasetPath);
   const labels = new LabelIndex(file, options.filter);
-  const datasetRows = await checkDataset(options.datasetPath, options.inputSchema, options.signal, labels, options.checkRow);
+  const datasetRows = await checkDataset(options.datasetPath, options.inputSchema, options.signal, labels, options.checkRow, options.onChunk);
   const selection = options.selection ?? { kind: 'all' };
   checkRowsInRange(selection, datasetRows);
   if (!options.filter) return { datasetRows, selection, ...(options.onlyIndexes ? { only: options.onlyIndexes } : {}) };

@@ -4,7 +4,7 @@ import { projectScope } from '../project/path-scope.js';
 import { loadPrompt } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
 import { snapshotRun } from '../provenance/index.js';
-import { fingerprintFile, gitInfo, RunStore } from '../store/index.js';
+import { fileHasher, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { RunListener } from './events.js';
 import { planRows } from './plan-rows.js';
@@ -107,17 +107,17 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   for (const message of bound.warnings) await emit({ type: 'warning', message });
 
   const store = new RunStore(project.root);
-  // Both read the whole file; side by side, the hash's reads overlap the rows' parsing.
-  const [plan, dataset] = await Promise.all([
-    planRows({
-      datasetPath,
-      projectRoot: project.root,
-      inputSchema: prompt.inputSchema,
-      checkRow: verdictCheck(relative(project.root, datasetPath), evalNames, project.scores),
-      ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
-    }),
-    fingerprintFile(project.root, datasetPath),
-  ]);
+  // The check reads the whole file; the run's fingerprint of it is hashed in that same read.
+  const hasher = fileHasher(project.root, datasetPath);
+  const plan = await planRows({
+    datasetPath,
+    projectRoot: project.root,
+    inputSchema: prompt.inputSchema,
+    checkRow: verdictCheck(relative(project.root, datasetPath), evalNames, project.scores),
+    onChunk: hasher.update,
+    ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
+  });
+  const dataset = hasher.digest();
   traceStartup('dataset checked and hashed');
   const provenance = () => snapshotRun({ projectRoot: project.root, prompt, projectFile: project.configPath, configFile: config.path, rerunOf: options.rerunOf });
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });

@@ -18,7 +18,9 @@ export class RunAccumulator {
   private readonly evals: EvalTallies;
   /** Only a run with repeats can have flaky rows; without them nothing per row is tracked. */
   private readonly flaky: FlakyTracker | undefined;
-  private readonly failed = new Set<number>();
+  /** Indexes of failed rows as they came (a row with repeats may be there more than once): 8 bytes each, not a set entry. */
+  private failed = new Float64Array(256);
+  private failedCount = 0;
   private readonly latency: LatencyStats;
   private live = 0;
   private readonly tally = emptyTally();
@@ -49,7 +51,7 @@ export class RunAccumulator {
     ungated: readonly string[] = [],
     schemas: Readonly<Record<string, ScoreSchema | undefined>> = {},
   ) {
-    this.evals = new EvalTallies(evalNames, ranges);
+    this.evals = new EvalTallies(evalNames, ranges, repeat === 1);
     this.flaky = repeat > 1 ? new FlakyTracker() : undefined;
     this.latency = new LatencyStats(repeat);
     this.ungated = new Set(ungated);
@@ -61,7 +63,7 @@ export class RunAccumulator {
     this.evals.add(row);
     this.flaky?.add(row);
     if (row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false)) {
-      this.failed.add(row.index);
+      this.addFailed(row.index);
     }
     tallyRow(this.tally, row, this.ungated);
     const verdicts = rowVerdicts(row.metadata);
@@ -96,7 +98,21 @@ export class RunAccumulator {
 
   /** Rows with an error or an eval that did not pass, by index (for "rerun failed rows"). */
   failedIndexes(): Set<number> {
-    return new Set(this.failed);
+    return new Set(this.failedRows());
+  }
+
+  /** The indexes of `failedIndexes`, as they came (repeats may be there twice): 8 bytes a row. */
+  failedRows(): Float64Array {
+    return this.failed.subarray(0, this.failedCount);
+  }
+
+  private addFailed(index: number): void {
+    if (this.failedCount === this.failed.length) {
+      const grown = new Float64Array(this.failed.length * 2);
+      grown.set(this.failed);
+      this.failed = grown;
+    }
+    this.failed[this.failedCount++] = index;
   }
 
   finish(gateOptions: GateOptions): RunSummary {

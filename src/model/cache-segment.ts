@@ -1,11 +1,6 @@
 import { closeSync, fstatSync, open, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { markDirty, PRIORITY, type TurnFile } from '../write-turn.js';
-
-/** Where one entry's line sits in a segment file. */
-interface Slot {
-  offset: number;
-  length: number;
-}
+import { KeyIndex, type Slot } from './key-index.js';
 
 const NEWLINE = 0x0a;
 /** Every line starts with this, then the 64-hex key: the index is built without parsing JSON. */
@@ -19,7 +14,7 @@ const KEY_LENGTH = 64;
  * next append starts on a fresh line. Lookups keep only offsets in memory, never the answers.
  */
 export class CacheSegment implements TurnFile {
-  private slots: Map<string, Slot> | undefined;
+  private slots: KeyIndex | undefined;
   private size = 0;
   private tornTail = false;
   /** Opened for appending on first write and kept until `close`, so a write is one syscall. */
@@ -133,15 +128,15 @@ export class CacheSegment implements TurnFile {
     let offset = this.size + lead.length;
     for (const entry of lines) {
       const length = Buffer.byteLength(entry.line);
-      this.slots.set(entry.key, { offset, length });
+      this.slots.set(entry.key, offset, length);
       offset += length + 1;
     }
     this.size = offset;
   }
 
-  private index(): Map<string, Slot> {
+  private index(): KeyIndex {
     if (this.slots) return this.slots;
-    const slots = new Map<string, Slot>();
+    const slots = new KeyIndex();
     let bytes: Buffer;
     try {
       bytes = readFileSync(this.path);
@@ -154,7 +149,7 @@ export class CacheSegment implements TurnFile {
       if (end === -1) end = bytes.length;
       if (end - start > LINE_START.length + KEY_LENGTH && bytes.toString('latin1', start, start + LINE_START.length) === LINE_START) {
         const key = bytes.toString('latin1', start + LINE_START.length, start + LINE_START.length + KEY_LENGTH);
-        slots.set(key, { offset: start, length: end - start });
+        slots.set(key, start, end - start);
       }
       start = end + 1;
     }

@@ -25,4 +25,5 @@ export { runEval, type RunEvalOptions } from './run-eval.js';
 export { wilsonInterval, meanStats, sampleStdDev, spread, type MeanStats, type ScoreRange, type Spread } from './statistics.js';
 export { scoreRange, scoreRanges } from './score-range.js';
 export { EvalTallies, summarizeEvals, type ScoredEvalSummary } from './summarize-evals.js';
+export { FloatList } from './float-list.js';
 export { FlakyTracker, findFlakyRows, type FlakyEval, type FlakyRow } from './flaky-rows.js';

@@ -1,5 +1,8 @@
 import { tQuantile } from './t-distribution.js';
 
+/** Numbers to summarise: a JS array, or the typed array a long run keeps them in. */
+export type Numbers = readonly number[] | Float64Array;
+
 /** z for a two-sided 95% interval: Φ⁻¹(0.975) to double precision (scipy's `norm.ppf(0.975)`), not the rounded 1.96. */
 export const Z95 = 1.959963984540054;
 
@@ -18,7 +21,7 @@ export function wilsonInterval(successes: number, n: number, z = Z95): [number, 
   return [Math.max(0, center - half), Math.min(1, center + half)];
 }
 
-export function mean(values: readonly number[]): number | undefined {
+export function mean(values: Numbers): number | undefined {
   if (values.length === 0) return undefined;
   let sum = 0;
   for (const value of values) sum += value;
@@ -26,7 +29,7 @@ export function mean(values: readonly number[]): number | undefined {
 }
 
 /** Sample standard deviation (n - 1); undefined below two values. */
-export function sampleStdDev(values: readonly number[]): number | undefined {
+export function sampleStdDev(values: Numbers): number | undefined {
   if (values.length < 2) return undefined;
   const m = mean(values) ?? 0;
   let squares = 0;
@@ -55,7 +58,7 @@ export type ScoreRange = readonly [low: number, high: number];
  * transformed interval (logit, Wilson-style) would move the centre too, and the mean ± SE shown
  * next to it would no longer agree with it.
  */
-export function meanStats(values: readonly number[], range?: ScoreRange): MeanStats | undefined {
+export function meanStats(values: Numbers, range?: ScoreRange): MeanStats | undefined {
   const m = mean(values);
   if (m === undefined) return undefined;
   const sd = sampleStdDev(values);
@@ -83,9 +86,10 @@ export interface Spread {
 }
 
 /** Min, median (mean of the middle two for an even count) and max; sorts a copy. */
-export function spread(values: readonly number[]): Spread | undefined {
+export function spread(values: Numbers): Spread | undefined {
   if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numerically without a comparator (a million scores: ~0.1 s, not ~1 s).
+  const sorted = values instanceof Float64Array ? Float64Array.from(values).sort() : [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
   return { min: sorted[0] as number, median, max: sorted[sorted.length - 1] as number };

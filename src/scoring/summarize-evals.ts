@@ -1,7 +1,8 @@
 import type { EvalSummary } from './eval-summary.js';
 import type { ScoredEval, ScoredRow } from './types.js';
 import { passRateStats, repeatRates } from './pass-rate.js';
-import { meanStats, spread, type ScoreRange } from './statistics.js';
+import { FloatList } from './float-list.js';
+import { meanStats, spread, wilsonInterval, type Numbers, type ScoreRange } from './statistics.js';
 
 /** EvalSummary plus what only scoring knows; assignable to EvalSummary. */
 export interface ScoredEvalSummary extends EvalSummary {
@@ -20,7 +21,13 @@ interface Tally {
   verdictCount: number;
   passedCount: number;
   untyped: boolean;
-  scores: number[];
+  /**
+   * Each row is added once (no repeats): the per-row maps below stay empty, since a row's mean is
+   * its score and its verdicts are one; a 1,000,000-row run then keeps only its scores (8 MB an
+   * eval) instead of three map entries a row (~100 MB an eval, measured).
+   */
+  once: boolean;
+  scores: FloatList;
   normalizedSum: number;
   normalizedCount: number;
   /**
@@ -47,7 +54,7 @@ const unpack = (packed: number): { verdicts: number; passed: number; errored: nu
   errored: Math.floor(packed / ERRORED),
 });
 
-function emptyTally(): Tally {
+function emptyTally(once = false): Tally {
   return {
     count: 0,
     errored: 0,
@@ -55,7 +62,8 @@ function emptyTally(): Tally {
     verdictCount: 0,
     passedCount: 0,
     untyped: false,
-    scores: [],
+    once,
+    scores: new FloatList(),
     normalizedSum: 0,
     normalizedCount: 0,
     rowSum: new Map(),
@@ -69,7 +77,7 @@ function add(tally: Tally, index: number, result: ScoredEval): void {
   if (result.untyped) tally.untyped = true;
   if (result.error !== undefined) {
     tally.errored++;
-    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + ERRORED);
+    if (!tally.once) tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + ERRORED);
     return;
   }
   if (result.skipped) {
@@ -78,7 +86,7 @@ function add(tally: Tally, index: number, result: ScoredEval): void {
   }
   if (result.passed !== undefined) {
     tally.verdictCount++;
-    tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + VERDICT + (result.passed ? PASSED : 0));
+    if (!tally.once) tally.rowVerdicts.set(index, (tally.rowVerdicts.get(index) ?? 0) + VERDICT + (result.passed ? PASSED : 0));
     if (result.passed) tally.passedCount++;
   }
   if (result.normalized !== undefined) {
@@ -87,6 +95,7 @@ function add(tally: Tally, index: number, result: ScoredEval): void {
   }
   if (result.score !== undefined) {
     tally.scores.push(result.score);
+    if (tally.once) return;
     tally.rowSum.set(index, (tally.rowSum.get(index) ?? 0) + result.score);
     tally.rowCount.set(index, (tally.rowCount.get(index) ?? 0) + 1);
   }
@@ -100,8 +109,9 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
     skipped: tally.skipped,
     verdictCount: tally.verdictCount,
     passedCount: tally.passedCount,
-    scoredRows: tally.rowSum.size,
+    scoredRows: tally.once ? tally.scores.length : tally.rowSum.size,
   };
+  if (tally.once) return finishOnce(summary, tally, range);
   const rows = [...tally.rowVerdicts.values()].map(unpack);
   const withVerdicts = rows.filter((row) => row.verdicts > 0);
   const rate = passRateStats({ verdicts: withVerdicts.map((row) => row.verdicts), passed: withVerdicts.map((row) => row.passed) });
@@ -128,13 +138,30 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
   // could move is the spread between rows, so the mean and its SE are taken over per-row means.
   const rowMeans: number[] = [];
   for (const [index, sum] of tally.rowSum) rowMeans.push(sum / (tally.rowCount.get(index) ?? 1));
+  return finishScores(summary, tally, rowMeans, range);
+}
+
+/**
+ * `finish` for rows added once: the same figures the per-row maps would give (one verdict a row,
+ * a row's mean its score, in the order the rows came), without them.
+ */
+function finishOnce(summary: ScoredEvalSummary, tally: Tally, range: ScoreRange | undefined): ScoredEvalSummary {
+  // What passRateStats gives for one verdict a row: Wilson's interval over the verdicts.
+  if (tally.verdictCount > 0) {
+    summary.passRate = tally.passedCount / tally.verdictCount;
+    summary.passRateCi95 = wilsonInterval(tally.passedCount, tally.verdictCount) as [number, number];
+  }
+  return finishScores(summary, tally, tally.scores.values(), range);
+}
+
+function finishScores(summary: ScoredEvalSummary, tally: Tally, rowMeans: Numbers, range: ScoreRange | undefined): ScoredEvalSummary {
   const stats = meanStats(rowMeans, range);
   if (stats) {
     summary.meanScore = stats.mean;
     if (stats.stdErr !== undefined) summary.meanScoreStdErr = stats.stdErr;
     if (stats.ci95) summary.meanScoreCi95 = stats.ci95;
   }
-  const observed = spread(tally.scores);
+  const observed = spread(tally.scores.values());
   if (observed) Object.assign(summary, observed);
   if (tally.normalizedCount > 0) summary.meanNormalized = tally.normalizedSum / tally.normalizedCount;
   if (tally.untyped) summary.untyped = true;
@@ -147,7 +174,7 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
  * counted apart; with repeats the row is the unit, see `passRateStats`), pass^k and pass@k with
  * repeats, mean score with SE and 95% interval (clipped to the eval's score
  * range when `ranges` has it), and min/median/max of the scores. Only numbers are kept: a few
- * per row and eval.
+ * per row and eval, or with `rowsOnce` only the scores.
  */
 export class EvalTallies {
   private readonly tallies: Map<string, Tally>;
@@ -155,8 +182,14 @@ export class EvalTallies {
   constructor(
     private readonly evalNames: readonly string[],
     private readonly ranges: ReadonlyMap<string, ScoreRange> = new Map(),
+    /**
+     * Every row is added at most once (a run without repeats): nothing is kept per row but its
+     * scores. Adding a row twice then counts its results as two rows'.
+     * @default false
+     */
+    rowsOnce = false,
   ) {
-    this.tallies = new Map(evalNames.map((name) => [name, emptyTally()]));
+    this.tallies = new Map(evalNames.map((name) => [name, emptyTally(rowsOnce)]));
   }
 
   add(row: ScoredRow): void {
