@@ -40,13 +40,15 @@ export class RunAccumulator {
   private readonly agreement: AgreementCollector;
 
   /**
+   * @param repeat the run's repeat count; required because a run without repeats keeps only
+   *   each row's scores, so rows of a second repeat would be counted as rows of their own
    * @param ranges each eval's score range, which bounds its mean's interval
    * @param ungated evals whose score schema says `"gate": false` (reported, not counted in the verdict)
    * @param schemas each eval's score schema, which says how its verdicts compare with people's
    */
   constructor(
     evalNames: readonly string[],
-    repeat = 1,
+    repeat: number,
     ranges?: ReadonlyMap<string, ScoreRange>,
     ungated: readonly string[] = [],
     schemas: Readonly<Record<string, ScoreSchema | undefined>> = {},

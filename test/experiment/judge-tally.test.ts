@@ -14,7 +14,7 @@ const limits = { evalNames: ['polite'], runLimits: { costMaxUsd: 1, tokensMax: 1
 
 describe('the run summary with LLM-judge calls', () => {
   it('adds the judge calls to the totals and keeps their part apart', () => {
-    const acc = new RunAccumulator(['polite']);
+    const acc = new RunAccumulator(['polite'], 1);
     acc.add(row(0, { latencyMs: 5, usage: usage(10, 2), costUsd: 0.0001, judge: judge({}) }));
     // A cached main answer: its judge call made now still counts.
     acc.add(row(1, { cached: true, latencyMs: 5, usage: usage(10, 2), costUsd: 0.0001, judge: judge({}) }));
@@ -27,7 +27,7 @@ describe('the run summary with LLM-judge calls', () => {
   });
 
   it('a judge call made now without a price leaves the judge cost and the total unknown, and the cost gate fails', () => {
-    const acc = new RunAccumulator(['polite']);
+    const acc = new RunAccumulator(['polite'], 1);
     const { costUsd: _none, ...unpriced } = judge({});
     acc.add(row(0, { latencyMs: 5, usage: usage(10, 2), costUsd: 0.0001, judge: unpriced }));
     const summary = acc.finish(limits);
@@ -37,7 +37,7 @@ describe('the run summary with LLM-judge calls', () => {
   });
 
   it('a cached judge answer without a price costs nothing: the totals stay known', () => {
-    const acc = new RunAccumulator(['polite']);
+    const acc = new RunAccumulator(['polite'], 1);
     const { costUsd: _none, ...cached } = judge({ cached: 1, usage: usage(0, 0), latencyMs: 0 });
     acc.add(row(0, { latencyMs: 5, usage: usage(10, 2), costUsd: 0.0001, judge: cached }));
     const summary = acc.finish(limits);
@@ -47,7 +47,7 @@ describe('the run summary with LLM-judge calls', () => {
   });
 
   it('a run without judge calls has no judge part and the same totals as before', () => {
-    const acc = new RunAccumulator(['polite']);
+    const acc = new RunAccumulator(['polite'], 1);
     acc.add(row(0, { latencyMs: 5, usage: usage(10, 2), costUsd: 0.0001 }));
     const summary = acc.finish(limits);
     expect(summary.judge).toBeUndefined();

@@ -47,7 +47,9 @@ export async function writeRun(projectRoot: string, run: SyntheticRun): Promise<
     startedAt: '2026-11-30T10:00:00.000Z',
     status: 'running',
   });
-  const accumulator = new RunAccumulator(run.evalNames);
+  // The run's repeat count, from the rows when they are an array (a generator's rows are single).
+  const repeat = Array.isArray(run.rows) ? run.rows.reduce((most: number, r: RowResult) => Math.max(most, (r.repeat ?? 0) + 1), 1) : 1;
+  const accumulator = new RunAccumulator(run.evalNames, repeat);
   for (const r of run.rows) {
     handle.append(r);
     accumulator.add(r);
