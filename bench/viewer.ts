@@ -11,8 +11,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { BenchContext } from './context.js';
 import { metric, type ScenarioResult } from './report.js';
@@ -23,6 +24,11 @@ const LIVE_RUN = '20261130-140000.000-ffffff';
 
 /** The browser globals the callbacks given to page.waitForFunction use (they run in the page). */
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+
+/** The compiled store's lock, taken by the bench for the run it writes live. */
+interface StoreModule {
+  RunLock: { acquire(dir: string, runId: string): { release(): void } };
+}
 
 /** A row as the runner stores it (one line of results.jsonl), with two evals. */
 export function rowLine(index: number, output = `answer ${index}`): string {
@@ -171,6 +177,10 @@ export const viewerLiveScenario = {
     const samples: number[] = [];
     await withProject('viewer-live', async (root, _browser, page) => {
       const dir = await writeRunFolder(root, LIVE_RUN, 1, true);
+      // A running run is one whose writer holds its lock (without it the viewer shows the run as
+      // interrupted and does not follow it): the bench is the writer, so it takes the lock.
+      const { RunLock } = (await import(pathToFileURL(join(dirname(dirname(context.bin)), 'store', 'index.js')).href)) as StoreModule;
+      const lock = RunLock.acquire(dir, LIVE_RUN);
       const view = await startView(context, root);
       try {
         await page.goto(`${view.url}#/runs/${LIVE_RUN}`);
@@ -186,6 +196,7 @@ export const viewerLiveScenario = {
         }
       } finally {
         await stopView(view.child);
+        lock.release();
       }
     });
     const metrics = [metric('row written → on screen', 'ms', samples, { target: { value: 1000, source: 'issue 26', text: '< 1 s' } })];
