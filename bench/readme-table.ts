@@ -17,7 +17,7 @@ function value(v: number | undefined, unit: Metric['unit']): string {
 
 export function readmeTable(results: BenchResults): string {
   const lines = [
-    `Full run of ${results.date.slice(0, 16).replace('T', ' ')} UTC: ${results.machine.cores} cores, Node ${results.machine.node}; medians of each scenario's runs.`,
+    `Full run that finished ${results.date.slice(0, 16).replace('T', ' ')} UTC: ${results.machine.cores} cores, Node ${results.machine.node}; medians of each scenario's runs.`,
     '',
     '| scenario | figure | median (range) | ideal | ratio | target | |',
     '|---|---|---|---|---|---|---|',
