@@ -6,14 +6,7 @@
  * `<!-- bench:end -->` markers. Written by hand from figures, the table drifted from them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { BenchResults, Metric } from './report.js';
-
-function value(v: number | undefined, unit: Metric['unit']): string {
-  if (v === undefined || !Number.isFinite(v)) return '—';
-  if (unit === 'MB') return `${v.toFixed(0)} MB`;
-  if (unit === 'count') return String(v);
-  return v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(0)} ms`;
-}
+import { formatValue as value, type BenchResults } from './report.js';
 
 export function readmeTable(results: BenchResults): string {
   const lines = [

@@ -112,7 +112,7 @@ export async function writeResults(path: string, results: BenchResults): Promise
   await rename(temp, path);
 }
 
-function formatValue(value: number | undefined, unit: Metric['unit']): string {
+export function formatValue(value: number | undefined, unit: Metric['unit']): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
   if (unit === 'MB') return `${value.toFixed(0)} MB`;
   if (unit === 'count') return String(value);
