@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../canonical-json.js';
 
 /** The parts of a row that make its identity: a dataset row and a stored result both have them. */
@@ -15,7 +15,7 @@ export interface RowContent {
  * as null, absent metadata as `{}` (a stored result drops undefined fields).
  */
 export function rowIdentity(row: RowContent): string {
-  return createHash('sha256').update(rowContentText(row)).digest('base64url').slice(0, 22);
+  return hash('sha256', rowContentText(row), 'base64url').slice(0, 22);
 }
 
 /**
