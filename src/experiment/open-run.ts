@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { ScoreSchema } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
-import { createRunId, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunProvenance, type RunStore, type ShardRecord } from '../store/index.js';
+import { createRunId, RowKeySet, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunProvenance, type RunStore, type ShardRecord } from '../store/index.js';
 import { scoreRanges } from '../scoring/index.js';
 import { checkResume } from './check-resume.js';
 import { runLimitsOf } from './run-limit-gates.js';
@@ -12,8 +12,8 @@ import type { RowResult } from './types.js';
 export interface OpenedExperiment {
   /** Owns the run folder (its lock) until closed. */
   handle: RunHandle;
-  /** `rowKey`s already in the results file (resume). */
-  done: Set<string>;
+  /** The (index, repeat) of the rows already in the results file (resume). */
+  done: RowKeySet;
   /** The rows already stored, to replay to reporters (resume). */
   replay: (() => AsyncIterable<RowResult>) | undefined;
   /** The killed process whose lock this one took over (resume). */
@@ -77,7 +77,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     ...(options.shard ? { shard: shardRecord(options, prompt) } : {}),
     provenance: await facts.provenance(),
   });
-  return { handle, done: new Set(), replay: undefined, tookOverFrom: undefined, retry: new Set() };
+  return { handle, done: new RowKeySet(), replay: undefined, tookOverFrom: undefined, retry: new Set() };
 }
 
 function batchFailed(row: RowResult): boolean {

@@ -1,5 +1,5 @@
 import type { DatasetRow } from '../dataset/types.js';
-import { rowKey } from '../store/index.js';
+import type { RowKeySet } from '../store/index.js';
 
 export interface WorkItem {
   row: DatasetRow;
@@ -10,13 +10,13 @@ export interface WorkItem {
 export async function* workItems(
   rows: AsyncIterable<DatasetRow>,
   repeat: number,
-  done: ReadonlySet<string>,
+  done: Pick<RowKeySet, 'has'>,
   onlyIndexes?: ReadonlySet<number>,
 ): AsyncGenerator<WorkItem> {
   for await (const row of rows) {
     if (onlyIndexes && !onlyIndexes.has(row.index)) continue;
     for (let r = 0; r < repeat; r++) {
-      if (done.has(rowKey(row.index, r))) continue;
+      if (done.has(row.index, r)) continue;
       yield { row, repeat: r };
     }
   }

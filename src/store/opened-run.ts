@@ -1,4 +1,5 @@
 import type { RowResult } from '../experiment/types.js';
+import type { RowKeySet } from './row-key-set.js';
 import type { RunHandle } from './run-handle.js';
 import type { LockOwner } from './run-lock.js';
 import type { RunManifest } from './types.js';
@@ -8,8 +9,8 @@ export interface OpenedRun {
   manifest: RunManifest;
   /** Appends to the existing results file, after any torn last line was dropped. */
   handle: RunHandle;
-  /** `rowKey(index, repeat)` of every row already in the results file. */
-  done: Set<string>;
+  /** The (index, repeat) of every row already in the results file: a bit a row, not a string. */
+  done: RowKeySet;
   /** Complete rows found in the results file. */
   rowCount: number;
   /** Whether a torn last line was found and cut off. */

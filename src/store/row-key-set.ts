@@ -6,6 +6,12 @@
 export class RowKeySet {
   readonly #bits: Uint8Array[] = [];
   readonly #other = new Set<string>();
+  #size = 0;
+
+  /** How many pairs the set holds. */
+  get size(): number {
+    return this.#size;
+  }
 
   has(index: number, repeat: number): boolean {
     if (!isSmall(index, repeat)) return this.#other.has(`${index}:${repeat}`);
@@ -15,7 +21,9 @@ export class RowKeySet {
 
   add(index: number, repeat: number): void {
     if (!isSmall(index, repeat)) {
-      this.#other.add(`${index}:${repeat}`);
+      const key = `${index}:${repeat}`;
+      if (!this.#other.has(key)) this.#size += 1;
+      this.#other.add(key);
       return;
     }
     let bits = this.#bits[repeat] ?? new Uint8Array(1024);
@@ -25,7 +33,10 @@ export class RowKeySet {
       bits = grown;
     }
     this.#bits[repeat] = bits;
-    bits[index >>> 3] = (bits[index >>> 3] as number) | (1 << (index & 7));
+    const byte = bits[index >>> 3] as number;
+    const bit = 1 << (index & 7);
+    if ((byte & bit) === 0) this.#size += 1;
+    bits[index >>> 3] = byte | bit;
   }
 }
 

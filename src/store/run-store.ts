@@ -9,7 +9,7 @@ import { dropTail, readResultsFile, readStoredRows } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunHandle, manifestText } from './run-handle.js';
 import { isValidRunId } from './run-id.js';
 import { LOCK_FILE, RunLock, type LockDeps } from './run-lock.js';
-import { rowKey } from './row-key.js';
+import { RowKeySet } from './row-key-set.js';
 import { RowOffsets } from './row-offsets.js';
 import { ResultsHash } from './results-integrity.js';
 import { ViewIndexWriter } from './view-index-writer.js';
@@ -141,7 +141,7 @@ export class RunStore {
       if (isErrnoCode(error, 'ENOENT')) return new Set<string>();
       throw error;
     });
-    const done = new Set<string>();
+    const done = new RowKeySet();
     const offsets = new RowOffsets();
     const hash = new ResultsHash();
     // The viewer's index is written again from the rows read here; the resumed rows go on it.
@@ -150,7 +150,7 @@ export class RunStore {
     let validEnd = 0;
     try {
       for await (const { row, end } of readStoredRows(resultsPath, (text) => hash.line(text))) {
-        done.add(rowKey(row.index, row.repeat));
+        done.add(row.index, row.repeat);
         // Lines are contiguous: each starts where the one before ended.
         offsets.add(row.index, row.repeat, validEnd, end - validEnd);
         index.add(row, validEnd, end - validEnd);

@@ -16,4 +16,11 @@ describe('RowKeySet', () => {
     set.add(7, 20_000);
     expect([set.has(2.5, 0), set.has(2, 0), set.has(7, 20_000), set.has(7, 19_999)]).toEqual([true, false, true, false]);
   });
+
+  it('counts each pair once, however often it is added', () => {
+    const set = new RowKeySet();
+    expect(set.size).toBe(0);
+    for (const [index, repeat] of [[0, 0], [0, 0], [9, 0], [9, 1], [2.5, 0], [2.5, 0], [7, 20_000], [7, 20_000]] as const) set.add(index, repeat);
+    expect(set.size).toBe(5);
+  });
 });
