@@ -191,6 +191,10 @@ describe('the compare page in a real browser', () => {
       expect(page.url()).toBe(`${server.url}#/runs/${rerun}`);
       const counts = async (): Promise<string[]> => Promise.all(['flip-count', 'to-fail', 'to-pass'].map(async (t) => (await page.textContent(`[data-testid=${t}]`)) ?? ''));
       expect(await counts()).toEqual(['2', '1', '1']);
+      // The line reads as a sentence: htm drops whitespace holding a line break, so it was "fail,1 fail → pass.show them".
+      expect(((await page.textContent('[data-testid=flips]')) ?? '').replace(/\s+/g, ' ').trim()).toBe(
+        `2 rows flipped since the previous run of this prompt (${first}): 1 pass → fail, 1 fail → pass. show them compare the two runs`,
+      );
       expect(await page.locator('.row[data-index="1"] .flip-fail').getAttribute('aria-label')).toBe('flipped from pass to fail');
       expect(await page.locator('.row[data-index="2"] .flip-pass').getAttribute('aria-label')).toBe('flipped from fail to pass');
       expect(await page.locator('.row[data-index="0"] .flip').count()).toBe(0);
