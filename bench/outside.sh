@@ -31,13 +31,16 @@ loop="$root/bench/bare-loop.mjs"
 work=$(mktemp -d)
 out="$root/bench/results/outside-latest.md"
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+projects=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work" "${projects[@]}"; }
 trap cleanup EXIT
 
 serve() { # latency: starts a server (in this shell, so cleanup can stop it), its URL in $work/url-<latency>
   node .bench-dist/serve.js "$1" >"$work/url-$1" 2>/dev/null &
   pids+=($!)
-  until [ -s "$work/url-$1" ]; do sleep 0.05; done
+  for _ in $(seq 200); do [ -s "$work/url-$1" ] && return 0; sleep 0.05; done
+  echo "outside.sh: the loopback server did not start" >&2
+  exit 1
 }
 serve 0
 serve 100
@@ -48,6 +51,7 @@ export OPENAI_API_KEY=bench NO_COLOR=1
 project() { node .bench-dist/make-project.js "$1"; }
 p1=$(project 1); p1k=$(project 1000); p10k=$(project 10000)
 pts=$(project 1)
+projects+=("$p1" "$p1k" "$p10k" "$pts")
 cat >"$pts/agentmark.config.ts" <<'TS'
 interface ScorerArgs { output: unknown; expectedOutput?: unknown }
 export default {
@@ -81,12 +85,12 @@ hf() { # name, hyperfine args…
   mapfile -t s < <(hf latency "$(run "$p1k" 50 "$url100")")
   echo "| 1,000 rows, 100 ms, c=50 | ideal 2000 | CLI ${s[0]} | $(node -e "console.log((${s[0]}/2000).toFixed(2))")× |"
   if [ "$with1m" = 1 ]; then
+    # Made inside the pipeline's subshell, whose own trap removes it.
     p1m=$(project 1000000)
+    trap 'rm -rf "$p1m"' EXIT
     /usr/bin/time -f '%e %M' -o "$work/bare1m" node "$loop" "$url0" 1000000 100 >/dev/null
     (cd "$p1m" && OPENAI_BASE_URL=$url0 /usr/bin/time -f '%e %M' -o "$work/cli1m" node "$bin" run-experiment prompts/bench.prompt.mdx --format jsonl --output /dev/null --quiet --concurrency 100 --no-cache)
     read -r bs bk <"$work/bare1m"; read -r cs ck <"$work/cli1m"
     echo "| 1,000,000 rows, 0 ms, c=100 (one run each) | bare loop ${bs} s | CLI ${cs} s, peak RSS $((ck / 1024)) MB | $(node -e "console.log(($cs/$bs).toFixed(2))")× |"
-    rm -rf "$p1m"
   fi
 } | tee "$out"
-rm -rf "$p1" "$p1k" "$p10k" "$pts"
