@@ -23,9 +23,8 @@ export interface ReportOutput {
 export function openReportOutput(path: string | undefined, cwd: string, stdout: OutStream): ReportOutput {
   if (path === undefined) return { stream: stdout, start: () => {}, close: () => {} };
   const absolute = resolve(cwd, path);
-  const bad = (reason: string): UsageError => new UsageError('USAGE_BAD_OUTPUT', `--output ${path}: cannot write this file (${reason})`);
-  const problem = whyNotWritable(absolute);
-  if (problem !== undefined) throw bad(problem);
+  const bad = (reason: string): UsageError => unwritable('--output', path, reason);
+  assertWritableFile('--output', path, cwd);
   let fd: number | undefined;
   const open = (): number => {
     if (fd === undefined) {
@@ -80,6 +79,31 @@ export function openReportOutput(path: string | undefined, cwd: string, stdout: 
 }
 
 /** The error code opening `path` for writing would fail with (as far as can be told without opening it), or undefined. */
+/**
+ * Throws USAGE_BAD_OUTPUT (exit 2, with a hint) when `path` (given as `flag`) cannot be written as
+ * a file: its folder is missing, it is a folder, or it may not be written. Checked before any work.
+ */
+export function assertWritableFile(flag: string, path: string, cwd: string): void {
+  const problem = whyNotWritable(resolve(cwd, path));
+  if (problem !== undefined) throw unwritable(flag, path, problem);
+}
+
+const REASONS: Record<string, { what: string; hint: (path: string) => string }> = {
+  ENOENT: { what: 'its folder does not exist', hint: (path) => `create ${dirname(path)} first, or give a path in an existing folder` },
+  EISDIR: { what: 'it is a folder', hint: (path) => `give a file name, e.g. ${path.replace(/\/+$/, '')}/rows.jsonl` },
+  ENOTDIR: { what: 'a part of the path is a file, not a folder', hint: () => 'check the path' },
+  EACCES: { what: 'permission denied', hint: () => 'pick a path you may write, or change the permissions' },
+  EPERM: { what: 'not permitted', hint: () => 'pick a path you may write, or change the permissions' },
+  EROFS: { what: 'the file system is read-only', hint: () => 'pick a path on a writable file system' },
+};
+
+function unwritable(flag: string, path: string, code: string): UsageError {
+  const reason = REASONS[code];
+  return new UsageError('USAGE_BAD_OUTPUT', `${flag} ${path}: cannot write this file (${reason?.what ?? code})`, {
+    hint: reason?.hint(path) ?? 'pick another path',
+  });
+}
+
 function whyNotWritable(path: string): string | undefined {
   try {
     const info = statSync(path);

@@ -54,7 +54,7 @@ describe('every format prints exactly its report for a small fixed run', () => {
     // the folder of --output must exist
     const result = await run(['--format', 'jsonl', '--output', 'out/report.jsonl']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: --output out\/report\.jsonl: cannot write this file \(ENOENT\)\n/);
+    expect(result.stderr).toMatch(/^error: --output out\/report\.jsonl: cannot write this file \(its folder does not exist\)\n/);
     const ok = await run(['--format', 'jsonl', '-o', 'report.jsonl']);
     expect(ok.code).toBe(1);
     expect(ok.stdout).toBe('');

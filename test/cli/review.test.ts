@@ -126,6 +126,11 @@ describe('review loop: annotate, agreement, dataset from-run, run-experiment', (
     const written = await cli(['dataset', 'from-run', 'latest', '--labelled', '-o', 'datasets/reviewed.jsonl']);
     expect(written.code).toBe(0);
     expect(written.stderr).toMatch(/^Wrote 6 rows to datasets\/reviewed\.jsonl from run \S+\n$/);
+    // A path that cannot be a file is exit 2 naming it, with a hint, before anything is read: no stack trace.
+    const noFolder = await cli(['dataset', 'from-run', 'latest', '-o', 'missing/rows.jsonl']);
+    expect([noFolder.code, noFolder.stderr]).toEqual([2, 'error: -o missing/rows.jsonl: cannot write this file (its folder does not exist)\n  hint: create missing first, or give a path in an existing folder\n']);
+    const folder = await cli(['dataset', 'from-run', 'latest', '-o', 'datasets']);
+    expect([folder.code, folder.stderr]).toEqual([2, 'error: -o datasets: cannot write this file (it is a folder)\n  hint: give a file name, e.g. datasets/rows.jsonl\n']);
     const again = await cli(['dataset', 'from-run', 'latest', '--labelled', '-o', 'datasets/reviewed.jsonl']);
     expect(again.stderr).toMatch(/^Wrote 0 rows to datasets\/reviewed\.jsonl from run \S+; 6 already in the file\n$/);
     const rows = (await project.read('datasets/reviewed.jsonl')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -72,4 +72,9 @@ describe('agentmark dataset from-traces', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('is not OTLP/JSON');
   });
+
+  it('an -o path whose folder is missing is a usage error naming it, before the traces are read', async () => {
+    const result = await project.run(['dataset', 'from-traces', 'no-such-traces.json', '-o', 'missing/x.jsonl']);
+    expect([result.code, result.stderr]).toEqual([2, 'error: -o missing/x.jsonl: cannot write this file (its folder does not exist)\n  hint: create missing first, or give a path in an existing folder\n']);
+  });
 });

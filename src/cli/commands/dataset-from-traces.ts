@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { ExitCode } from '../exit-codes.js';
+import { assertWritableFile } from '../report-output.js';
 import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
@@ -34,6 +35,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length === 0) throw new UsageError('USAGE_MISSING_FILE', 'dataset from-traces needs a traces file', { hint: 'e.g. `agentmark dataset from-traces traces.json -o datasets/from-prod.jsonl`' });
   if (flags.output === undefined) throw new UsageError('USAGE_MISSING_OUTPUT', 'dataset from-traces needs -o <file.jsonl>', { hint: 'the rows are appended to it' });
   if (flags.expected !== undefined && flags.expected !== 'output') throw new UsageError('USAGE_BAD_VALUE', `--expected ${flags.expected}: the only choice is "output"`);
+  assertWritableFile('-o', flags.output, io.cwd);
   const { datasetFromTraces } = await import('../../otel/import/index.js');
   const path = resolve(io.cwd, flags.output);
   const result = await datasetFromTraces(

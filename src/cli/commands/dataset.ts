@@ -5,6 +5,7 @@ import { datasetFromRun } from '../../review/index.js';
 import { RunStore } from '../../store/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { assertWritableFile } from '../report-output.js';
 import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
@@ -49,6 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (extra !== undefined) throw new UsageError('USAGE_BAD_ARGUMENT', `dataset from-run takes one run, got also "${extra}"`);
   if (flags.output === undefined) throw new UsageError('USAGE_MISSING_OUTPUT', 'dataset from-run needs -o <file.jsonl>', { hint: 'the rows are appended to it' });
   if (flags.expected !== undefined && flags.expected !== 'output') throw new UsageError('USAGE_BAD_VALUE', `--expected ${flags.expected}: the only choice is "output"`);
+  assertWritableFile('-o', flags.output, io.cwd);
   const project = await openProject(flags.project, io.cwd);
   const store = new RunStore(project.root);
   const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, store });
