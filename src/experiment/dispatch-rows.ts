@@ -113,8 +113,10 @@ async function dispatchLive(context: DispatchContext): Promise<void> {
     options.concurrency ?? 20,
     async ({ row, repeat }) => {
       let warmup = false;
+      // Called per live call: an agent's row makes several, and it is warm-up if any of them was
+      // (its latency includes that call); each call still takes its own warm-up place.
       const onLive = (): void => {
-        warmup = isWarmup(repeat);
+        if (isWarmup(repeat)) warmup = true;
       };
       const started = context.emit({ type: 'row-start', index: row.index, repeat });
       if (started !== undefined) await started;

@@ -114,6 +114,20 @@ describe('a config agent runs the rows', () => {
   });
 });
 
+describe('warm-up with agents', () => {
+  it('--warmup counts calls: a row whose first call was warm-up stays warm-up when its later calls are not', async () => {
+    const model = toolModel('lookup');
+    project = await fixture({ 'agentmark.json': agentmarkJson({ scores }), 'prompts/echo.prompt.mdx': toolPrompt }, model);
+    // Two calls a row, one row at a time: --warmup 3 is row 0's two calls and row 1's first.
+    const outcome = await project.run({ warmup: 3, concurrency: 1, cacheMode: 'off' }, { agents: { twoStep }, tools: { lookup } });
+    expect((await rowsOf(outcome)).map((row) => [row.index, row.warmup ?? false])).toEqual([
+      [0, true],
+      [1, true],
+      [2, false],
+    ]);
+  });
+});
+
 describe('agent failures', () => {
   const plainPrompt = (agent: string): string => toolPrompt.replace('  agent: twoStep', `  agent: ${agent}`).replace('  tools: [lookup]\n', '').replace('  evals: [tool_calls, max_model_calls]', '  evals: []');
 
