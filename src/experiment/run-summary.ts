@@ -1,7 +1,7 @@
 import { rowVerdicts } from '../dataset/index.js';
 import type { ScoreSchema } from '../project/types.js';
 import { AgreementCollector, DATASET_REVIEWER } from '../scoring/agreement/index.js';
-import { EvalTallies, FlakyTracker, type ScoreRange } from '../scoring/index.js';
+import { EvalTallies, FlakyTracker, FloatList, type ScoreRange } from '../scoring/index.js';
 import { agreementGates } from './agreement-gates.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
 import { JudgeTally } from './judge-tally.js';
@@ -19,8 +19,7 @@ export class RunAccumulator {
   /** Only a run with repeats can have flaky rows; without them nothing per row is tracked. */
   private readonly flaky: FlakyTracker | undefined;
   /** Indexes of failed rows as they came (a row with repeats may be there more than once): 8 bytes each, not a set entry. */
-  private failed = new Float64Array(256);
-  private failedCount = 0;
+  private readonly failed = new FloatList();
   private readonly latency: LatencyStats;
   private live = 0;
   private readonly tally = emptyTally();
@@ -65,7 +64,7 @@ export class RunAccumulator {
     this.evals.add(row);
     this.flaky?.add(row);
     if (row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false)) {
-      this.addFailed(row.index);
+      this.failed.push(row.index);
     }
     tallyRow(this.tally, row, this.ungated);
     const verdicts = rowVerdicts(row.metadata);
@@ -105,16 +104,7 @@ export class RunAccumulator {
 
   /** The indexes of `failedIndexes`, as they came (repeats may be there twice): 8 bytes a row. */
   failedRows(): Float64Array {
-    return this.failed.subarray(0, this.failedCount);
-  }
-
-  private addFailed(index: number): void {
-    if (this.failedCount === this.failed.length) {
-      const grown = new Float64Array(this.failed.length * 2);
-      grown.set(this.failed);
-      this.failed = grown;
-    }
-    this.failed[this.failedCount++] = index;
+    return this.failed.values();
   }
 
   finish(gateOptions: GateOptions): RunSummary {
