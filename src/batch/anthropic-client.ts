@@ -55,7 +55,7 @@ export class AnthropicBatchClient extends BatchClient {
    */
   override async submit(job: BatchJobRecord, context: SubmitContext): Promise<BatchObject> {
     if (job.sentAt !== undefined) {
-      const found = await this.#findSent(job);
+      const found = await this.#findSent(job, context.taken);
       if (found !== undefined) return found;
     }
     const text = await readFile(partFile(context.dir, job.part), 'utf8');
@@ -71,7 +71,7 @@ export class AnthropicBatchClient extends BatchClient {
         const retryable = error instanceof ModelCallError && error.retryable === true;
         if (!retryable || attempt > this.#retries || this.#signal?.aborted) throw error;
         await sleep(backoffDelay(attempt, this.#retryDelayMs, Math.random), this.#signal);
-        const found = await this.#findSent(job);
+        const found = await this.#findSent(job, context.taken);
         if (found !== undefined) return found;
       }
     }
@@ -105,10 +105,15 @@ export class AnthropicBatchClient extends BatchClient {
     throw new Error('use submit(): an Anthropic batch is created from its request file');
   }
 
-  /** The batch a killed attempt created for `job`, if the server has one: created since `sentAt`, with `job.requests` requests. */
-  async #findSent(job: BatchJobRecord): Promise<BatchObject | undefined> {
+  /**
+   * The batch a killed attempt created for `job`, if the server has one: created since `sentAt`,
+   * with `job.requests` requests, and not one the run's other jobs hold (parts of a run often
+   * have as many requests each).
+   */
+  async #findSent(job: BatchJobRecord, taken: ReadonlySet<string> = new Set()): Promise<BatchObject | undefined> {
     const since = Date.parse(job.sentAt ?? '') - CLOCK_SKEW_MS;
     const candidates = (await this.list()).filter((batch) => {
+      if (taken.has(batch.id)) return false;
       const created = Date.parse(batch.created_at ?? '');
       return (batch.request_counts?.total ?? 0) === job.requests && Number.isFinite(created) && created >= since;
     });

@@ -14,6 +14,8 @@ export interface SubmitContext {
   endpoint: BatchEndpoint;
   /** Writes the jobs' records to the manifest; awaited after every change that must survive a kill. */
   save: () => Promise<void>;
+  /** Batch ids the run's other jobs already hold: never adopted as this job's. */
+  taken?: ReadonlySet<string>;
 }
 
 /** A provider's batch service as the jobs loop uses it (OpenAI's Batch API, Anthropic's Message Batches API). */

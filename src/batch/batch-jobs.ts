@@ -31,7 +31,8 @@ export function isFinal(job: BatchJobRecord): boolean {
 export async function submitJobs(jobs: BatchJobRecord[], context: JobsContext): Promise<void> {
   for (const job of jobs) {
     if (job.batchId !== undefined) continue;
-    apply(job, await context.client.submit(job, context));
+    const taken = new Set(jobs.flatMap((other) => (other.batchId === undefined ? [] : [other.batchId])));
+    apply(job, await context.client.submit(job, { ...context, taken }));
     await context.save();
     await context.progress(jobs);
   }

@@ -22,6 +22,7 @@ beforeEach(async () => {
   server.batches.length = 0;
   server.hold = false;
   server.dropCreates = 0;
+  server.refuseCreates = 0;
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -77,6 +78,20 @@ describe("Anthropic's Message Batches API", () => {
     expect(creates()).toBe(1);
     expect(server.requests.filter((r) => r.method === 'GET' && r.path === '/v1/messages/batches')).toHaveLength(1);
     expect(jobs[0]?.batchId).toBe('msgbatch_1');
+  });
+
+  it("a refused create never adopts the batch of another part of the run with as many requests", async () => {
+    await writeFile(partFile(dir, 0), `${lines.join('\n')}\n`);
+    await writeFile(partFile(dir, 1), `${lines.join('\n')}\n`);
+    const jobs: BatchJobRecord[] = [
+      { part: 0, requests: 2, bytes: 1 },
+      { part: 1, requests: 2, bytes: 1 },
+    ];
+    await submitJobs([jobs[0] as BatchJobRecord], context(jobs, []));
+    server.refuseCreates = 1;
+    await submitJobs(jobs, context(jobs, []));
+    expect(jobs.map((job) => job.batchId)).toEqual(['msgbatch_1', 'msgbatch_2']);
+    expect(creates()).toBe(3);
   });
 
   it('creates the batch when the killed attempt’s create request never reached the server', async () => {

@@ -55,6 +55,8 @@ export interface AnthropicServer {
   hold: boolean;
   /** Creates to accept whose answer is then lost (the connection is dropped), before answering again. */
   dropCreates: number;
+  /** Creates to refuse with a 500 (nothing created), before accepting again. */
+  refuseCreates: number;
   setResponder(responder: AnthropicResponder): void;
   close(): Promise<void>;
 }
@@ -87,6 +89,7 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
     batches: [],
     hold: false,
     dropCreates: 0,
+    refuseCreates: 0,
     setResponder: (next) => (responder = next),
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -143,6 +146,10 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
       return send(res, 200, message(body, reply, ++answered));
     }
     if (method === 'POST' && url.pathname === '/v1/messages/batches') {
+      if (state.refuseCreates > 0) {
+        state.refuseCreates -= 1;
+        return send(res, 500, { type: 'error', error: { type: 'api_error', message: 'refused' } });
+      }
       const requests = body.requests as AnthropicBatch['requests'];
       const batch: AnthropicBatch = { id: `msgbatch_${state.batches.length + 1}`, processing_status: 'in_progress', requests, created_at: new Date().toISOString(), cancel_initiated_at: null, results: null };
       state.batches.push(batch);
