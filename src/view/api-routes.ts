@@ -33,9 +33,14 @@ function resultsProblem(error: unknown): ApiResult | undefined {
  * catalog, which knows only existing run folders; anything else is a 404. Results that are
  * missing or damaged answer 410 / 409 with what is wrong.
  */
-export async function apiRoute(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
+export function apiRoute(catalog: RunCatalog, segments: string[], query: URLSearchParams): Promise<ApiResult> {
+  return answeringResultsProblems(() => route(catalog, segments, query));
+}
+
+/** Runs a route that reads a run's results; missing or damaged results answer 410 / 409 (no path), as every route's do. */
+export async function answeringResultsProblems<T>(work: () => Promise<T>): Promise<T | ApiResult> {
   try {
-    return await route(catalog, segments, query);
+    return await work();
   } catch (error) {
     const problem = resultsProblem(error);
     if (problem) return problem;

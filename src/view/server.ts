@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors/index.js';
-import { apiRoute } from './api-routes.js';
+import { answeringResultsProblems, apiRoute } from './api-routes.js';
 import { LiveEvents, openEventStream } from './live-events.js';
 import { RunCatalog } from './run-catalog.js';
 import { APP_CSP, COMMON_HEADERS, allowedHostNames, hostAllowed, isLoopback } from './security.js';
@@ -10,6 +10,9 @@ import type { ScoreSchema } from '../project/types.js';
 import { labelRoute, reviewRoute, type ReviewContext } from './review-routes.js';
 import { shellWithSession } from './session-page.js';
 import { newSessionToken, readJsonBody, writeRefusal } from './write-guard.js';
+
+/** The run routes the review queue answers (src/view/review-routes.ts); the others go to apiRoute. */
+const REVIEW_PARTS: ReadonlySet<string> = new Set(['review', 'queue', 'agreement']);
 
 export interface ViewServerOptions {
   projectRoot: string;
@@ -155,9 +158,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       live.followRun(id, res, since);
       return;
     }
-    if (rest.length === 3 && rest[0] === 'runs') {
-      const manifest = await catalog.manifest(rest[1] as string);
-      const reviewed = manifest ? await reviewRoute(catalog, review, rest[1] as string, manifest, rest[2] as string, url.searchParams) : undefined;
+    if (rest.length === 3 && rest[0] === 'runs' && REVIEW_PARTS.has(rest[2] as string)) {
+      const id = rest[1] as string;
+      const reviewed = await answeringResultsProblems(async () => {
+        const manifest = await catalog.manifest(id);
+        return manifest ? reviewRoute(catalog, review, id, manifest, rest[2] as string, url.searchParams) : undefined;
+      });
       if (reviewed) return sendJson(res, reviewed.status, reviewed.body);
     }
     const result = await apiRoute(catalog, rest, url.searchParams);
@@ -180,7 +186,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       res.setHeader('connection', 'close');
       return sendJson(res, body.status, { error: body.status === 413 ? 'a write is at most 16384 bytes' : 'the body is not JSON' });
     }
-    const result = await labelRoute(catalog, review, id, manifest, body.value, now);
+    const result = await answeringResultsProblems(() => labelRoute(catalog, review, id, manifest, body.value, now));
     sendJson(res, result.status, result.body);
   };
 

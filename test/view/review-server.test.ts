@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementOfRun, ANNOTATIONS_FILE } from '../../src/review/index.js';
@@ -235,6 +235,26 @@ describe('reading labels, agreement and the review queue', () => {
     const expected = await agreementOfRun(await openRunFolder(store.runDir(id)), {}, store);
     expect(JSON.parse((await get(server, `/api/runs/${id}/agreement`)).body)).toEqual(expected);
     expect((JSON.parse((await get(server, `/api/runs/${id}/review`)).body) as ReviewResponse).rows).toEqual([]);
+  });
+
+  it('a run whose results file is gone answers 410 on the review routes and on a label write, naming no path', async () => {
+    const id = '20261201-091000.000-dddddd';
+    await writeRun(project.dir, { id, evalNames: ['helpful'], rows: reviewRows() });
+    await rm(join(project.dir, '.agentmark', 'runs', id, 'results.jsonl'));
+    for (const part of ['review', 'queue', 'agreement']) {
+      const reply = await get(server, `/api/runs/${id}/${part}`);
+      expect([part, reply.status]).toEqual([part, 410]);
+      expect(reply.body).not.toContain(project.dir);
+    }
+    const text = JSON.stringify({ index: 0, repeat: 0, eval: 'helpful', value: true });
+    const written = await send(server, 'POST', `/api/runs/${id}/labels`, {
+      origin: `http://127.0.0.1:${server.port}`,
+      'x-agentmark-token': token,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    }, text);
+    expect(written.status).toBe(410);
+    expect(written.body).not.toContain(project.dir);
   });
 
   it('filters the queue: judged rows, doubtful reasons, a seeded sample, disagreements', async () => {
