@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { RunAccumulator } from '../experiment/run-summary.js';
 import { resolveRunRef } from '../history/index.js';
-import { BlobStore, createRunId, ResultsHash, storeWriteError, RunHandle, RunStore, ViewIndexWriter, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
+import { BlobStore, createRunId, ResultsHash, storeReadError, storeWriteError, RunHandle, RunStore, ViewIndexWriter, type GitInfo, type RunManifest, type StoredRun } from '../store/index.js';
 import { checkShards, type ShardRun } from './check-shards.js';
 import { ChunkedWriter } from './chunked-writer.js';
 import { mergeRowsInOrder } from './merge-rows.js';
@@ -117,6 +117,9 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(handle.dir, { recursive: true, force: true });
+    // A shard that could not be read is named as such, not as the merged file failing a write.
+    const failed = error instanceof Error ? (error as NodeJS.ErrnoException).path : undefined;
+    if (failed !== undefined && !resolve(failed).startsWith(handle.dir)) throw storeReadError(error, failed);
     throw storeWriteError(error, handle.resultsPath);
   }
 }

@@ -9,7 +9,7 @@ export { BlobStore, textHash } from './blob-store.js';
 export { RunStoreError } from './store-error.js';
 export { ResultsHash, checkResults, type FoundResults } from './results-integrity.js';
 export { isAbandoned, resumeCommandOf, unfinishedRunError, withLiveStatus } from './abandoned-run.js';
-export { storeWriteError } from './write-error.js';
+export { storeReadError, storeWriteError } from './write-error.js';
 export { readLockHolder } from './run-lock.js';
 export { RunLock, LOCK_FILE, type LockOwner, type LockDeps } from './run-lock.js';
 export type {

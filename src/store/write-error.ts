@@ -33,3 +33,18 @@ export function storeWriteError(error: unknown, file: string, resume?: string): 
     cause: error,
   });
 }
+
+/**
+ * A file of ours that could not be read for a reason of the machine's (permissions), as a typed
+ * error naming it (exit 2); anything else comes back unchanged.
+ */
+export function storeReadError(error: unknown, file: string): unknown {
+  if (error instanceof RunStoreError) return error;
+  const code = writeFailureCode(error);
+  if (code === undefined || code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') return error;
+  return new RunStoreError('STORE_READ_FAILED', `cannot read ${basename(file)}: ${CAUSES[code]} (${code})`, {
+    location: { file },
+    hint: 'make it readable, then run again',
+    cause: error,
+  });
+}
