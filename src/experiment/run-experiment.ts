@@ -113,7 +113,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     datasetPath,
     projectRoot: project.root,
     inputSchema: prompt.inputSchema,
-    checkRow: verdictCheck(relative(project.root, datasetPath), evalNames, project.scores),
+    // A label may name any eval the prompt declares (even under --skip-eval) or any scorer the
+    // config registers: a calibration set shared by prompts is not wrong for naming the others'.
+    checkRow: verdictCheck(relative(project.root, datasetPath), [...(prompt.testSettings.evals ?? []), ...Object.keys(config.scorers ?? {})], project.scores),
     onChunk: hasher.update,
     ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
   });

@@ -105,4 +105,12 @@ describe('calibration sets: dataset rows that carry human labels', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('labels.polit: no eval or score schema is named "polit"; did you mean "polite"?');
   });
+
+  it('a label naming a config scorer without a schema is fine, under --skip-eval too', async () => {
+    await setUp('', [{ input: { word: 'x' }, labels: { short: true } } as never]);
+    await project.write('prompts/echo.prompt.mdx', prompt().replace('evals: [polite]', 'evals: [polite, short]'));
+    await project.write('agentmark.config.ts', 'export default { scorers: { short: ({ output }: { output: unknown }) => String(output).length < 40 } };\n');
+    const skipped = await run(['--skip-eval', '-q', '-o', '/dev/null']);
+    expect([skipped.code, skipped.stderr]).toEqual([0, '']);
+  });
 });
