@@ -73,6 +73,19 @@ describe('agentmark dataset from-traces', () => {
     expect(result.stderr).toContain('is not OTLP/JSON');
   });
 
+  it('names the bad line of a JSONL traces file, refuses a line that is no document, and a cut gzip file, each exit 2 with a hint', async () => {
+    await project.write('lines.jsonl', '{"resourceSpans":[]}\n\n{"resourceSpans": [\n');
+    const badLine = await project.run(['dataset', 'from-traces', 'lines.jsonl', '-o', 'x.jsonl']);
+    expect([badLine.code, badLine.stderr.split('\n')[0]]).toEqual([2, 'error: lines.jsonl:3:1: this line is not JSON, so the file is not OTLP/JSON']);
+    await project.write('null.jsonl', '{"resourceSpans":[]}\nnull\n');
+    const notDocument = await project.run(['dataset', 'from-traces', 'null.jsonl', '-o', 'x.jsonl']);
+    expect([notDocument.code, notDocument.stderr.split('\n')[0]]).toEqual([2, 'error: null.jsonl:2:1: not an OTLP/JSON document (an object with resourceSpans)']);
+    await writeFile(join(project.dir, 'cut.json.gz'), gzipSync(Buffer.from('{"resourceSpans":[]}'.repeat(50))).subarray(0, 20));
+    const cut = await project.run(['dataset', 'from-traces', 'cut.json.gz', '-o', 'x.jsonl']);
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toMatch(/^error: cut\.json\.gz: not a whole gzip file \(Z_BUF_ERROR\)\n  hint: compress it again, or give it uncompressed\n$/);
+  });
+
   it('an -o path whose folder is missing is a usage error naming it, before the traces are read', async () => {
     const result = await project.run(['dataset', 'from-traces', 'no-such-traces.json', '-o', 'missing/x.jsonl']);
     expect([result.code, result.stderr]).toEqual([2, 'error: -o missing/x.jsonl: cannot write this file (its folder does not exist)\n  hint: create missing first, or give a path in an existing folder\n']);
