@@ -88,6 +88,12 @@ export class BatchAnswers {
   }
 
   /** The answer to `id`, read from its file; undefined when no downloaded file has one. */
+  /** Whether `id` has a successful answer, from memory: no read of its line. */
+  isOk(id: string): boolean {
+    const slot = this.#slots.get(id);
+    return slot !== undefined && this.#ok[slot] === 1;
+  }
+
   get(id: string): BatchAnswer | undefined {
     const slot = this.#slots.get(id);
     if (slot === undefined) return undefined;

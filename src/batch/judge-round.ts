@@ -112,7 +112,7 @@ export class JudgeRound {
     // A cached answer from this run's own judge job that no other row counted yet is this row's.
     const owns = (request: ModelRequest): boolean => {
       const id = judgeIdOf(request);
-      return this.#options.lookup.answers.get(id)?.ok === true && this.#own(row, id);
+      return this.#options.lookup.answers.isOk(id) && this.#own(row, id);
     };
     return Object.assign(answer, { owns });
   }

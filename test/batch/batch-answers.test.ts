@@ -40,6 +40,8 @@ describe('readAnswers', () => {
     expect(answers.get('row-1-0')).toEqual({ ok: true, body: { choices: [{ message: { role: 'assistant', content: 'é one' } }] } });
     expect(answers.get('row-3-0')).toEqual({ ok: false, code: 'http_500', reason: 'HTTP 500 server error' });
     expect(answers.get('row-9-0')).toBeUndefined();
+    // Whether an answer succeeded is known without reading its line (a cached judge hit asks it).
+    expect(['row-0-0', 'row-1-0', 'row-3-0', 'row-9-0'].map((id) => answers.isOk(id))).toEqual([true, true, false, false]);
   });
 
   it('keeps where 50,000 answers of 1 KB are, not the answers: far less than the 50 MB they fill', async () => {
