@@ -23,7 +23,7 @@ function parseCount(text: string): number | undefined {
  */
 function resultsProblem(error: unknown): ApiResult | undefined {
   if (error instanceof RunStoreError && error.code === 'STORE_RESULTS_MISSING') return { status: 410, body: { error: error.message } };
-  if (error instanceof RunStoreError && (error.code === 'STORE_RESULTS_MISMATCH' || error.code === 'STORE_CORRUPT_RESULTS')) return { status: 409, body: { error: error.message } };
+  if (error instanceof RunStoreError && (error.code === 'STORE_RESULTS_MISMATCH' || error.code === 'STORE_CORRUPT_RESULTS' || error.code === 'STORE_BAD_ANNOTATIONS')) return { status: 409, body: { error: error.message } };
   if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 410, body: { error: 'the results file of this run is gone' } };
   return undefined;
 }
