@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseFrontmatter } from '../prompt/frontmatter.js';
 import { BlobStore } from '../store/index.js';
 import type { RunManifest } from '../store/types.js';
 
@@ -12,11 +13,9 @@ export async function experimentKeyOf(projectRoot: string, manifest: RunManifest
   try {
     const stored = manifest.provenance?.files[0];
     const text = stored ? await new BlobStore(projectRoot).get(stored.hash) : await readFile(join(projectRoot, manifest.prompt.path), 'utf8');
-    const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-    if (!match?.[1]) return undefined;
-    const { parse } = await import('yaml');
-    const frontmatter: unknown = parse(match[1]);
-    const settings = (frontmatter as { test_settings?: { experiment_key?: unknown } } | null)?.test_settings;
+    // The project's own frontmatter reader, so what loads as a prompt gives its key here too.
+    const { data } = await parseFrontmatter(manifest.prompt.path, text);
+    const settings = (data as { test_settings?: { experiment_key?: unknown } } | null)?.test_settings;
     return typeof settings?.experiment_key === 'string' ? settings.experiment_key : undefined;
   } catch {
     return undefined;
