@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { TransformOptions, TransformResult } from 'jiti';
 
 /** Where a project keeps the transforms, under its store folder (never in node_modules). */
@@ -48,18 +48,25 @@ export function cachedTransform(dir: string, transform: (input: TransformInput) 
     if (hit !== undefined) return { code: hit };
     const result = transform(input);
     // A syntax error comes back as code that throws it: never kept, so the next load reports it afresh.
-    if (result.error === undefined && !result.code.includes('__JITI_ERROR__')) writeEntry(path, result.code);
+    if (result.error === undefined && !result.code.includes('__JITI_ERROR__')) {
+      writeEntry(path, result.code);
+      // The same file's entries for its earlier texts are never read again: one entry a file.
+      removeOthers(dir, `${fileKey(input)}-`, basename(path));
+    }
     return result;
   };
 }
 
 /** The entry's name: what decides the transform's output. */
 export function transformKey(input: TransformInput): string {
-  const { source, ...options } = input;
-  return createHash('sha256')
-    .update(`${FORMAT}\n${jitiVersion()}\n${JSON.stringify(options)}\n`)
-    .update(source)
-    .digest('hex');
+  const { source } = input;
+  return `${fileKey(input)}-${createHash('sha256').update(source).digest('hex')}`;
+}
+
+/** The part of the key that names the file (its path, jiti's version and the options), not its text. */
+function fileKey(input: TransformInput): string {
+  const { source: _source, ...options } = input;
+  return createHash('sha256').update(`${FORMAT}\n${jitiVersion()}\n${JSON.stringify(options)}\n`).digest('hex').slice(0, 32);
 }
 
 function readEntry(path: string): string | undefined {
@@ -88,6 +95,14 @@ function writeEntry(path: string, code: string): void {
     } catch {
       // nothing was written
     }
+  }
+}
+
+function removeOthers(dir: string, prefix: string, keep: string): void {
+  try {
+    for (const name of readdirSync(dir)) if (name.startsWith(prefix) && name.endsWith('.js') && name !== keep) rmSync(join(dir, name), { force: true });
+  } catch {
+    // best effort, as the writes are
   }
 }
 

@@ -48,7 +48,9 @@ describe('cachedTransform', () => {
     cached({ ...input, filename: '/p/other.ts' });
     cached({ ...input, async: true });
     expect(inner.calls).toHaveLength(4);
-    expect(await entries(dir)).toHaveLength(4);
+    // One entry a file and options: the new text replaced the old one's entry.
+    expect(await entries(dir)).toHaveLength(3);
+    expect(await entries(dir)).not.toContain(`${transformKey(input)}.js`);
     expect(new Set([input, { ...input, source: 'x' }, { ...input, filename: 'y' }].map(transformKey)).size).toBe(3);
   });
 
@@ -119,15 +121,16 @@ describe('loadConfig with the transform cache', () => {
     expect(await reason()).toEqual({ score: 1, reason: 'HI!' });
     expect(await entries(cacheDir)).toEqual(first);
 
-    // An edit to the imported file is seen, and adds its own entry.
+    // An edit to the imported file is seen, and its entry replaces the old text's: the cache never grows with edits.
     await write('lib/shout.ts', "export function shout(text: string): string { return `${text.toUpperCase()}?`; }\n");
     expect(await reason()).toEqual({ score: 0, reason: 'HI?' });
-    expect(await entries(cacheDir)).toHaveLength(3);
+    expect(await entries(cacheDir)).toHaveLength(2);
+    expect(await entries(cacheDir)).not.toEqual(first);
 
     // So is an edit to the config.
     await write('agentmark.config.ts', config('HI?'));
     expect(await reason()).toEqual({ score: 1, reason: 'HI?' });
-    expect(await entries(cacheDir)).toHaveLength(4);
+    expect(await entries(cacheDir)).toHaveLength(2);
 
     // Damaged entries are misses, written again.
     for (const name of await entries(cacheDir)) await writeFile(join(cacheDir, name), 'garbage');
