@@ -65,19 +65,27 @@ function evalKey(row: ReducedRow, name: string): string {
   return JSON.stringify([reduced?.verdict, reduced?.score, first?.label, row.first.error === undefined ? undefined : 'row error']);
 }
 
-function gridRow(rows: readonly ReducedRow[], evals: readonly string[], maxOutput: number): GridRow {
-  const first = rows[0] as ReducedRow;
+/** What decides whether a joined row is kept and where it sorts: worked out before its cells. */
+type RowStanding = Pick<GridRow, 'index' | 'evalsDiffering' | 'outputsDiffer' | 'failed'>;
+
+function standingOf(rows: readonly ReducedRow[], evals: readonly string[]): RowStanding {
   const evalsDiffering = evals.filter((name) => new Set(rows.map((r) => evalKey(r, name))).size > 1).length;
   const outputs = new Set(rows.map((r) => JSON.stringify([outputText(r.first.output), r.first.error])));
   const failed = rows.some((r) => r.first.error !== undefined || [...r.evals.values()].some((e) => e.verdict !== undefined && e.verdict < 1));
+  return { index: (rows[0] as ReducedRow).index, evalsDiffering, outputsDiffer: outputs.size > 1, failed };
+}
+
+/** A kept row with its cells (output cut, evals copied): built only for the rows the grid keeps. */
+function gridRow(rows: readonly ReducedRow[], standing: RowStanding, evals: readonly string[], maxOutput: number): GridRow {
+  const first = (rows[0] as ReducedRow).first;
   return {
-    index: first.index,
-    input: first.first.input,
-    ...(first.first.expectedOutput === undefined ? {} : { expectedOutput: first.first.expectedOutput }),
+    index: standing.index,
+    input: first.input,
+    ...(first.expectedOutput === undefined ? {} : { expectedOutput: first.expectedOutput }),
     cells: rows.map((r) => cellOf(r.first, evals, maxOutput)),
-    evalsDiffering,
-    outputsDiffer: outputs.size > 1,
-    failed,
+    evalsDiffering: standing.evalsDiffering,
+    outputsDiffer: standing.outputsDiffer,
+    failed: standing.failed,
   };
 }
 
@@ -118,7 +126,7 @@ async function* joinRows(streams: AsyncIterator<ReducedRow>[], missing: number[]
   }
 }
 
-const byDisagreement = (a: GridRow, b: GridRow): number =>
+const byDisagreement = (a: RowStanding, b: RowStanding): number =>
   b.evalsDiffering - a.evalsDiffering || Number(b.outputsDiffer) - Number(a.outputsDiffer) || a.index - b.index;
 
 /**
@@ -142,19 +150,19 @@ export async function buildGrid(runs: readonly StoredRun[], options: GridOptions
   const streams = runs.map((run) => reduceRows(run.rowsInOrder(), run.manifest.summary?.evals.map((e) => e.name) ?? []));
   for await (const joined of joinRows(streams, missing)) {
     common++;
-    const row = gridRow(joined, evals, maxOutput);
-    if (options.disagree && row.evalsDiffering === 0 && !row.outputsDiffer) continue;
-    if (options.failed && !row.failed) continue;
+    const standing = standingOf(joined, evals);
+    if (options.disagree && standing.evalsDiffering === 0 && !standing.outputsDiffer) continue;
+    if (options.failed && !standing.failed) continue;
     matched++;
     if (sort === 'dataset') {
-      if (kept.length < limit) kept.push(row);
+      if (kept.length < limit) kept.push(gridRow(joined, standing, evals, maxOutput));
       continue;
     }
     // The top `limit` by disagreement, kept sorted: memory stays at `limit` rows.
     let at = kept.length;
-    while (at > 0 && byDisagreement(row, kept[at - 1] as GridRow) < 0) at--;
+    while (at > 0 && byDisagreement(standing, kept[at - 1] as GridRow) < 0) at--;
     if (at < limit) {
-      kept.splice(at, 0, row);
+      kept.splice(at, 0, gridRow(joined, standing, evals, maxOutput));
       if (kept.length > limit) kept.pop();
     }
   }
