@@ -35,7 +35,7 @@ describe('the config transform cache', () => {
     const cacheDir = join(dir, '.agentmark', 'config-cache');
     const entries = await readdir(cacheDir);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatch(/^[0-9a-f]{64}\.js$/);
+    expect(entries[0]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{64}\.js$/);
 
     // The next command reads the entry (the scorer workers too) and writes nothing new.
     const again = await runCli(SCORE, { cwd: dir });
