@@ -42,12 +42,14 @@ describe('the config transform cache', () => {
     expect(reasons(again.stdout)).toEqual(['1 word', '1 word', '1 word', '1 word']);
     expect(await readdir(cacheDir)).toEqual(entries);
 
-    // An edit is a new key: the old entry is not used.
+    // An edit is a new key: the old entry is not used, and is replaced (one entry a file).
     const config = await readFile(join(dir, 'agentmark.config.ts'), 'utf8');
     await writeFile(join(dir, 'agentmark.config.ts'), config.replace("reason: `${words} word${words === 1 ? '' : 's'}`", "reason: `edited: ${words}`"));
     const edited = await runCli(SCORE, { cwd: dir });
     expect(reasons(edited.stdout)).toEqual(['edited: 1', 'edited: 1', 'edited: 1', 'edited: 1']);
-    expect(await readdir(cacheDir)).toHaveLength(2);
+    const afterEdit = await readdir(cacheDir);
+    expect(afterEdit).toHaveLength(1);
+    expect(afterEdit).not.toEqual(entries);
 
     // A damaged entry is a miss, and is written again.
     for (const name of await readdir(cacheDir)) await writeFile(join(cacheDir, name), 'garbage');
