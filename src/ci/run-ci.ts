@@ -79,7 +79,12 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
   const prompts: CiPromptResult[] = [];
   try {
     for (const planned of plan) {
-      const result = settings.signal.aborted ? { path: planned.path, verdict: 'unfinished' as const, note: stopNote(guard) } : await checkPrompt(planned, { options, tree, base, settings, guard });
+      const result: CiPromptResult =
+        planned.headFile === undefined
+          ? { path: planned.path, verdict: 'removed' }
+          : settings.signal.aborted
+            ? { path: planned.path, verdict: 'unfinished', note: stopNote(guard) }
+            : await checkPrompt(planned, { options, tree, base, settings, guard });
       prompts.push(result);
       options.onPrompt?.(result);
     }

@@ -87,6 +87,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     output.close();
   }
+  // Said on stderr whatever the format and --quiet: why the check could not be made.
+  if (report.exitCode === ExitCode.inputError) {
+    for (const p of report.prompts) if (p.verdict === 'no base' || p.verdict === 'error' || p.verdict === 'unfinished') io.stderr.write(`error: ${p.path}: ${p.verdict}${p.note === undefined ? '' : `: ${p.note}`}\n`);
+  }
   await publish(markdown, report, options.comment ?? false, io);
   return report.exitCode;
 }
