@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { isAgentmarkError } from '../errors/index.js';
 import { loadConfig, loadProject, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
+import { loadPrompt } from '../prompt/index.js';
+import { estimateLiveCalls } from './estimate-calls.js';
 import { BlobStore, openRunFolder, type RunStore, type StoredRun } from '../store/index.js';
 import { BaseWorktree } from './base-worktree.js';
 import type { BaseTree } from './plan-prompts.js';
@@ -58,6 +60,19 @@ export class BaseSource {
     const run = await openRunFolder(target);
     await new BlobStore(this.headProject.root).copyFrom(BlobStore.ofRunDir(outcome.runDir), (run.manifest.provenance?.files ?? []).map((file) => file.hash));
     return { run, source: 'worktree' };
+  }
+
+  /** The base side's live calls for `estimateLiveCalls`: none when the store has the run; 0 also when the base cannot be loaded (the run will say why). */
+  async estimate(path: string, cacheMode: SideSettings['cacheMode']): Promise<number> {
+    if (await storedBase(this.store, path, this.tree)) return 0;
+    try {
+      const base = await this.baseProject();
+      const prompt = await loadPrompt(join(base.project.root, path), { project: base.project, filters: base.config.filters });
+      return await estimateLiveCalls(base.project, base.config, prompt, this.settings.cacheDir, cacheMode);
+    } catch (error) {
+      if (!isAgentmarkError(error) && !(error instanceof Error && error.message.startsWith('git worktree add'))) throw error;
+      return 0;
+    }
   }
 
   /** Removes the worktree, if one was made. */

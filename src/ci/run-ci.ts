@@ -12,6 +12,7 @@ import { BaseSource } from './base-source.js';
 import { chooseBase } from './choose-base.js';
 import { ciExitCode } from './ci-exit-code.js';
 import { CostGuard } from './cost-guard.js';
+import { estimateLiveCalls } from './estimate-calls.js';
 import { repositoryOf } from './git.js';
 import { planPrompts, type BaseTree, type PlannedPrompt } from './plan-prompts.js';
 import { runSide, sideOf, type SideSettings } from './run-side.js';
@@ -47,6 +48,8 @@ export interface CiOptions {
   /** Told of every run's events (progress), and of each prompt as it is done. */
   onEvent?: RunListener;
   onPrompt?: (result: CiPromptResult) => void;
+  /** Told before any run: the prompts and the estimated live model calls (rows the cache cannot answer). */
+  onPlan?: (plan: { prompts: number; liveCalls: number }) => void;
 }
 
 /**
@@ -77,14 +80,19 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
   const store = new RunStore(project.root);
   const base = tree ? new BaseSource(project, store, tree, settings) : undefined;
   const prompts: CiPromptResult[] = [];
+  let estimatedLiveCalls = 0;
   try {
-    for (const planned of plan) {
+    const prepared: Prepared[] = [];
+    for (const planned of plan) prepared.push(await prepare(planned, options, tree));
+    for (const p of prepared) estimatedLiveCalls += await estimate(p, options, settings, base);
+    options.onPlan?.({ prompts: plan.length, liveCalls: estimatedLiveCalls });
+    for (const p of prepared) {
       const result: CiPromptResult =
-        planned.headFile === undefined
-          ? { path: planned.path, verdict: 'removed' }
+        p.planned.headFile === undefined
+          ? { path: p.planned.path, verdict: 'removed' }
           : settings.signal.aborted
-            ? { path: planned.path, verdict: 'unfinished', note: stopNote(guard) }
-            : await checkPrompt(planned, { options, tree, base, settings, guard });
+            ? { path: p.planned.path, verdict: 'unfinished', note: stopNote(guard) }
+            : await checkPrompt(p, { options, tree, base, settings, guard });
       prompts.push(result);
       options.onPrompt?.(result);
     }
@@ -95,6 +103,7 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
     version: 1,
     base: { ...(chosen.ref === undefined ? {} : { ref: chosen.ref, commit: chosen.commit }), tried: chosen.tried },
     prompts,
+    estimatedLiveCalls,
     ...(guard.reached && options.maxCostUsd !== undefined ? { costLimit: { maxUsd: options.maxCostUsd, spentUsd: guard.spentUsd } } : {}),
     exitCode: 0,
   };
@@ -110,11 +119,17 @@ interface CheckContext {
   guard: CostGuard;
 }
 
-/** One prompt: base first (so the head's run is the prompt's `latest`), then head, then the comparison. */
-async function checkPrompt(planned: PlannedPrompt, { options, tree, base, settings, guard }: CheckContext): Promise<CiPromptResult> {
+/** A prompt loaded at head, with whether its files are all the same at base; or why it cannot run. */
+interface Prepared {
+  planned: PlannedPrompt;
+  prompt?: LoadedPrompt;
+  unchanged: boolean;
+  error?: string;
+}
+
+async function prepare(planned: PlannedPrompt, options: CiOptions, tree: BaseTree | undefined): Promise<Prepared> {
   const { project, config } = options;
-  const path = planned.path;
-  if (planned.headFile === undefined) return { path, verdict: 'removed' };
+  if (planned.headFile === undefined) return { planned, unchanged: false };
   let prompt: LoadedPrompt;
   let files: string[];
   try {
@@ -123,9 +138,33 @@ async function checkPrompt(planned: PlannedPrompt, { options, tree, base, settin
     files = [...prompt.files, ...(dataset === undefined ? [] : [resolveDatasetPath(dataset, prompt.path, project)]), project.configPath, ...(config.path === undefined ? [] : [config.path])];
   } catch (error) {
     if (!isAgentmarkError(error)) throw error;
-    return { path, verdict: 'error', note: error.message };
+    return { planned, unchanged: false, error: error.message };
   }
   const unchanged = planned.atBase && tree !== undefined && (await sameFilesAtBase(project.root, files, tree));
+  return { planned, prompt, unchanged };
+}
+
+/** The live calls a prompt's runs will make: the head's, and the base's unless unchanged or stored. */
+async function estimate(p: Prepared, options: CiOptions, settings: SideSettings, base: BaseSource | undefined): Promise<number> {
+  if (p.prompt === undefined) return 0;
+  let calls = 0;
+  try {
+    calls += await estimateLiveCalls(options.project, options.config, p.prompt, settings.cacheDir, settings.cacheMode);
+  } catch (error) {
+    // The run reports what is wrong with the prompt or its dataset.
+    if (!isAgentmarkError(error)) throw error;
+  }
+  if (base && p.planned.atBase && !p.unchanged) calls += await base.estimate(p.planned.path, settings.cacheMode);
+  return calls;
+}
+
+/** One prompt: base first (so the head's run is the prompt's `latest`), then head, then the comparison. */
+async function checkPrompt(prepared: Prepared, { options, tree, base, settings, guard }: CheckContext): Promise<CiPromptResult> {
+  const { project, config } = options;
+  const { planned, prompt, unchanged } = prepared;
+  const path = planned.path;
+  if (planned.headFile === undefined) return { path, verdict: 'removed' };
+  if (prompt === undefined) return { path, verdict: 'error', note: prepared.error ?? 'the prompt could not be loaded' };
   const found = planned.atBase && base && !unchanged ? await base.resultFor(path) : undefined;
   if (found && 'unfinished' in found) return { path, verdict: 'unfinished', note: stopNote(guard) };
   let outcome;

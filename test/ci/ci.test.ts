@@ -152,3 +152,37 @@ describe('agentmark ci interrupted', () => {
     }, 60_000);
   }
 });
+
+describe('agentmark ci --max-cost', () => {
+  it('says the estimated live calls, stops at the limit, names the unfinished prompts and exits 2', async () => {
+    const own = await ciRepo(server);
+    try {
+      await featureBranch(own);
+      const before = server.requests.length;
+      // One row costs about 1.35e-6 USD at gpt-4o-mini's price (5 tokens in, 1 out).
+      const result = await own.run(['--base', 'main', '--max-cost', '0.000001', '--concurrency', '1', '--format', 'json']);
+      expect(result.code).toBe(2);
+      const lines = result.stderr.split('\n');
+      expect(lines[0]).toBe('ci: 4 prompts; estimated live model calls: 24 (cached answers are free)');
+      // The limit is reached as the first row ends; the row the pool had already sent next finishes (paid for), then no more.
+      expect(server.requests.length - before).toBe(2);
+      const report = JSON.parse(result.stdout) as Report & { costLimit: { maxUsd: number }; estimatedLiveCalls: number };
+      expect(report.estimatedLiveCalls).toBe(24);
+      expect(report.costLimit.maxUsd).toBe(0.000001);
+      expect(report.prompts.map((p) => [p.path, p.verdict])).toEqual([
+        ['prompts/alpha.prompt.mdx', 'unfinished'],
+        ['prompts/beta.prompt.mdx', 'unfinished'],
+        ['prompts/delta.prompt.mdx', 'unfinished'],
+        ['prompts/gamma.prompt.mdx', 'removed'],
+      ]);
+      expect(lines).toContain('error: prompts/alpha.prompt.mdx: unfinished: not finished: --max-cost 0.000001 USD was reached');
+      expect(lines).toContain('error: prompts/delta.prompt.mdx: unfinished: not finished: --max-cost 0.000001 USD was reached');
+      expect(await own.worktreeFolders()).toEqual([]);
+      // Warm now for alpha's first two base rows only: the estimate counts what is left.
+      const again = await own.run(['--base', 'main', '--max-cost', '0.000001', '--concurrency', '1', '--format', 'json']);
+      expect(again.stderr.split('\n')[0]).toBe('ci: 4 prompts; estimated live model calls: 22 (cached answers are free)');
+    } finally {
+      await own.cleanup();
+    }
+  }, 60_000);
+});

@@ -79,6 +79,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     onEvent: (event) => {
       if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
     },
+    onPlan: (plan) => say(`ci: ${plan.prompts} prompt${plan.prompts === 1 ? '' : 's'}; estimated live model calls: ${plan.liveCalls} (cached answers are free)`),
     onPrompt: (result) => say(`ci: ${result.path}: ${result.verdict}`),
   });
   const markdown = formatCiMarkdown(report);
