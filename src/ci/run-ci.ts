@@ -17,6 +17,7 @@ import { repositoryOf } from './git.js';
 import { planPrompts, type BaseTree, type PlannedPrompt } from './plan-prompts.js';
 import { runSide, sideOf, type SideSettings } from './run-side.js';
 import type { CiPromptResult, CiReport } from './types.js';
+import { traceStartup } from '../startup-trace.js';
 
 export interface CiOptions {
   project: Project;
@@ -64,7 +65,9 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
   const chosen = repo ? await chooseBase(project.root, options.base, env) : { tried: [] as string[] };
   if (chosen.ref === undefined && !options.allowMissingBase) throw noBaseError(repo === undefined, chosen.tried, options.base);
   const tree: BaseTree | undefined = repo && chosen.ref !== undefined ? { top: repo.top, prefix: repo.prefix, commit: chosen.commit } : undefined;
+  traceStartup('ci base chosen');
   const plan = await planPrompts(project, options.cwd, options.paths, tree);
+  traceStartup('ci prompts planned');
   const guard = new CostGuard(options.maxCostUsd);
   const settings: SideSettings = {
     cacheMode: options.cacheMode ?? 'use',
@@ -85,6 +88,7 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
     const prepared: Prepared[] = [];
     for (const planned of plan) prepared.push(await prepare(planned, options, tree));
     for (const p of prepared) estimatedLiveCalls += await estimate(p, options, settings, base);
+    traceStartup('ci live calls estimated');
     options.onPlan?.({ prompts: plan.length, liveCalls: estimatedLiveCalls });
     for (const p of prepared) {
       const result: CiPromptResult =
@@ -93,6 +97,7 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
           : settings.signal.aborted
             ? { path: p.planned.path, verdict: 'unfinished', note: stopNote(guard) }
             : await checkPrompt(p, { options, tree, base, settings, guard });
+      traceStartup(`ci ${result.path} done`);
       prompts.push(result);
       options.onPrompt?.(result);
     }
