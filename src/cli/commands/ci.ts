@@ -55,7 +55,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   if (options['cache-only'] && options.cache === false) throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
   const format = formatOf(options.format, options.output);
-  const project = await openProject(options.project, io.cwd, undefined, io.env);
+  const project = await openProject(options.project, io.cwd, positionals[0], io.env);
   const config = await loadConfig(project, { client: true, fsCache: true });
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   const output = openReportOutput(options.output, io.cwd, io.stdout);
