@@ -68,6 +68,30 @@ describe('agentmark ci --base main', () => {
     expect(markdown).toContain('<details open><summary>❌ prompts/alpha.prompt.mdx: regressed</summary>');
     expect(markdown.startsWith('<!-- agentmark-ci -->\n### ❌ AgentMark CI: 1 regressed, 1 new, 1 removed, 1 unchanged\n')).toBe(true);
     expect(repo.git('status', '--porcelain')).toBe('');
+
+    // The table, piped, fits 80 columns.
+    const table = await repo.run(['--base', 'main', '--quiet'], { env: { COLUMNS: '80' } });
+    expect(table.stdout.replace(/\([0-9a-f]{12}\)/, '(<commit>)')).toBe(
+      [
+        'agentmark ci: base main (<commit>) → working tree',
+        '',
+        '✘ regressed  prompts/alpha.prompt.mdx  (6 → 6 rows, $0.0000)',
+        '    exact: 100.0% [61.0–100.0] → 0.0% [0.0–39.0]',
+        '    regressed: exact: pass rate significantly worse (-100.0 points, one-sided p',
+        '      = 0.016 after Holm < α = 0.05)',
+        '    rows flipped: 6 regressed, 0 improved',
+        '= unchanged  prompts/beta.prompt.mdx  (6 rows, $0.0000)',
+        '    exact: 100.0% [61.0–100.0] (same)',
+        '+ new        prompts/delta.prompt.mdx  (6 rows, $0.0000)',
+        '    exact: 100.0% [61.0–100.0]',
+        '- removed    prompts/gamma.prompt.mdx',
+        '',
+        '1 regressed, 1 new, 1 removed, 1 unchanged; exit 1: regressed:',
+        '  prompts/alpha.prompt.mdx; head gates failed: prompts/alpha.prompt.mdx',
+        '',
+      ].join('\n'),
+    );
+    expect(table.stdout.split('\n').every((line) => [...line].length <= 80)).toBe(true);
   }, 60_000);
 });
 

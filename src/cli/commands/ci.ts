@@ -84,7 +84,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   });
   const markdown = formatCiMarkdown(report);
   try {
-    output.stream.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : format === 'markdown' ? markdown : formatCiTable(report));
+    output.stream.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : format === 'markdown' ? markdown : formatCiTable(report, output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : 80));
   } finally {
     output.close();
   }
