@@ -74,10 +74,21 @@ export function formatCiMarkdown(report: CiReport, limit = COMMENT_LIMIT): strin
     if (kept < sections.length) parts.push(`the details of ${sectionPaths.slice(kept).join(', ')}`);
     return `> ✂️ Cut to fit GitHub's ${COMMENT_LIMIT.toLocaleString('en-US')}-character comment limit; left out: ${parts.join('; ')}. The whole report: \`agentmark ci --format json\`.`;
   };
-  let table = lines.length;
-  let kept = sections.length;
-  const fits = (): boolean => join(lines.slice(0, table), table < lines.length ? [] : notes, sections.slice(0, kept), noteOf(table, kept)).length <= limit;
-  while (kept > 0 && !fits()) kept -= 1;
-  while (table > 0 && !fits()) table -= 1;
-  return join(lines.slice(0, table), table < lines.length ? [] : notes, sections.slice(0, kept), noteOf(table, kept)).slice(0, limit);
+  const text = (table: number, kept: number): string => join(lines.slice(0, table), table < lines.length ? [] : notes, sections.slice(0, kept), noteOf(table, kept));
+  // Keeping fewer never makes the text longer, so the most that fits is found by bisection.
+  const kept = most(sections.length, (k) => text(lines.length, k).length <= limit);
+  const table = kept > 0 ? lines.length : most(lines.length, (t) => text(t, 0).length <= limit);
+  return text(table, kept).slice(0, limit);
+}
+
+/** The largest k in 0..n with fits(k), for a fits that holds up to some k and not after (0 when none). */
+function most(n: number, fits: (k: number) => boolean): number {
+  let low = 0;
+  let high = n;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
