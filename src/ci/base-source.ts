@@ -38,7 +38,7 @@ export class BaseSource {
 
   async resultFor(path: string): Promise<BaseResult> {
     const short = this.tree.commit.slice(0, 12);
-    const stored = await storedBase(this.store, path, this.tree);
+    const stored = await storedBase(this.store, path, this.tree, this.settings.shard);
     if (stored) return { run: stored, source: 'store' };
     const tried = `tried: a finished run of ${path} at ${short} in the run store (none)`;
     let base: { project: Project; config: LoadedConfig };
@@ -64,7 +64,7 @@ export class BaseSource {
 
   /** The base side's live calls for `estimateLiveCalls`: none when the store has the run; 0 also when the base cannot be loaded (the run will say why). */
   async estimate(path: string, cacheMode: SideSettings['cacheMode']): Promise<number> {
-    if (await storedBase(this.store, path, this.tree)) return 0;
+    if (await storedBase(this.store, path, this.tree, this.settings.shard)) return 0;
     try {
       const base = await this.baseProject();
       const prompt = await loadPrompt(join(base.project.root, path), { project: base.project, filters: base.config.filters });

@@ -6,6 +6,7 @@ import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { loadPrompt } from '../prompt/index.js';
 import type { LoadedPrompt } from '../prompt/types.js';
+import type { ShardSpec } from '../shard/index.js';
 import { openRunFolder, RunStore } from '../store/index.js';
 import { sameFilesAtBase } from './base-files.js';
 import { BaseSource } from './base-source.js';
@@ -42,6 +43,8 @@ export interface CiOptions {
   cacheDir: string;
   /** @default 20 */
   concurrency?: number;
+  /** `--shard i/n`: every prompt's rows of this shard only, at base and head; join the parts with `mergeCiReports`. */
+  shard?: ShardSpec;
   /** Stop live spending once the runs have cost this many USD. */
   maxCostUsd?: number;
   env: NodeJS.ProcessEnv;
@@ -73,6 +76,7 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
     cacheMode: options.cacheMode ?? 'use',
     cacheDir: options.cacheDir,
     concurrency: options.concurrency ?? 20,
+    ...(options.shard ? { shard: options.shard } : {}),
     signal: AbortSignal.any([options.signal, guard.signal]),
     env,
     onEvent: async (event) => {
@@ -107,6 +111,7 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
   const report: CiReport = {
     version: 1,
     base: { ...(chosen.ref === undefined ? {} : { ref: chosen.ref, commit: chosen.commit }), tried: chosen.tried },
+    ...(options.shard ? { shard: options.shard } : {}),
     prompts,
     estimatedLiveCalls,
     ...(guard.reached && options.maxCostUsd !== undefined ? { costLimit: { maxUsd: options.maxCostUsd, spentUsd: guard.spentUsd } } : {}),

@@ -2,6 +2,7 @@ import { runExperiment, type CacheMode, type ExperimentOutcome, type RunListener
 import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
+import type { ShardSpec } from '../shard/index.js';
 import type { CiRunSide } from './types.js';
 
 /** How every run of one `ci` goes: the same cache, concurrency and stop signal on both sides. */
@@ -9,6 +10,8 @@ export interface SideSettings {
   cacheMode: CacheMode;
   cacheDir: string;
   concurrency: number;
+  /** `--shard i/n`: both sides run the same part of every prompt's rows. */
+  shard?: ShardSpec;
   signal: AbortSignal;
   env: NodeJS.ProcessEnv;
   onEvent: RunListener;
@@ -24,6 +27,7 @@ export function runSide(project: Project, config: LoadedConfig, promptPath: stri
     cacheMode: settings.cacheMode,
     cacheDir: settings.cacheDir,
     concurrency: settings.concurrency,
+    ...(settings.shard ? { shard: settings.shard } : {}),
     signal: settings.signal,
     env: settings.env,
     onEvent: settings.onEvent,

@@ -1,6 +1,7 @@
 import { listRuns } from '../history/index.js';
 import { parseFrontmatter } from '../prompt/frontmatter.js';
 import { openRunFolder, type RunManifest, type RunStore, type StoredRun } from '../store/index.js';
+import type { ShardSpec } from '../shard/index.js';
 import { fileAt } from './git.js';
 import { basePath, type BaseTree } from './plan-prompts.js';
 
@@ -10,20 +11,20 @@ import { basePath, type BaseTree } from './plan-prompts.js';
  * the base would give, already made (by an earlier `ci`, or a run on main). The commit and the
  * clean tree pin the prompt, dataset and config files; undefined when there is none.
  */
-export async function storedBase(store: RunStore, path: string, tree: BaseTree): Promise<StoredRun | undefined> {
+export async function storedBase(store: RunStore, path: string, tree: BaseTree, shard?: ShardSpec): Promise<StoredRun | undefined> {
   const runs = await listRuns(store, { prompt: path, finishedOnly: true });
-  const candidates = runs.filter((run) => run.git?.commit === tree.commit && run.git.dirty === false && wholeRun(run));
+  const candidates = runs.filter((run) => run.git?.commit === tree.commit && run.git.dirty === false && wholeRun(run, shard));
   if (candidates.length === 0) return undefined;
   const model = await baseModel(tree, path);
   const found = candidates.find((run) => run.model === model);
   return found ? openRunFolder(store.runDir(found.id)) : undefined;
 }
 
-/** Every row, once, scored: a run `ci` would make (no --rows, --shard, --repeat, --skip-eval, --tag). */
-function wholeRun(run: RunManifest): boolean {
+/** Every row (of the shard, with --shard), once, scored: a run `ci` would make (no --rows, --repeat, --skip-eval, --tag). */
+function wholeRun(run: RunManifest, shard: ShardSpec | undefined): boolean {
   const options = run.options;
   const selection = options.selection as { kind?: string } | undefined;
-  return (selection === undefined || selection.kind === 'all') && run.shard === undefined && run.merged === undefined && (options.repeat ?? 1) === 1 && options.skipEval !== true && options.filter === undefined;
+  return (selection === undefined || selection.kind === 'all') && (shard === undefined ? run.shard === undefined : run.shard?.index === shard.index && run.shard.count === shard.count) && run.merged === undefined && (options.repeat ?? 1) === 1 && options.skipEval !== true && options.filter === undefined;
 }
 
 /** `model_name` of the prompt's config block at base. */

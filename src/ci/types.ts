@@ -52,6 +52,10 @@ export interface CiReport {
   /** Shape version of this document. */
   version: 1;
   base: { ref?: string; commit?: string; tried: string[] };
+  /** Set on one part of a sharded check (`--shard i/n`); `ci merge` joins the parts. */
+  shard?: { index: number; count: number };
+  /** Set on a report `ci merge` made: how many parts it joined. */
+  merged?: { count: number };
   prompts: CiPromptResult[];
   /** Set when --max-cost stopped the live calls: the limit and what had been spent. */
   costLimit?: { maxUsd: number; spentUsd: number };

@@ -1,6 +1,7 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { formatCiMarkdown, formatCiTable, postComment, runCi, type CiReport } from '../../ci/index.js';
+import { formatCiMarkdown, formatCiTable, mergeCiReports, postComment, runCi, type CiReport } from '../../ci/index.js';
+import { parseShardSpec } from '../../shard/index.js';
 import { UsageError } from '../../errors/index.js';
 import { loadConfig } from '../../project/index.js';
 import { openProject } from '../context.js';
@@ -24,12 +25,13 @@ export const ciOptions = {
   cache: { type: 'boolean', default: true, description: 'Use the response cache (--no-cache calls the model for every row)' },
   'cache-only': { type: 'boolean', description: 'Never call a model: answers come from the cache (a fork PR with no key); a miss is an errored row' },
   'cache-dir': { type: 'string', value: '<dir>', description: 'The response cache both sides share (default: .agentmark/cache); point actions/cache at it' },
+  shard: { type: 'string', value: '<i>/<n>', description: "Only shard i of n of every prompt's rows, at base and head (join the parts' json reports with `agentmark ci merge`)" },
   concurrency: { type: 'integer', value: '<n>', min: 1, max: 1000, default: 20, description: 'Rows in flight at once, per run' },
   quiet: { type: 'boolean', short: 'q', description: 'No progress lines on stderr' },
 } satisfies OptionTable;
 
 const help = {
-  usage: 'agentmark ci [prompt files or folders...] [options]',
+  usage: 'agentmark ci [prompt files or folders...] [options]\n       agentmark ci merge <part reports (json)...> [options]',
   summary:
     'Checks the working tree against a base commit, every prompt with test_settings in one job:\n' +
     'each prompt runs at head with the response cache, its base results come from a finished run\n' +
@@ -37,7 +39,9 @@ const help = {
     "(same cache), and the two are compared as `compare` does. A prompt whose files are the same\n" +
     'at base and head runs once and is `unchanged`; others are regressed, inconclusive or no\n' +
     'regression, or new, removed, no base, unfinished or error. One report: a table, one markdown\n' +
-    'PR comment (also appended to $GITHUB_STEP_SUMMARY when set), or json.',
+    'PR comment (also appended to $GITHUB_STEP_SUMMARY when set), or json.\n' +
+    '`ci merge` joins the json reports of `ci --shard i/n` parts: each prompt\'s shard runs (in the\n' +
+    'run store) are merged, base and head, and compared again; a missing part is exit 2.',
   options: ciOptions,
   details:
     'Exit codes: 0 nothing regressed and every head gate passed; 1 a prompt regressed (or was\n' +
@@ -55,33 +59,44 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   if (options['cache-only'] && options.cache === false) throw new UsageError('USAGE_CONFLICT', '--cache-only and --no-cache cannot be used together');
   const format = formatOf(options.format, options.output);
-  const project = await openProject(options.project, io.cwd, positionals[0], io.env);
-  const config = await loadConfig(project, { client: true, fsCache: true });
-  for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
-  const output = openReportOutput(options.output, io.cwd, io.stdout);
-  const say = (line: string): void => void (options.quiet ? undefined : io.stderr.write(`${line}\n`));
-  const report = await runCi({
-    project,
-    config,
-    cwd: io.cwd,
-    paths: positionals,
-    ...(options.base === undefined ? {} : { base: options.base }),
+  const project = await openProject(options.project, io.cwd, positionals[0] === 'merge' ? undefined : positionals[0], io.env);
+  const compareFlags = {
     allowMissingBase: options['allow-missing-base'] ?? false,
     failOnInconclusive: options['fail-on-inconclusive'] ?? false,
     alpha: options.alpha ?? 0.05,
     ...(options['max-drop'] === undefined ? {} : { maxDrop: options['max-drop'] }),
-    cacheMode: options['cache-only'] ? 'only' : options.cache === false ? 'off' : 'use',
-    cacheDir: resolve(io.cwd, options['cache-dir'] ?? resolve(project.root, '.agentmark', 'cache')),
-    concurrency: options.concurrency ?? 20,
-    ...(options['max-cost'] === undefined ? {} : { maxCostUsd: options['max-cost'] }),
-    env: io.env,
-    signal: io.signal,
-    onEvent: (event) => {
-      if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
-    },
-    onPlan: (plan) => say(`ci: ${plan.prompts} prompt${plan.prompts === 1 ? '' : 's'}; estimated live model calls: ${plan.liveCalls} (cached answers are free)`),
-    onPrompt: (result) => say(`ci: ${result.path}: ${result.verdict}`),
-  });
+  };
+  const output = openReportOutput(options.output, io.cwd, io.stdout);
+  let report: CiReport;
+  if (positionals[0] === 'merge') {
+    const parts: CiReport[] = [];
+    for (const file of positionals.slice(1)) parts.push(await readReport(resolve(io.cwd, file), file));
+    report = await mergeCiReports(parts, { projectRoot: project.root, ...compareFlags });
+  } else {
+    const config = await loadConfig(project, { client: true, fsCache: true });
+    for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+    const say = (line: string): void => void (options.quiet ? undefined : io.stderr.write(`${line}\n`));
+    report = await runCi({
+      project,
+      config,
+      cwd: io.cwd,
+      paths: positionals,
+      ...(options.base === undefined ? {} : { base: options.base }),
+      ...compareFlags,
+      cacheMode: options['cache-only'] ? 'only' : options.cache === false ? 'off' : 'use',
+      cacheDir: resolve(io.cwd, options['cache-dir'] ?? resolve(project.root, '.agentmark', 'cache')),
+      concurrency: options.concurrency ?? 20,
+      ...(options.shard === undefined ? {} : { shard: parseShardSpec(options.shard) }),
+      ...(options['max-cost'] === undefined ? {} : { maxCostUsd: options['max-cost'] }),
+      env: io.env,
+      signal: io.signal,
+      onEvent: (event) => {
+        if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
+      },
+      onPlan: (plan) => say(`ci: ${plan.prompts} prompt${plan.prompts === 1 ? '' : 's'}; estimated live model calls: ${plan.liveCalls} (cached answers are free)`),
+      onPrompt: (result) => say(`ci: ${result.path}: ${result.verdict}`),
+    });
+  }
   const markdown = formatCiMarkdown(report);
   try {
     output.stream.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : format === 'markdown' ? markdown : formatCiTable(report, output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : 80));
@@ -94,6 +109,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   await publish(markdown, report, options.comment ?? false, io);
   return report.exitCode;
+}
+
+/** A part's `ci --shard i/n --format json` report. */
+async function readReport(path: string, given: string): Promise<CiReport> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new UsageError('USAGE_NO_SUCH_FILE', `${given}: no such file`, { hint: 'give the json reports of the parts: ci --shard i/n --format json -o part-i.json' });
+  }
+  try {
+    return JSON.parse(text) as CiReport;
+  } catch {
+    throw new UsageError('USAGE_BAD_REPORT', `${given}: not a json report of ci`, { hint: 'write each part with --format json' });
+  }
 }
 
 /** The step summary and the PR comment: the same markdown; neither changes the exit code. */
