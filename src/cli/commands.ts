@@ -42,7 +42,7 @@ export const commands: Record<string, CommandEntry> = {
     load: () => import('./commands/compare.js'),
   },
   ci: {
-    summary: 'Check a pull request: every prompt at head against its base commit (from the run store or a temporary worktree), one report or PR comment',
+    summary: 'Check a pull request: every prompt at head against its base commit; one report or PR comment',
     load: () => import('./commands/ci.js'),
     interruptible: true,
   },
