@@ -36,6 +36,8 @@ export { compareRuns } from './compare/index.js';
 export type * from './compare/types.js';
 export type { CompareOptions, RunSource } from './compare/index.js';
 export { mergeShards, parseShardSpec, shardOf } from './shard/index.js';
+export { runCi, mergeCiReports, formatCiMarkdown } from './ci/index.js';
+export type { CiOptions, CiReport, CiPromptResult, CiVerdict } from './ci/index.js';
 export type { MergeShardsOptions, MergedRun, ShardSpec } from './shard/index.js';
 export { reporters } from './report/index.js';
 export * from './errors/index.js';

@@ -41,6 +41,11 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Compare two runs row by row, with paired statistics and an optional regression gate',
     load: () => import('./commands/compare.js'),
   },
+  ci: {
+    summary: 'Check a pull request: every prompt at head against its base commit; one report or PR comment',
+    load: () => import('./commands/ci.js'),
+    interruptible: true,
+  },
   rerun: {
     summary: 'Run a past run\'s stored prompt again over the same rows with the same settings',
     load: () => import('./commands/rerun.js'),

@@ -69,7 +69,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
   // So is a prompt's provider whose package is not installed, unless every answer is replayed.
   else if ((options.cacheMode ?? 'use') !== 'only') registry.ensure(modelName, `model_name "${modelName}"`);
   let cacheWarned = false;
-  const cacheDir = join(project.root, '.agentmark', 'cache');
+  const cacheDir = options.cacheDir ?? join(project.root, '.agentmark', 'cache');
   const cache = new ResponseCache(cacheDir, (error) => {
     // Said once: the rows go on (their answers were paid for), only replaying them will not work.
     if (cacheWarned) return;

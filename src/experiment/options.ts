@@ -54,6 +54,8 @@ export interface RunExperimentOptions {
   skipEval?: boolean;
   /** @default 'use' */
   cacheMode?: CacheMode;
+  /** Folder of the response cache (`agentmark ci --cache-dir`; a base worktree's run shares the head's). @default `<project>/.agentmark/cache` */
+  cacheDir?: string;
   /** Continue this run id instead of starting a new one. */
   resume?: string;
   /** Per eval, in ms. @default 30000 */

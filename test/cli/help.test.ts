@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../helpers/temp-project.js';
 const cwd = REPO_ROOT;
 const version = (JSON.parse(readFileSync(`${REPO_ROOT}package.json`, 'utf8')) as { version: string }).version;
 // watch is owned by the watch-mode work and tested there.
-const commands = ['run-experiment', 'run-prompt', 'score', 'render', 'validate', 'init'];
+const commands = ['run-experiment', 'run-prompt', 'score', 'render', 'validate', 'init', 'ci'];
 
 describe('agentmark --version and --help', () => {
   it('prints the package version', async () => {
