@@ -182,6 +182,23 @@ describe('statistics on paired rows', () => {
     expect(drop.gate.reasons).toEqual(['ok: pass rate dropped 10.0 points (more than --max-drop 5)']);
   });
 
+  test('the gate fires on the one-sided p: 5 of 30 rows worse, none better, is regressed (one-sided p = 1/32 < 0.05; the two-sided 1/16 is not)', async () => {
+    // McNemar exact with 5 discordant pairs, all one way: P(X ≥ 5 | 5, ½) = 1/32, doubled 1/16.
+    // One eval, so Holm leaves both as they are. A gate reading the two-sided p would not fire.
+    const { base, head } = tableRows(20, 5, 0, 5);
+    const result = await compare(base, head, ['ok'], { failOnRegression: true });
+    const ok = result.evals[0];
+    expect(ok?.passRate?.pValueHolm).toBe(1 / 16);
+    expect(ok?.passRate?.pWorseHolm).toBe(1 / 32);
+    expect(ok?.gate?.outcome).toBe('regressed');
+    expect(result.gate).toMatchObject({ checked: true, outcome: 'regressed', failed: true });
+    expect(result.gate.reasons).toEqual(['ok: pass rate significantly worse (-16.7 points, one-sided p = 0.031 after Holm < α = 0.05)']);
+    // The same five rows better in head: a one-sided test of "head worse" has p = 1, nothing fires.
+    const better = await compare(head, base, ['ok'], { failOnRegression: true });
+    expect(better.evals[0]?.passRate?.pWorseHolm).toBe(1);
+    expect(better.gate.failed).toBe(false);
+  });
+
   test("AgentMark's regression_tolerance: a row × eval score below base × (1 − tolerance)", async () => {
     const base = [0.5, 1, 0.8].map((v, i) => ({ input: { i }, evals: { s: score(v) } }));
     const head = [0.46, 0.85, 0.8].map((v, i) => ({ input: { i }, evals: { s: score(v) } }));
