@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agreementOfRun, ANNOTATIONS_FILE } from '../../src/review/index.js';
 import { RunStore, openRunFolder } from '../../src/store/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
@@ -65,6 +65,12 @@ describe('reviewing in the viewer, in a real browser', () => {
     await server?.close();
     await readOnly?.close();
     await project?.cleanup();
+  });
+
+  // Each test answers for the page errors its own visits raised: a last "no page errors" test
+  // passed vacuously when run alone, and blamed no one when it failed.
+  afterEach(() => {
+    expect(pageErrors.splice(0)).toEqual([]);
   });
 
   it('labels three rows with the keyboard; the progress and the agreement change with each', async () => {
@@ -264,9 +270,5 @@ describe('reviewing in the viewer, in a real browser', () => {
     await page.waitForSelector('main');
     expect(await page.textContent('main')).toContain('The review queue writes labels: open it in agentmark view.');
     expect(requests).toEqual([]);
-  });
-
-  it('raised no page errors', () => {
-    expect(pageErrors).toEqual([]);
   });
 });
