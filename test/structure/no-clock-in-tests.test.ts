@@ -41,11 +41,6 @@ const ALLOWED: Record<string, Allowed> = {
     clock: 1,
     reason: 'fake timers: it moves the faked clock past a deadline to stage a stalled process',
   },
-  'test/watch/timing.test.ts': {
-    clock: 3,
-    sleep: 1,
-    reason: 'the debounce is a time window: the burst is five saves 8 ms apart, and an attempt whose own saves were descheduled past the window is repeated, not judged (no event can stand in for 100 ms of quiet)',
-  },
   'test/model/retries.test.ts': {
     clock: 2,
     reason: 'a floor: the call waited out Retry-After 1 s; load can only lengthen it',
