@@ -8,9 +8,14 @@
  *   30 s Retry-After (test/model/retries.test.ts, < 1 s);
  * - the viewer sending a row appended to a running run as a server-sent event
  *   (test/view/server.test.ts, < 1 s);
- * - a second SIGINT ending a run while a scorer loops forever (test/cli/hostile-scorers.test.ts, < 2 s).
+ * - a second SIGINT ending a run while a scorer loops forever (test/cli/hostile-scorers.test.ts, < 2 s);
+ * - the regex and json_schema built-ins on a catastrophic pattern, (a+)+$ on 40 a's and "!"
+ *   (test/scoring/builtins-text.test.ts and builtins-json.test.ts, < 2 s; issue 35);
+ * - a run whose server dies mid-run stopping (exit 2) by its circuit breaker, from the server's
+ *   close to the process's exit (test/faults/dead-server.test.ts, < 15 s; issue 35).
  *
- * The first three run the compiled library (`dist/`) in this process; the last runs the CLI.
+ * The tag scan, aborts, live row and patterns run the compiled library (`dist/`) in this
+ * process; the SIGINT and dead-server cases run the CLI.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,6 +27,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cliEnv, type BenchContext } from './context.js';
 import { metric, type Metric, type ScenarioResult } from './report.js';
+import { startBenchServer } from './server.js';
 
 /** The parts of the compiled library this scenario calls (typed here: bench/ compiles alone). */
 interface Library {
@@ -34,6 +40,10 @@ interface ViewModule {
 }
 interface TagDepthModule {
   tagsTooDeepAt(text: string, limit: number): number | undefined;
+}
+interface ScoringModule {
+  bindEvals(names: string[], context: object): Promise<{ evals: Array<{ name: string }> }>;
+  runEval(bound: { name: string }, params: object): Promise<{ passed?: boolean; reason?: string; error?: string }>;
 }
 
 const load = <T>(dist: string, file: string): Promise<T> => import(pathToFileURL(join(dist, file)).href) as Promise<T>;
@@ -70,6 +80,16 @@ export const boundsScenario = {
 
     context.log('  second SIGINT');
     metrics.push(metric('second SIGINT → exit (scorer looping)', 'ms', await measureSecondSigint(context, runs, notes), { target: target(2000, 'test/cli/hostile-scorers.test.ts') }));
+
+    const scoring = await load<ScoringModule>(dist, 'scoring/index.js');
+    context.log('  hostile patterns');
+    const patterns = await measureHostilePatterns(scoring, runs, notes);
+    const was = (value: number, test: string): { value: number; source: string; text: string } => ({ value, source: `issue 35 (was ${test})`, text: `< ${value} ms` });
+    metrics.push(metric('regex (a+)+$ on 40 a\'s and "!"', 'ms', patterns.regex, { target: was(2000, 'test/scoring/builtins-text.test.ts') }));
+    metrics.push(metric('json_schema pattern (a+)+$ on 40 a\'s and "!"', 'ms', patterns.schema, { target: was(2000, 'test/scoring/builtins-json.test.ts') }));
+
+    context.log('  dead server');
+    metrics.push(metric('server dies → exit 2 (breaker)', 'ms', await measureDeadServer(context, runs, notes), { target: was(15_000, 'test/faults/dead-server.test.ts') }));
     return { id: 'bounds', title: this.title, status: notes.length > 0 ? 'failed' : 'ok', notes, metrics, details: {} };
   },
 };
@@ -251,6 +271,79 @@ async function measureSecondSigint(context: BenchContext, runs: number, notes: s
       const [code] = await exited;
       samples.push(performance.now() - started);
       if (code !== 130) notes.push(`second SIGINT: expected exit 130, got ${String(code)}`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return samples;
+}
+
+/** One bound eval's call on a hostile output, for the regex built-in and json_schema's `pattern`. */
+async function measureHostilePatterns(scoring: ScoringModule, runs: number, notes: string[]): Promise<{ regex: number[]; schema: number[] }> {
+  const hostile = `${'a'.repeat(40)}!`;
+  const { evals } = await scoring.bindEvals(['rx', 'js'], {
+    scores: {
+      rx: { type: 'boolean', scorer: 'regex', options: { pattern: '(a+)+$' } },
+      js: { type: 'boolean', scorer: 'json_schema', options: { schema: { type: 'object', properties: { id: { type: 'string', pattern: '(a+)+$' } } } } },
+    },
+    userScorers: {},
+    projectRoot: '/bench',
+    promptPath: '/bench/prompts/p.prompt.mdx',
+  });
+  const [rx, js] = evals;
+  const samples = { regex: [] as number[], schema: [] as number[] };
+  if (rx === undefined || js === undefined) {
+    notes.push('hostile patterns: the built-ins did not bind');
+    return samples;
+  }
+  const params = (output: string): object => ({ input: {}, output, metadata: {}, messages: [], toolCalls: [], usage: undefined, latencyMs: undefined, costUsd: undefined, schema: undefined });
+  for (let i = 0; i < runs; i += 1) {
+    for (const [bound, output, into] of [[rx, hostile, samples.regex], [js, JSON.stringify({ id: hostile }), samples.schema]] as const) {
+      const started = performance.now();
+      const result = await scoring.runEval(bound, params(output));
+      into.push(performance.now() - started);
+      if (result.passed !== false) notes.push(`hostile pattern (${bound.name}): expected a fail, got ${JSON.stringify(result)}`);
+    }
+  }
+  return samples;
+}
+
+/**
+ * `run-experiment` of 500 rows against a server of its own that closes once it has answered 40
+ * requests: from the close to the process's exit, which must be 2 (stopped by the breaker).
+ */
+async function measureDeadServer(context: BenchContext, runs: number, notes: string[]): Promise<number[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentmark-bench-dead-'));
+  const samples: number[] = [];
+  try {
+    await mkdir(join(dir, 'prompts'));
+    await writeFile(join(dir, 'agentmark.json'), JSON.stringify({ agentmarkPath: 'prompts', scores: { exact: { type: 'boolean', scorer: 'exact_match' } } }));
+    await writeFile(
+      join(dir, 'prompts', 'echo.prompt.mdx'),
+      '---\nname: echo\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: echo.jsonl\n  evals: [exact]\n---\n<User>{props.q}</User>\n',
+    );
+    await writeFile(join(dir, 'prompts', 'echo.jsonl'), `${Array.from({ length: 500 }, (_, i) => JSON.stringify({ input: { q: `question ${i}` } })).join('\n')}\n`);
+    for (let i = 0; i < runs; i += 1) {
+      await rm(join(dir, '.agentmark'), { recursive: true, force: true });
+      const server = await startBenchServer(5);
+      const child = spawn(process.execPath, [context.bin, 'run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--no-cache', '--concurrency', '4', '--timeout', '5', '--format', 'jsonl', '--output', '/dev/null'], {
+        cwd: dir,
+        env: cliEnv(server),
+        stdio: 'ignore',
+      });
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      const deadline = performance.now() + 60_000;
+      while (server.requests < 40 && child.exitCode === null && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+      const started = performance.now();
+      await server.close();
+      const [code] = await Promise.race([exited, new Promise<[null, null]>((resolve) => setTimeout(() => resolve([null, null]), 120_000))]);
+      if (code === null) {
+        child.kill('SIGKILL');
+        notes.push('dead server: the run did not stop within 120 s of its server closing');
+        continue;
+      }
+      samples.push(performance.now() - started);
+      if (code !== 2) notes.push(`dead server: expected exit 2 (stopped by the breaker), got ${String(code)}`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -42,9 +42,8 @@ describe('evals through run-experiment', () => {
 
   it('--eval-timeout ends a hanging scorer: that eval errors, the others and the run go on', async () => {
     await setUp(['exact', 'slow']);
-    const started = Date.now();
+    // A scorer that never settles: without the timeout the run would not end at all.
     const result = await run(['--rows', '0', '--eval-timeout', '0.2', '--format', 'jsonl']);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.code).toBe(1);
     const row = JSON.parse(result.stdout) as { evals: Record<string, { passed?: boolean; error?: string }> };
     expect(row.evals.exact?.passed).toBe(true);

@@ -125,11 +125,10 @@ describe('interrupting run-experiment', () => {
     const result = await run.done;
     expect(result.code).toBe(130);
     // 3 s of grace, then the calls are aborted (the server sees them closed) and the process
-    // ends. The floor is exact (timers never fire early; the signal arrives after `started`).
-    // The ceiling only has to tell the grace period from the per-call timeout (60 s) and the
-    // 15 s kill of runCli: writing the report and exiting can take seconds on a loaded machine.
+    // ends. Only the floor is checked: timers never fire early and the signal arrives after
+    // `started`, so load can only lengthen it. The per-call timeout (60 s) would have run into
+    // runCli's kill (no exit code 130); how soon after the grace it exits is the bench's figure.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.closedEarly).toBe(2);
     expect(await linesWritten()).toBe(0);
     expect(result.stdout).toContain('  Rows:     0 run, 0 errored, 0 cached, 0 pre-generated\n');

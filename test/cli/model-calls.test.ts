@@ -48,12 +48,11 @@ describe('model calls of run-experiment', () => {
     expect(result.code).toBe(1);
     // the server saw the client hang up: the request was aborted, not just abandoned
     await expect.poll(() => server.closedEarly, { timeout: 15_000 }).toBe(1);
-    // ...about 0.2 s after it arrived, timed at the server so that the process's start-up on a
-    // loaded machine does not count; the ceiling only has to be far below the 60 s default.
+    // ...after it had been held at least the 0.2 s (timed at the server, so the process's
+    // start-up does not count; load can only lengthen it). That it was the 0.2 s and not the
+    // 60 s default is what the row's error says.
     const [request] = server.requests;
-    const heldMs = (request?.closedAt ?? Infinity) - (request?.receivedAt ?? 0);
-    expect(heldMs).toBeGreaterThanOrEqual(100);
-    expect(heldMs).toBeLessThan(5000);
+    expect((request?.closedAt ?? 0) - (request?.receivedAt ?? Infinity)).toBeGreaterThanOrEqual(100);
     const [row] = await onlyRun();
     expect(row?.output).toBeUndefined();
     expect(row?.error).toBe('openai/gpt-4o-mini: timed out after 0.2s');

@@ -64,8 +64,7 @@ describe('agentmark render', () => {
     const result = await project.run(['render', 'prompts/echo.prompt.mdx', ...flags]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    if (typeof message === 'string') expect(result.stderr).toBe(message);
-    else expect(result.stderr).toMatch(message);
+    expect(result.stderr).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { compareRuns, type CompareResult } from '../../src/compare/index.js';
+import { compareRuns, type CompareResult, type EvalComparison, type PassRateDifference, type ScoreDifference } from '../../src/compare/index.js';
 import { onTempDir } from '../store/fixtures.js';
 import { fail, makeRun, pass, score, type RowSpec } from './make-run.js';
 
@@ -182,6 +182,23 @@ describe('statistics on paired rows', () => {
     expect(drop.gate.reasons).toEqual(['ok: pass rate dropped 10.0 points (more than --max-drop 5)']);
   });
 
+  test('the gate fires on the one-sided p: 5 of 30 rows worse, none better, is regressed (one-sided p = 1/32 < 0.05; the two-sided 1/16 is not)', async () => {
+    // McNemar exact with 5 discordant pairs, all one way: P(X ≥ 5 | 5, ½) = 1/32, doubled 1/16.
+    // One eval, so Holm leaves both as they are. A gate reading the two-sided p would not fire.
+    const { base, head } = tableRows(20, 5, 0, 5);
+    const result = await compare(base, head, ['ok'], { failOnRegression: true });
+    const ok = result.evals[0];
+    expect(ok?.passRate?.pValueHolm).toBe(1 / 16);
+    expect(ok?.passRate?.pWorseHolm).toBe(1 / 32);
+    expect(ok?.gate?.outcome).toBe('regressed');
+    expect(result.gate).toMatchObject({ checked: true, outcome: 'regressed', failed: true });
+    expect(result.gate.reasons).toEqual(['ok: pass rate significantly worse (-16.7 points, one-sided p = 0.031 after Holm < α = 0.05)']);
+    // The same five rows better in head: a one-sided test of "head worse" has p = 1, nothing fires.
+    const better = await compare(head, base, ['ok'], { failOnRegression: true });
+    expect(better.evals[0]?.passRate?.pWorseHolm).toBe(1);
+    expect(better.gate.failed).toBe(false);
+  });
+
   test("AgentMark's regression_tolerance: a row × eval score below base × (1 − tolerance)", async () => {
     const base = [0.5, 1, 0.8].map((v, i) => ({ input: { i }, evals: { s: score(v) } }));
     const head = [0.46, 0.85, 0.8].map((v, i) => ({ input: { i }, evals: { s: score(v) } }));
@@ -198,8 +215,12 @@ describe('statistics on paired rows', () => {
 
 const verdict = fc.constantFrom('pass', 'fail', 'error', 'missing');
 const rowArb = fc.record({ v: verdict, s: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }) });
-function toSpec(rows: Array<{ v: string; s: number | undefined }>): RowSpec[] {
-  return rows.map(({ v, s }, i) => ({
+type RowDraw = { v: string; s: number | undefined };
+// Two rows every generated run starts with: both evals then always have at least two pairs,
+// so each difference, interval and bootstrap below exists and every assertion runs.
+const FIXED: RowDraw[] = [{ v: 'pass', s: 4 }, { v: 'fail', s: 0 }];
+function toSpec(rows: RowDraw[]): RowSpec[] {
+  return [...FIXED, ...rows].map(({ v, s }, i) => ({
     input: { i: i % 7 },
     evals: {
       ...(v === 'pass' ? { ok: pass() } : v === 'fail' ? { ok: fail() } : v === 'error' ? { ok: { error: 'boom' } } : {}),
@@ -208,24 +229,32 @@ function toSpec(rows: Array<{ v: string; s: number | undefined }>): RowSpec[] {
   }));
 }
 
+/** The verdict eval's two differences and the score eval's one, each required to be there. */
+function differencesOf(result: CompareResult): { ok: EvalComparison; s: EvalComparison; passRate: PassRateDifference; scores: ScoreDifference[] } {
+  const ok = result.evals.find((e) => e.name === 'ok');
+  const s = result.evals.find((e) => e.name === 's');
+  expect([ok?.kind, s?.kind]).toEqual(['verdict', 'score']);
+  expect(s?.passRate).toBeUndefined();
+  for (const diff of [ok?.passRate, ok?.score, s?.score]) expect(diff).toBeDefined();
+  return { ok: ok as EvalComparison, s: s as EvalComparison, passRate: ok?.passRate as PassRateDifference, scores: [ok?.score as ScoreDifference, s?.score as ScoreDifference] };
+}
+
 describe('properties', () => {
   test('a run compared with itself: zero difference, p = 1, no changed rows', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(rowArb, { minLength: 1, maxLength: 30 }), async (rows) => {
+      fc.asyncProperty(fc.array(rowArb, { maxLength: 30 }), async (rows) => {
         const spec = toSpec(rows);
         const id = await makeRun(root, { id: nextId(), rows: spec, evalNames: ['ok', 's'] });
         const result = await compareRuns(id, id, { projectRoot: root, resamples: 10_000 });
-        expect(result.pairing.paired).toBe(rows.length);
-        for (const e of result.evals) {
-          expect(e.improved + e.regressed).toBe(0);
-          for (const diff of [e.passRate, e.score]) {
-            if (!diff) continue;
-            expect(diff.estimate).toBe(0);
-            expect(diff.pValue).toBe(1);
-            if (diff.bootstrapCi95) expect(diff.bootstrapCi95).toEqual([0, 0]);
-          }
-          if (e.passRate) expect(e.passRate.ci95[0]).toBeCloseTo(-e.passRate.ci95[1], 12);
+        expect(result.pairing.paired).toBe(spec.length);
+        for (const e of result.evals) expect(e.improved + e.regressed).toBe(0);
+        const { passRate, scores } = differencesOf(result);
+        for (const diff of [passRate, ...scores]) {
+          expect(diff.estimate).toBe(0);
+          expect(diff.pValue).toBe(1);
+          expect(diff.bootstrapCi95).toEqual([0, 0]);
         }
+        expect(passRate.ci95[0]).toBeCloseTo(-passRate.ci95[1], 12);
         expect(result.changedRows).toEqual({ regressed: 0, improved: 0, rows: [], omitted: 0 });
         expect(result.gate.failed).toBe(false);
       }),
@@ -235,7 +264,7 @@ describe('properties', () => {
 
   test('swapping base and head negates every difference and swaps improved and regressed', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(rowArb, rowArb), { minLength: 2, maxLength: 30 }), async (pairs) => {
+      fc.asyncProperty(fc.array(fc.tuple(rowArb, rowArb), { maxLength: 30 }), async (pairs) => {
         const a = await makeRun(root, { id: nextId(), rows: toSpec(pairs.map(([x]) => x)), evalNames: ['ok', 's'] });
         const b = await makeRun(root, { id: nextId(), rows: toSpec(pairs.map(([, y]) => y)), evalNames: ['ok', 's'] });
         const forward = await compareRuns(a, b, { projectRoot: root });
@@ -246,24 +275,22 @@ describe('properties', () => {
           expect(r?.improved).toBe(f.regressed);
           expect(r?.regressed).toBe(f.improved);
           expect(r?.unchanged).toBe(f.unchanged);
-          for (const key of ['passRate', 'score'] as const) {
-            const x = f[key];
-            const y = r?.[key];
-            expect(Boolean(y)).toBe(Boolean(x));
-            if (!x || !y) continue;
-            expect(y.estimate).toBeCloseTo(-x.estimate, 12);
-            if (x.ci95) {
-              expect(y.ci95?.[0]).toBeCloseTo(-x.ci95[1], 12);
-              expect(y.ci95?.[1]).toBeCloseTo(-x.ci95[0], 12);
-            }
-            expect(y.pValue).toBeCloseTo(x.pValue, 12);
-            // The bootstrap redraws; its mirror agrees within Monte Carlo error.
-            if (x.bootstrapCi95 && y.bootstrapCi95) {
-              expect(Math.abs(y.bootstrapCi95[0] + x.bootstrapCi95[1])).toBeLessThan(0.15);
-              expect(Math.abs(y.bootstrapCi95[1] + x.bootstrapCi95[0])).toBeLessThan(0.15);
-            }
-          }
         });
+        const there = differencesOf(forward);
+        const back = differencesOf(backward);
+        const mirrored: Array<[PassRateDifference | ScoreDifference, PassRateDifference | ScoreDifference]> = [[there.passRate, back.passRate], ...there.scores.map((x, i) => [x, back.scores[i] as ScoreDifference] as [ScoreDifference, ScoreDifference])];
+        for (const [x, y] of mirrored) {
+          expect(y.estimate).toBeCloseTo(-x.estimate, 12);
+          expect(x.ci95).toBeDefined();
+          const [low, high] = x.ci95 as [number, number];
+          expect(y.ci95?.[0]).toBeCloseTo(-high, 12);
+          expect(y.ci95?.[1]).toBeCloseTo(-low, 12);
+          expect(y.pValue).toBeCloseTo(x.pValue, 12);
+          // The bootstrap redraws; its mirror agrees within Monte Carlo error.
+          const [bx, by] = [x.bootstrapCi95, y.bootstrapCi95] as [[number, number], [number, number]];
+          expect(Math.abs(by[0] + bx[1])).toBeLessThan(0.15);
+          expect(Math.abs(by[1] + bx[0])).toBeLessThan(0.15);
+        }
         expect(backward.changedRows.regressed + backward.changedRows.improved).toBe(forward.changedRows.regressed + forward.changedRows.improved);
       }),
       { numRuns: 25 },

@@ -90,13 +90,12 @@ describe('runExperiment with a server that cannot be reached', () => {
       },
     });
     fx = await fixture({ 'datasets/words.jsonl': wordsDataset(Array.from({ length: 100_000 }, (_, i) => `w${i}`)) }, model);
-    const started = Date.now();
     const error = await fx.run({ concurrency: 1, maxRetries: 0, cacheMode: 'off' }).then(
       () => undefined,
       (thrown: unknown) => thrown as { code?: string; exitCode?: number; message?: string; hint?: string },
     );
-    // 2 s of refusals (the breaker's window), not 100,000 failed rows.
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Stopped by the breaker's window of refusals, not after 100,000 failed rows: the rows not run
+    // are counted in the message and none of them is recorded (below).
     expect(error?.code).toBe('MODEL_UNREACHABLE');
     expect(error?.exitCode).toBe(2);
     expect(error?.message).toMatch(/^the model server is unreachable: connect ECONNREFUSED 127\.0\.0\.1:9 \(\d+ attempts in a row over [\d.]+s\); stopped with 99995 rows not run$/);

@@ -15,7 +15,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const keysOf = (rows: StoredRow[]): string[] => rows.map((row) => `${row.index}:${row.repeat}`);
 const echo: OpenAIServerOptions['handler'] = (request) => ({ text: request.lastUserText, latencyMs: 20 });
 
@@ -23,7 +22,16 @@ describe('the server dies mid-run', () => {
   it('a 500-row run stops within seconds, exit 2 naming the base URL and the error; --resume completes it once the server is back', async () => {
     const project = await faultProject(500);
     cleanups.push(project.cleanup);
-    let server: OpenAIServer = await startOpenAIServer({ handler: echo });
+    // The server dies once it has answered 40 requests: mid-run, whatever the machine's speed.
+    let dying: () => void = () => {};
+    const fortyAnswered = new Promise<void>((resolve) => (dying = resolve));
+    let answered = 0;
+    let server: OpenAIServer = await startOpenAIServer({
+      handler: (request) => {
+        if (++answered === 40) dying();
+        return { text: request.lastUserText };
+      },
+    });
     cleanups.push(() => server.close());
     const { dir } = project;
     const url = server.url;
@@ -31,24 +39,21 @@ describe('the server dies mid-run', () => {
     const env = { OPENAI_BASE_URL: url, OPENAI_API_KEY: KEY };
     const args = ['run-experiment', 'prompts/echo.prompt.mdx', '--concurrency', '4', '--no-cache', '--quiet', '--format', 'jsonl', '--timeout', '5'];
 
-    let killedAt = 0;
+    let killed = false;
     const result = await runCli(args, {
       cwd: dir,
       env,
       timeoutMs: 120_000,
       onSpawn: () => {
-        void (async () => {
-          for (let i = 0; i < 1000 && (await runIds(dir)).length === 0; i++) await delay(10);
-          await delay(1500);
+        void fortyAnswered.then(async () => {
           await server.close();
-          killedAt = Date.now();
-        })();
+          killed = true;
+        });
       },
     });
-    const stoppedAfter = Date.now() - killedAt;
-    expect(killedAt).toBeGreaterThan(0);
-    // Today's figure was 205 s (each remaining row ~5 s of retries). The breaker needs 2 s of refusals.
-    expect(stoppedAfter).toBeLessThan(15_000);
+    // Stopped by the breaker (exit 2, nothing recorded as errored, rows left to run), not after
+    // one retry budget per remaining row (205 s once); how fast it stops is the bench's to time.
+    expect(killed).toBe(true);
     expect(result.code).toBe(2);
     const [runId] = await runIds(dir);
     const id = runId ?? '';
@@ -86,13 +91,11 @@ describe('the server dies mid-run', () => {
     // A port that was just free: nothing listens there now.
     const gone = await startOpenAIServer();
     await gone.close();
-    const started = Date.now();
     const result = await runCli(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', '--no-cache'], {
       cwd: project.dir,
       env: { OPENAI_BASE_URL: gone.url, OPENAI_API_KEY: KEY },
       timeoutMs: 120_000,
     });
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^error: the model server at ${gone.url.replace(/\./g, '\\.')} is unreachable: connect ECONNREFUSED .*; stopped with 300 rows not run\\n`));
     expect(result.stderr).not.toMatch(/^\s+at /m);

@@ -25,10 +25,6 @@ function keysOf(rows: StoredRow[]): string[] {
   return rows.map((row) => `${row.index}:${row.repeat}`);
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Seeded, so a failing schedule can be replayed. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -101,9 +97,16 @@ describe('a 200-row run against a faulty server', () => {
 describe('kill -9 and --resume', () => {
   it('ends with every (index, repeat) exactly once and no torn line after several kills', async () => {
     const { dir, server, env } = await setup(500);
-    // 500 rows × 60 ms ÷ 8 in flight ≈ 3.75 s per whole run, so kills 0.3–1.2 s in always land
-    // mid-run at least three times, however fast the CLI itself gets.
-    server.setHandler((request) => ({ text: request.lastUserText, latencyMs: 60 }));
+    // Each attempt is killed when the server gets its killAt-th request (40–159, seeded): mid-run,
+    // with rows in flight and being written, however fast or loaded the machine. Three attempts
+    // take at most 477 requests, so at least three kills land before the 500 rows are done.
+    let answered = 0;
+    let killAt = Infinity;
+    let kill: () => void = () => {};
+    server.setHandler((request) => {
+      if (++answered === killAt) kill();
+      return { text: request.lastUserText, latencyMs: 5 };
+    });
     const next = random(7);
     const args = ['run-experiment', 'prompts/echo.prompt.mdx', '--concurrency', '8', '--no-cache', '--quiet', '--format', 'jsonl', '--timeout', '5'];
     let runId: string | undefined;
@@ -112,18 +115,14 @@ describe('kill -9 and --resume', () => {
     let finished = false;
 
     for (let attempt = 0; attempt < 12 && !finished; attempt++) {
-      const killAt = 300 + Math.floor(next() * 900);
+      answered = 0;
+      killAt = 40 + Math.floor(next() * 120);
       const result = await runCli(runId === undefined ? args : [...args, '--resume', runId], {
         cwd: dir,
         env,
         timeoutMs: 60_000,
         onSpawn: (child) => {
-          void (async () => {
-            // Wait until the run exists (or a resume has started), then kill at a random point.
-            for (let i = 0; i < 200 && runId === undefined && (await runIds(dir)).length === 0; i++) await delay(20);
-            await delay(killAt);
-            child.kill('SIGKILL');
-          })();
+          kill = () => child.kill('SIGKILL');
         },
       });
       runId ??= (await runIds(dir))[0];
@@ -162,17 +161,19 @@ describe('kill -9 and --resume', () => {
 describe('Ctrl-C', () => {
   it('exits 130, keeps what finished, and prints the summary', async () => {
     const { dir, server, env } = await setup(200);
-    server.setHandler((request) => ({ text: request.lastUserText, latencyMs: 50 }));
+    // Ctrl-C when the server gets its 20th request: mid-run, rows done and rows in flight.
+    let answered = 0;
+    let interrupt: () => void = () => {};
+    server.setHandler((request) => {
+      if (++answered === 20) interrupt();
+      return { text: request.lastUserText, latencyMs: 50 };
+    });
     const result = await runCli(['run-experiment', 'prompts/echo.prompt.mdx', '--concurrency', '4', '--no-cache'], {
       cwd: dir,
       env,
       timeoutMs: 60_000,
       onSpawn: (child) => {
-        void (async () => {
-          for (let i = 0; i < 200 && (await runIds(dir)).length === 0; i++) await delay(20);
-          await delay(800);
-          child.kill('SIGINT');
-        })();
+        interrupt = () => child.kill('SIGINT');
       },
     });
     expect(result.code).toBe(130);

@@ -23,7 +23,6 @@ async function setup(rows: number, latencyMs: number): Promise<{ dir: string; se
   return { dir: project.dir, server, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY } };
 }
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const keysOf = (rows: StoredRow[]): string[] => rows.map((row) => `${row.index}:${row.repeat}`);
 const ARGS = ['run-experiment', 'prompts/echo.prompt.mdx', '--concurrency', '4', '--no-cache', '--quiet', '--format', 'jsonl', '--timeout', '10'];
 
@@ -101,20 +100,31 @@ describe('one run, one writer', () => {
 describe('kill -9 and the response cache', () => {
   it('after a kill at any point, --cache-only finds the answer of every row the killed run stored', async () => {
     const { dir, env, server } = await setup(400, 2);
-    // From right at the start (the cache's segment files are still being opened) to mid-run.
-    for (const killAfterMs of [0, 5, 15, 40, 100, 250]) {
+    // Killed when the server gets its k-th request: from right at the start (the cache's segment
+    // files are still being opened, perhaps no row stored yet) to mid-run, whatever the machine.
+    let answered = 0;
+    let killAt = Infinity;
+    let kill: () => void = () => {};
+    server.setHandler((request) => {
+      if (++answered === killAt) kill();
+      return { text: request.lastUserText, latencyMs: 2 };
+    });
+    const storedPerKill: number[] = [];
+    for (const k of [1, 2, 5, 15, 40, 120]) {
       await rm(join(dir, '.agentmark'), { recursive: true, force: true });
+      answered = 0;
+      killAt = k;
+      // A request before the spawn is seen here (it cannot be) would still be a kill.
+      let due = false;
+      kill = () => (due = true);
       const run = start(dir, env, ARGS);
       const child = await run.child;
-      void (async () => {
-        for (let i = 0; i < 3000 && (await rowsStored(dir)) === 0; i++) await delay(2);
-        await delay(killAfterMs);
-        child.kill('SIGKILL');
-      })();
-      await run.done;
+      kill = () => child.kill('SIGKILL');
+      if (due) kill();
+      expect((await run.done).signal).toBe('SIGKILL');
       const [killedId] = await runIds(dir);
       const stored = (await readResults(dir, killedId ?? '')).rows;
-      if (stored.length === 0) continue;
+      storedPerKill.push(stored.length);
 
       const requests = server.requests.length;
       const replay = await runCli(['run-experiment', 'prompts/echo.prompt.mdx', '--cache-only', '--quiet', '--format', 'jsonl'], { cwd: dir, env, timeoutMs: 60_000 });
@@ -127,9 +137,11 @@ describe('kill -9 and the response cache', () => {
           .map((row) => [row.index, row]),
       );
       for (const row of stored) {
-        expect(replayed.get(row.index)?.errorCode, `row ${row.index} (killed ${killAfterMs} ms after the first row)`).toBeNull();
+        expect(replayed.get(row.index)?.errorCode, `row ${row.index} (killed at request ${k})`).toBeNull();
         expect(replayed.get(row.index)?.output).toBe(`question ${row.index}`);
       }
     }
+    // The later kills come after 116 or more answers: rows were stored, and checked above.
+    expect(storedPerKill.at(-1)).toBeGreaterThan(0);
   }, 180_000);
 });

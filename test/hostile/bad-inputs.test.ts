@@ -4,7 +4,6 @@
  * the CLI's own `main` in-process (the exact code path of the binary, minus process start-up),
  * and a representative subset also runs the built binary as a child process.
  */
-import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../src/cli/io.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -23,17 +22,10 @@ const ENV = { OPENAI_API_KEY: 'sk-test-bad-inputs', OPENAI_BASE_URL: 'http://127
  */
 const CPU_LIMIT_MS = 3_000;
 /**
- * Wall time of an in-process case: catches waiting (a retry backoff, a sleep) that costs no
- * CPU. Wide because the scheduler, not the code, decides most of it on a busy machine.
+ * A case that has not finished by now is a hang (waiting that costs no CPU, such as a retry
+ * backoff, ends up here). No wall-time bound below it: on a busy machine the scheduler, not the
+ * code, decides most of the wall time, and the CPU bound above is what holds the code to account.
  */
-const LIMIT_MS = 8_000;
-/**
- * A child process adds Node's start-up and module loading, which a busy machine stretches most;
- * every case also runs in-process under the CPU bound above, so this only needs to catch a
- * case that is slow as a process alone.
- */
-const PROCESS_LIMIT_MS = 10_000;
-/** A case that has not finished by now is a hang. */
 const HANG_MS = 15_000;
 
 /** Run as child processes too: one of each command, each loader, and the large generated inputs. */
@@ -68,10 +60,9 @@ interface Outcome {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
-const timings: Array<{ name: string; mode: string; ms: number }> = [];
+const timings: Array<{ name: string; ms: number }> = [];
 
 /** `cpuMs`: CPU time of this process (user + system) while the case ran. */
 async function runInProcess(args: string[], cwd: string): Promise<Outcome & { cpuMs: number }> {
@@ -85,7 +76,6 @@ async function runInProcess(args: string[], cwd: string): Promise<Outcome & { cp
     env: { ...ENV },
     signal: new AbortController().signal,
   };
-  const start = performance.now();
   const startCpu = process.cpuUsage();
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<never>((_, reject) => {
@@ -94,19 +84,19 @@ async function runInProcess(args: string[], cwd: string): Promise<Outcome & { cp
   try {
     const code = await Promise.race([main(args, io), hang]);
     const cpu = process.cpuUsage(startCpu);
-    return { code, stdout, stderr, ms: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000 };
+    return { code, stdout, stderr, cpuMs: (cpu.user + cpu.system) / 1000 };
   } finally {
     clearTimeout(timer);
   }
 }
 
 async function runAsProcess(args: string[], cwd: string): Promise<Outcome> {
-  const start = performance.now();
   const result = await runCli(args, { cwd, env: ENV, timeoutMs: HANG_MS });
-  return { code: result.code, stdout: result.stdout, stderr: result.stderr, ms: performance.now() - start };
+  // runCli kills a hung child at HANG_MS: no exit code, which `check` reports.
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr };
 }
 
-function check(badCase: BadCase, dir: string, outcome: Outcome, limitMs: number): void {
+function check(badCase: BadCase, dir: string, outcome: Outcome): void {
   const output = `${outcome.stdout}\n${outcome.stderr}`;
   const lines = output.split('\n').map((line) => line.trimEnd());
   expect(outcome.code, output).toBe(badCase.exitCode);
@@ -115,7 +105,6 @@ function check(badCase: BadCase, dir: string, outcome: Outcome, limitMs: number)
   }
   expect(output).not.toMatch(/^\s+at /m);
   expect(output).not.toContain('internal error');
-  expect(outcome.ms).toBeLessThan(limitMs);
 }
 
 it('has at least 40 cases, each with a command, an exit code and expected lines', () => {
@@ -133,8 +122,8 @@ describe('bad inputs through the CLI (in-process main)', () => {
     const { dir, cleanup } = await materialise(badCase);
     try {
       const outcome = await runInProcess(badCase.command, dir);
-      timings.push({ name, mode: 'in-process CPU', ms: outcome.cpuMs });
-      check(badCase, dir, outcome, LIMIT_MS);
+      timings.push({ name, ms: outcome.cpuMs });
+      check(badCase, dir, outcome);
       expect(outcome.cpuMs).toBeLessThan(CPU_LIMIT_MS);
     } finally {
       await cleanup();
@@ -144,12 +133,10 @@ describe('bad inputs through the CLI (in-process main)', () => {
 
 describe('bad inputs through the built binary', () => {
   const subset = cases.filter((c) => PROCESS_SUBSET.has(c.name));
-  it.each(subset.map((c) => [c.name, c] as const))('%s', async (name, badCase) => {
+  it.each(subset.map((c) => [c.name, c] as const))('%s', async (_name, badCase) => {
     const { dir, cleanup } = await materialise(badCase);
     try {
-      const outcome = await runAsProcess(badCase.command, dir);
-      timings.push({ name, mode: 'process', ms: outcome.ms });
-      check(badCase, dir, outcome, PROCESS_LIMIT_MS);
+      check(badCase, dir, await runAsProcess(badCase.command, dir));
     } finally {
       await cleanup();
     }
@@ -157,8 +144,6 @@ describe('bad inputs through the built binary', () => {
 });
 
 afterAll(() => {
-  for (const mode of ['in-process CPU', 'process']) {
-    const worst = timings.filter((t) => t.mode === mode).sort((a, b) => b.ms - a.ms)[0];
-    if (worst) console.log(`bad inputs: slowest ${mode} case ${worst.name} took ${Math.round(worst.ms)} ms`);
-  }
+  const worst = [...timings].sort((a, b) => b.ms - a.ms)[0];
+  if (worst) console.log(`bad inputs: slowest in-process case ${worst.name} took ${Math.round(worst.ms)} ms of CPU`);
 });

@@ -125,10 +125,10 @@ describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
   });
 
   it('rejects with the signal’s reason when aborted mid-request', async () => {
-    handler = () => {}; // never answers
     const controller = new AbortController();
+    // Never answers; aborted once the server holds the request (mid-request, not before it is sent).
+    handler = () => controller.abort(new Error('stop now'));
     const pending = nodeFetch(url, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('stop now')), 20);
     await expect(pending).rejects.toThrow('stop now');
   });
 
@@ -178,13 +178,16 @@ describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
 
 describe('the HTTP worker thread', () => {
   it('fails the requests in flight as a dropped connection when it stops, and later requests go out from the main thread', async () => {
-    handler = () => {}; // never answers
+    let arrived: () => void = () => {};
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    handler = () => arrived(); // never answers
     const release = useHttpThread();
     const pending = nodeFetch(url, { method: 'POST', body: '{}' }).then(
       () => undefined,
       (e: unknown) => e,
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Stopped once the server holds the request: it is in flight from the thread.
+    await inFlight;
     release();
     const error = await pending;
     expect(error).toBeInstanceOf(TypeError);

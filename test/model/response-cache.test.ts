@@ -57,6 +57,26 @@ describe('ResponseCache', () => {
     expect(cache.key(withTool, 0, t('one'))).not.toBe(cache.key(withTool, 0, t('two')));
   });
 
+  it('separates every field that decides the answer: tool choice, call limit, schema, its name and description', () => {
+    const cache = new ResponseCache(dir);
+    const withTool: ModelRequest = { ...request, tools: ['t'] };
+    const auto = cache.key({ ...withTool, toolChoice: 'auto' }, 0);
+    expect(cache.key({ ...withTool, toolChoice: 'required' }, 0)).not.toBe(auto);
+    expect(cache.key({ ...withTool, toolChoice: { type: 'tool', tool_name: 't' } }, 0)).not.toBe(auto);
+    expect(cache.key(withTool, 0)).not.toBe(auto);
+    expect(cache.key({ ...withTool, maxCalls: 3 }, 0)).not.toBe(cache.key({ ...withTool, maxCalls: 1 }, 0));
+    const object: ModelRequest = { ...request, kind: 'object', schema: { type: 'object', properties: { city: { type: 'string' } } } };
+    const key = cache.key(object, 0);
+    expect(cache.key({ ...object, schema: { type: 'object', properties: { town: { type: 'string' } } } }, 0)).not.toBe(key);
+    expect(cache.key({ ...object, schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, 0)).not.toBe(key);
+    expect(cache.key({ ...object, schemaName: 'place' }, 0)).not.toBe(key);
+    expect(cache.key({ ...object, schemaDescription: 'where it is' }, 0)).not.toBe(key);
+    expect(cache.key({ ...object, kind: 'text' }, 0)).not.toBe(key);
+    expect(cache.key({ ...object, messages: [{ role: 'user', content: 'cache me too' }] }, 0)).not.toBe(key);
+    // The same schema written in another key order is the same request.
+    expect(cache.key({ ...object, schema: { properties: { city: { type: 'string' } }, type: 'object' } }, 0)).toBe(key);
+  });
+
   it('appends to <dir>/<hex digit>.jsonl, one line per entry, and reads it back', async () => {
     const cache = new ResponseCache(dir);
     const key = cache.key(request, 0);

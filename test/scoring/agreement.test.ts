@@ -149,6 +149,23 @@ describe('reviewerAgreement', () => {
 });
 
 describe('AgreementCollector', () => {
+  it("leaves a row its reviewers split evenly on out of judge agreement (counted in ties), but keeps it in the reviewers' own", () => {
+    const collector = new AgreementCollector({ polite: { type: 'boolean' } });
+    const verdicts = (ann: boolean, bob: boolean) => [{ eval: 'polite', value: ann, reviewer: 'ann' }, { eval: 'polite', value: bob, reviewer: 'bob' }];
+    // Row 0: ann and bob split (the judge passes it); rows 1–3 they agree.
+    collector.add({ index: 0, evals: { polite: { passed: true } } }, verdicts(true, false));
+    collector.add({ index: 1, evals: { polite: { passed: true } } }, verdicts(true, true));
+    collector.add({ index: 2, evals: { polite: { passed: false } } }, verdicts(false, false));
+    collector.add({ index: 3, evals: { polite: { passed: false } } }, verdicts(true, true));
+    const result = collector.finish();
+    expect(result.ties).toEqual({ polite: 1 });
+    // Judge agreement on rows 1–3 only: people true/false/true against the judge true/false/false.
+    expect(result.evals.map((e) => [e.eval, e.n, e.confusion.counts])).toEqual([['polite', 3, [[1, 0], [1, 1]]]]);
+    // The reviewers' own agreement has all four rows, the split one included.
+    expect(result.reviewers).toMatchObject([{ eval: 'polite', reviewers: ['ann', 'bob'], method: 'cohen', n: 4 }]);
+  });
+
+
   it('gives the same figures and intervals whatever order the rows finished in', () => {
     const rows = Array.from({ length: 12 }, (_, index) => ({
       index,

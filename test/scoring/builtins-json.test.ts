@@ -22,15 +22,15 @@ describe('json_schema', () => {
     properties: { name: { type: 'string' }, age: { type: 'number' } },
     required: ['name', 'age'],
   };
+  // A backtracking engine takes hours on this pattern, far past the test's timeout; the time
+  // RE2 takes is the bench's (bounds: hostile patterns).
   it('checks `pattern` in linear time and refuses what RE2 cannot match', async () => {
-    const started = performance.now();
     const hostile = { type: 'object', properties: { id: { type: 'string', pattern: '(a+)+$' } } };
     expect(await run('json_schema', { schema: hostile }, { output: JSON.stringify({ id: `${'a'.repeat(40)}!` }) })).toEqual({
       passed: false,
       score: 0,
       reason: '1 schema violation: /id must match pattern "(a+)+$"',
     });
-    expect(performance.now() - started).toBeLessThan(2000);
     const lookahead = { type: 'object', properties: { id: { type: 'string', pattern: '^(?=x)' } } };
     const error = (await builtin('json_schema', { schema: lookahead }).catch((e: unknown) => e)) as { code: string; hint: string };
     expect(error.code).toBe('EVAL_INVALID_OPTIONS');

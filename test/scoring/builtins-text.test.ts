@@ -93,12 +93,12 @@ describe('regex', () => {
     expect((error as EvalBindingError).code).toBe('EVAL_INVALID_OPTIONS');
     expect((error as EvalBindingError).message).toBe('eval "e": regex option: unsupported or invalid pattern /(/: missing closing ): `(`');
   });
-  it('matches in linear time: (a+)+$ on 40 a\'s and a "!" answers at once (a backtracking engine takes hours)', async () => {
-    const started = performance.now();
+  // A backtracking engine takes hours on these, far past the test's timeout; the time RE2 takes
+  // is the bench's (bounds: hostile patterns).
+  it('matches in linear time: (a+)+$ on 40 a\'s and a "!" answers at all (a backtracking engine takes hours)', async () => {
     const result = await run('regex', { pattern: '(a+)+$' }, { output: `${'a'.repeat(40)}!` });
     expect(result).toEqual({ passed: false, score: 0, reason: 'output does not match /(a+)+$/' });
     expect((await run('regex', { pattern: '(a+)+$' }, { output: 'a'.repeat(100_000) })).passed).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
   it('refuses backreferences and lookaround at bind time, naming what is unsupported', async () => {
     const backref = (await builtin('regex', { pattern: '(a)\\1' }).catch((e: unknown) => e)) as EvalBindingError;

@@ -33,9 +33,21 @@ describe('runEval', () => {
     expect([formatSeconds(30_000), formatSeconds(1500), formatSeconds(250), formatSeconds(200)]).toEqual(['30s', '1.5s', '0.25s', '0.2s']);
   });
   it('a scorer that rejects after its timeout does not leak an unhandled rejection', async () => {
-    const late: Scorer = () => new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 30));
-    expect(await runEval(bound(late), params(), { timeoutMs: 5 })).toEqual({ error: 'timed out after 0.005s' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    let rejectLate: (error: Error) => void = () => {};
+    const late: Scorer = () => new Promise((_, reject) => (rejectLate = reject));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      expect(await runEval(bound(late), params(), { timeoutMs: 5 })).toEqual({ error: 'timed out after 0.005s' });
+      // The rejection comes after the timeout; Node reports an unhandled one once the microtasks
+      // of this turn have run, before the next turn's setImmediate.
+      rejectLate(new Error('late'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
   it('records a schema break', async () => {
     expect(await runEval(bound(() => ({ reason: 'no verdict' })), params())).toEqual({

@@ -89,7 +89,8 @@ describe('create, append, read', () => {
     const big = 'x'.repeat(200_000);
     await Promise.all(
       Array.from({ length: 200 }, async (_, index) => {
-        await new Promise((resolve) => setTimeout(resolve, index % 7));
+        // Interleave by event-loop turns (0–6), not by the clock.
+        for (let turn = 0; turn < index % 7; turn++) await new Promise((resolve) => setImmediate(resolve));
         handle.append(row(index, 0, { output: `${index}:${big}` }));
       }),
     );
@@ -106,23 +107,18 @@ describe('create, append, read', () => {
     expect(new Set(indexes).size).toBe(200);
   });
 
-  test('100,000 appends finish quickly', async () => {
+  // How fast they go is the bench's (scale: 100,000 and 1,000,000 rows through the run store).
+  test('100,000 appends in one go are all written and read back in order', async () => {
     const handle = await store.create(manifest(ID));
     const sample = row(0);
-    const started = performance.now();
     for (let index = 0; index < 100_000; index++) handle.append({ ...sample, index });
-    const elapsed = performance.now() - started;
     await handle.close();
-    console.log(`100,000 appends: ${elapsed.toFixed(0)} ms (${Math.round(100_000 / (elapsed / 1000))} rows/s)`);
-    expect(elapsed).toBeLessThan(10_000);
-    const readStarted = performance.now();
     let count = 0;
     let inOrder = true;
     for await (const stored of store.readResults(ID)) {
       if (stored.index !== count) inOrder = false;
       count += 1;
     }
-    console.log(`reading them back: ${(performance.now() - readStarted).toFixed(0)} ms`);
     expect(count).toBe(100_000);
     expect(inOrder).toBe(true);
   });

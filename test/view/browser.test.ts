@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/experiment/types.js';
 import type { ReportRow } from '../../src/report/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
@@ -75,6 +75,12 @@ describe('the viewer in a real browser', () => {
     await browser?.close();
     await server?.close();
     await project?.cleanup();
+  });
+
+  // Each test answers for the page errors its own visits raised: a last "no page errors" test
+  // passed vacuously when run alone, and blamed no one when it failed.
+  afterEach(() => {
+    expect(pageErrors.splice(0)).toEqual([]);
   });
 
   it('lists the example\'s runs on the runs page, newest first', async () => {
@@ -229,9 +235,5 @@ describe('the viewer in a real browser', () => {
     } finally {
       await handle.close();
     }
-  });
-
-  it('raised no page errors', () => {
-    expect(pageErrors).toEqual([]);
   });
 });

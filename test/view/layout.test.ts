@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAVICON } from '../../src/view/favicon.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -63,6 +63,12 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
     await browser?.close();
     await server?.close();
     await project?.cleanup();
+  });
+
+  // Each test answers for what its own visits raised: a last "no page errors" test passed
+  // vacuously when run alone, and blamed no one when it failed.
+  afterEach(() => {
+    expect({ pageErrors: pageErrors.splice(0), failedRequests: failedRequests.splice(0) }).toEqual({ pageErrors: [], failedRequests: [] });
   });
 
   describe('served by agentmark view', () => {
@@ -171,10 +177,5 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
         expect.stringMatching(/^td "b" reaches \d+ px, past the 1280 px window, and nothing scrolls to it$/),
       ]);
     });
-  });
-
-  it('raised no page errors, and every request found what it asked for (the favicon too)', () => {
-    expect(pageErrors).toEqual([]);
-    expect(failedRequests).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, loadProject } from '../../src/project/index.js';
 import { loadPrompt, type ChatMessage } from '../../src/prompt/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
@@ -68,6 +68,12 @@ describe('a run edited after it ran, in a real browser', () => {
     await project?.cleanup();
   });
 
+  // Each test answers for the page errors its own visits raised: a last "no page errors" test
+  // passed vacuously when run alone, and blamed no one when it failed.
+  afterEach(() => {
+    expect(pageErrors.splice(0)).toEqual([]);
+  });
+
   it('the row page shows the messages the run sent, not the edited prompt\'s', async () => {
     expect(sent.map((m) => m.role)).toEqual(['system', 'user']);
     expect(JSON.stringify(sent)).toContain('Never blame the customer.');
@@ -101,6 +107,5 @@ describe('a run edited after it ran, in a real browser', () => {
     const component = page.locator(`.prompt-diff-file[data-path="${COMPONENT}"]`);
     expect((await component.locator('del').allTextContents()).join('|')).toContain('formal');
     expect((await component.locator('ins').allTextContents()).join('|')).toContain('casual');
-    expect(pageErrors).toEqual([]);
   });
 });

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agreementOfRun, ANNOTATIONS_FILE } from '../../src/review/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RowResult } from '../../src/experiment/types.js';
+import { agreementOfRun, ANNOTATIONS_FILE, appendAnnotations, labelLine } from '../../src/review/index.js';
+import type { Verdict } from '../../src/scoring/agreement/index.js';
 import { RunStore, openRunFolder } from '../../src/store/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -45,6 +47,24 @@ const pageErrors: string[] = [];
 const annotations = (id = REVIEW_RUN): Promise<string> => readFile(join(project.dir, '.agentmark', 'runs', id, ANNOTATIONS_FILE), 'utf8').catch(() => '');
 const scores = async (): Promise<Record<string, never>> => JSON.parse(await readFile(join(project.dir, 'agentmark.json'), 'utf8')).scores;
 
+/**
+ * The labels the queue test ends with (helpful: row 0 fail, row 1 pass, row 2 fail, by ana),
+ * for the tests that read them: each writes what it needs, so it stands alone. Written after
+ * the tests that give them, they change nothing (the last line per reviewer, row and eval wins).
+ */
+const QUEUE_LABELS: Array<[number, string, Verdict, string]> = [
+  [0, 'helpful', false, 'ana'],
+  [1, 'helpful', true, 'ana'],
+  [2, 'helpful', false, 'ana'],
+];
+
+async function labelled(labels: ReadonlyArray<[number, string, Verdict, string]>): Promise<void> {
+  const rows = reviewRows();
+  const schemas = await scores();
+  const lines = labels.map(([index, name, value, reviewer]) => labelLine({ row: rows[index] as RowResult, eval: name, value, reviewer, at: '2026-12-01T12:00:00.000Z' }, schemas));
+  await appendAnnotations(join(project.dir, '.agentmark', 'runs', REVIEW_RUN), lines);
+}
+
 async function textIs(selector: string, text: string): Promise<void> {
   await page.waitForFunction(([s, t]) => document.querySelector(s as string)?.textContent === t, [selector, text]);
 }
@@ -67,7 +87,13 @@ describe('reviewing in the viewer, in a real browser', () => {
     await project?.cleanup();
   });
 
-  it('labels three rows with the keyboard; the progress and the agreement change with each', async () => {
+  // Each test answers for the page errors its own visits raised: a last "no page errors" test
+  // passed vacuously when run alone, and blamed no one when it failed.
+  afterEach(() => {
+    expect(pageErrors.splice(0)).toEqual([]);
+  });
+
+  it('labels three rows with the keyboard, the progress and the agreement changing with each; undoes with u, takes a note with n', async () => {
     await page.goto(`${server.url}#/runs/${REVIEW_RUN}/review?filter=judged&eval=helpful`);
     await textIs('[data-testid=queue-size]', '8');
     await textIs('[data-testid=queue-row]', '0');
@@ -103,14 +129,13 @@ describe('reviewing in the viewer, in a real browser', () => {
     ]);
     expect(await viewportProblems(page, { tables: [LABELS, CONFUSION] })).toEqual({ 1280: [], 390: [] });
     await page.screenshot({ path: join(SCREENSHOTS, 'review.png'), fullPage: true });
-  });
 
-  it('undoes with u by writing a new line, and takes a note with n', async () => {
+    // u undoes by writing a new line; n takes a note
     await page.keyboard.press('u');
     await textIs('[data-testid=reviewed]', '2');
-    const lines = (await annotations()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toHaveLength(4);
-    expect(lines[3]).toMatchObject({ index: 2, eval: 'helpful', cleared: true, reviewer: 'ana' });
+    const afterUndo = (await annotations()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(afterUndo).toHaveLength(4);
+    expect(afterUndo[3]).toMatchObject({ index: 2, eval: 'helpful', cleared: true, reviewer: 'ana' });
     await page.keyboard.press('0');
     await textIs('[data-testid=reviewed]', '3');
     await page.keyboard.press('n');
@@ -133,6 +158,7 @@ describe('reviewing in the viewer, in a real browser', () => {
   });
 
   it('opens the disagreements from the run page\'s agreement panel in one click', async () => {
+    await labelled(QUEUE_LABELS);
     await page.goto(`${server.url}#/runs/${REVIEW_RUN}`);
     await page.waitForSelector('.agreement-eval[data-eval=helpful]');
     expect(await viewportProblems(page, { tables: [CONFUSION] })).toEqual({ 1280: [], 390: [] });
@@ -184,6 +210,7 @@ describe('reviewing in the viewer, in a real browser', () => {
   });
 
   it('shows no label controls on a read-only viewer, and its labels in force', async () => {
+    await labelled([...QUEUE_LABELS, [5, 'tone', 'curt', 'ana']]);
     await page.goto(`${readOnly.url}#/runs/${REVIEW_RUN}/rows/5`);
     await page.waitForSelector('table.labels-table tr[data-eval=tone] .label-value');
     expect(await page.locator('.label-controls, [data-testid=review-queue]').count()).toBe(0);
@@ -238,6 +265,7 @@ describe('reviewing in the viewer, in a real browser', () => {
   });
 
   it('a single-file report inlines the agreement and has no write path', async () => {
+    await labelled([...QUEUE_LABELS, [6, 'helpful', true, 'bo']]);
     const out = join(project.dir, 'report.html');
     const result = await runCli(['runs', 'show', REVIEW_RUN, '--format', 'html', '-o', out], { cwd: project.dir, env: {}, timeoutMs: 60_000 });
     // exit 1: the run's gates failed (the judge failed rows); the report is written either way
@@ -264,9 +292,5 @@ describe('reviewing in the viewer, in a real browser', () => {
     await page.waitForSelector('main');
     expect(await page.textContent('main')).toContain('The review queue writes labels: open it in agentmark view.');
     expect(requests).toEqual([]);
-  });
-
-  it('raised no page errors', () => {
-    expect(pageErrors).toEqual([]);
   });
 });

@@ -63,11 +63,10 @@ test('Ctrl-C cancels running experiments, aborts their model calls and exits 130
   const { server } = project;
   const watch = project.start();
   await until(() => server.inFlight === 5, 'the first runs to be in flight');
-  const started = Date.now();
   watch.child.kill('SIGINT');
   const exit = await watch.exited;
   expect(exit).toEqual({ code: 130, signal: null });
-  expect(Date.now() - started).toBeLessThan(10_000);
+  // Not waited out: the server saw all five 20 s calls hung up on, none answered.
   await until(() => server.closedEarly === 5, 'the server to see every request aborted');
   expect(isAlive(watch.child.pid)).toBe(false);
   expect(watch.stdout).not.toContain(READY);
