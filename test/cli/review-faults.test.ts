@@ -1,5 +1,6 @@
-import { appendFile, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { appendFile, cp, readFile, symlink } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useOpenAIServer } from '../helpers/openai-server.js';
 import { pleaseJudge, POLITE } from './please-judge.js';
@@ -52,5 +53,39 @@ describe('a torn last line of annotations.jsonl', () => {
     expect((await cli(['annotate', 'latest', '1', 'polite', '--pass', '--reviewer', 'ann'])).code).toBe(0);
     const lines = (await readFile(path, 'utf8')).trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { index: number }).index)).toEqual([0, 2, 1]);
+  });
+});
+
+describe('dataset from-run -o', () => {
+  it('into the run store (the run\'s own results, another run, a link to them) is refused, exit 2, and the run stays readable', async () => {
+    const results = `.agentmark/runs/${runId}/results.jsonl`;
+    const before = await project.read(results);
+    await symlink(join(project.dir, results), join(project.dir, 'linked.jsonl'));
+    const refusal = (given: string) =>
+      `error: -o ${given}: this file is inside the run store (.agentmark/), which agentmark writes and reads runs from\n` +
+      '  hint: write the dataset where datasets go, e.g. datasets/from-run.jsonl\n';
+    for (const given of [results, `.agentmark/runs/${runId}/annotations.jsonl`, '.agentmark/rows.jsonl', 'linked.jsonl']) {
+      const refused = await cli(['dataset', 'from-run', 'latest', '-o', given]);
+      expect([refused.code, refused.stderr], given).toEqual([2, refusal(given)]);
+    }
+    expect(await project.read(results)).toBe(before);
+    expect(existsSync(join(project.dir, '.agentmark', 'rows.jsonl'))).toBe(false);
+    const show = await cli(['runs', 'show', 'latest', '--format', 'json']);
+    expect([show.code, show.stderr]).toEqual([1, '']);
+  });
+
+  it('a run given as a folder outside .agentmark (a CI artifact): its own files are refused too', async () => {
+    await cp(runDir(), join(project.dir, 'artifact'), { recursive: true });
+    const refused = await cli(['dataset', 'from-run', 'artifact', '-o', 'artifact/results.jsonl']);
+    expect([refused.code, refused.stderr]).toEqual([2, 'error: -o artifact/results.jsonl: this file is inside the run folder it reads\n  hint: write the dataset where datasets go, e.g. datasets/from-run.jsonl\n']);
+    expect((await cli(['dataset', 'from-run', 'artifact', '-o', 'datasets/kept.jsonl'])).code).toBe(0);
+  });
+
+  it('onto a full disk (/dev/full) is STORE_WRITE_FAILED, exit 2, no stack', async () => {
+    const full = await cli(['dataset', 'from-run', 'latest', '-o', '/dev/full']);
+    expect([full.code, full.stderr]).toEqual([
+      2,
+      `error: ${relative(project.dir, '/dev/full')}: cannot write full: no space left on the device (ENOSPC)\n  hint: free some space, then run again\n`,
+    ]);
   });
 });
