@@ -89,3 +89,14 @@ describe('dataset from-run -o', () => {
     ]);
   });
 });
+
+describe('annotate --import', () => {
+  it('accepts a file with a UTF-8 byte order mark and CRLF lines, as datasets are', async () => {
+    const lines = [0, 1].map((row) => JSON.stringify({ row, eval: 'polite', value: row === 0, reviewer: 'ann' }));
+    await project.write('labels.jsonl', `\uFEFF${lines.join('\r\n')}\r\n`);
+    const result = await cli(['annotate', 'latest', '--import', 'labels.jsonl']);
+    expect([result.code, result.stderr]).toEqual([0, `Labelled 2 eval results in run ${runId} (.agentmark/runs/${runId}/annotations.jsonl)\n`]);
+    const written = (await readFile(join(runDir(), 'annotations.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { index: number; value: boolean });
+    expect(written.map((line) => [line.index, line.value])).toEqual([[0, true], [1, false]]);
+  });
+});

@@ -66,10 +66,10 @@ describe('dataset from-traces: type-confused OTLP is USAGE_BAD_TRACES naming the
     expect([result.code, result.stderr]).toEqual([2, `error: traces.json:1:1: ${problem}, so the file is not OTLP/JSON\n${HINT}`]);
   });
 
-  it('null where a list goes is an empty list (the protobuf JSON mapping), and a pretty-printed document reads', async () => {
+  it('null where a list goes is an empty list (the protobuf JSON mapping), and a pretty-printed document with a byte order mark reads', async () => {
     const messages = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]);
     const value = { resourceSpans: [{ scopeSpans: [{ spans: null }] }, { scopeSpans: [{ spans: [span({ attributes: [{ key: 'gen_ai.input.messages', value: { stringValue: messages } }] }), span({ attributes: null })] }] }] };
-    await project.write('traces.json', JSON.stringify(value, null, 2));
+    await project.write('traces.json', `\uFEFF${JSON.stringify(value, null, 2)}`);
     const result = await fromTraces('traces.json');
     expect([result.code, result.stderr]).toEqual([0, 'Wrote 1 row to rows.jsonl from 1 traces file\n']);
   });

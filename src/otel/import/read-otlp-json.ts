@@ -41,6 +41,7 @@ class DocumentReader {
   /** The first non-blank line, where a whole document that does not parse is reported. */
   #firstLine = 0;
   #kept: Buffer[] = [];
+  #started = false;
   #keptBytes = 0;
 
   constructor(readonly path: string) {}
@@ -48,7 +49,9 @@ class DocumentReader {
   push(chunk: Buffer): void {
     if (this.#mode === 'whole') return this.#keep(chunk);
     const n = chunk.length;
-    let i = 0;
+    // A byte order mark opening the file (as datasets allow) is no part of the first document.
+    let i = this.#started || !(chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) ? 0 : 3;
+    this.#started = true;
     while (i < n) {
       if (this.#pendingBytes === 0) {
         // Blank space between documents, a byte at a time (newlines counted): fast however much of it.
