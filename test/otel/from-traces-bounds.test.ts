@@ -81,3 +81,13 @@ describe('dataset from-traces: type-confused OTLP is USAGE_BAD_TRACES naming the
     expect([result.code, result.stderr.split('\n')[0]]).toEqual([2, `error: traces.json: span ${'b'.repeat(16)}: its attribute gen_ai.input.messages nests deeper than 1000 levels`]);
   });
 });
+
+describe('dataset from-traces -o', () => {
+  it('equal to a traces file it reads is refused, exit 2, and the file is left as it was', async () => {
+    const text = `${JSON.stringify(document([span({})]))}\n`;
+    await project.write('traces.jsonl', text);
+    const result = await project.run(['dataset', 'from-traces', 'traces.jsonl', '-o', './traces.jsonl']);
+    expect([result.code, result.stderr]).toEqual([2, 'error: -o ./traces.jsonl: this is the traces file traces.jsonl it reads\n  hint: write the rows to a dataset file of their own, e.g. datasets/from-traces.jsonl\n']);
+    expect(await project.read('traces.jsonl')).toBe(text);
+  });
+});

@@ -92,13 +92,13 @@ describe('a torn annotations line (a kill or a full disk mid-append)', () => {
 
 describe('reviewers labelling at once lose nothing', () => {
   it('a large annotate --import racing 20 viewer clients: every line whole, every label kept', async () => {
-    // ~13 MB of import lines (the size that interleaved): 26 of Node's 512 KiB write chunks.
+    // ~26 MB of import lines (13 MB interleaved): 52 of Node's 512 KiB write chunks.
     const note = 'n'.repeat(400);
-    const imported = 30_000;
+    const imported = 60_000;
     const lines = Array.from({ length: imported }, (_, i) => JSON.stringify({ row: i % 8, eval: 'short', value: i % 2 === 0, note: `import-${i}-${note}`, reviewer: 'importer' }));
     await writeFile(join(project.dir, 'labels.jsonl'), `${lines.join('\n')}\n`);
     let importDone = false;
-    const importing = runCli(['annotate', REVIEW_RUN, '--import', 'labels.jsonl'], { cwd: project.dir, timeoutMs: 120_000 }).then((result) => {
+    const importing = runCli(['annotate', REVIEW_RUN, '--import', 'labels.jsonl'], { cwd: project.dir, timeoutMs: 170_000 }).then((result) => {
       importDone = true;
       return result;
     });
@@ -121,5 +121,5 @@ describe('reviewers labelling at once lose nothing', () => {
     expect(notes.filter((n) => n.startsWith('import-'))).toHaveLength(imported);
     expect(notes.filter((n) => n.startsWith('viewer-')).sort()).toEqual([...answered].sort());
     expect(written).toHaveLength(imported + answered.length);
-  });
+  }, 180_000);
 });

@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { ExitCode } from '../exit-codes.js';
@@ -39,8 +40,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   assertWritableFile('-o', flags.output, io.cwd);
   const { datasetFromTraces } = await import('../../otel/import/index.js');
   const path = resolve(io.cwd, flags.output);
+  const files = positionals.map((file) => resolve(io.cwd, file));
+  // Rows appended to a traces file would make it unreadable as traces.
+  const real = (file: string): Promise<string> => realpath(file).catch(() => file);
+  const target = await real(path);
+  for (const [i, file] of files.entries()) {
+    if ((await real(file)) === target) {
+      throw new UsageError('USAGE_OUTPUT_IS_INPUT', `-o ${flags.output}: this is the traces file ${positionals[i]} it reads`, { hint: 'write the rows to a dataset file of their own, e.g. datasets/from-traces.jsonl' });
+    }
+  }
   const result = await datasetFromTraces(
-    positionals.map((file) => resolve(io.cwd, file)),
+    files,
     path,
     {
       ...(flags['span-name'] === undefined ? {} : { spanName: flags['span-name'] }),
