@@ -1,18 +1,80 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunStoreError } from '../store/index.js';
+import { RunStoreError, storeWriteError } from '../store/index.js';
+import { withAnnotationsLock } from './annotations-lock.js';
 import type { AnnotationLine } from './types.js';
 
 export const ANNOTATIONS_FILE = 'annotations.jsonl';
 
 /**
- * Appends labels to a run's `annotations.jsonl` in one write with O_APPEND, so two reviewers
- * (or two processes) labelling at once both land whole, in some order. `results.jsonl` is never
- * touched.
+ * Appends labels to a run's `annotations.jsonl`, whole lines only, one writer at a time (see
+ * withAnnotationsLock): an import of thousands of lines cannot interleave with a viewer's label,
+ * as Node writes a large buffer in several write(2) calls. A torn last line left by a writer that
+ * was killed, or ran out of space, mid-append is repaired first (completed when it is a whole label
+ * short of its newline, else cut), so the new lines start on a fresh line; a write that fails is
+ * cut back, so a label that answered an error was not written. `results.jsonl` is never touched.
  */
 export async function appendAnnotations(runDir: string, lines: readonly AnnotationLine[]): Promise<void> {
   if (lines.length === 0) return;
-  await appendFile(join(runDir, ANNOTATIONS_FILE), lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { flag: 'a' });
+  const path = join(runDir, ANNOTATIONS_FILE);
+  const data = Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  try {
+    await withAnnotationsLock(runDir, () => appendWhole(path, data));
+  } catch (error) {
+    throw storeWriteError(error, path);
+  }
+}
+
+async function appendWhole(path: string, data: Buffer): Promise<void> {
+  // a+: appends, and lets the tail be read and cut.
+  const file = await open(path, 'a+');
+  try {
+    const size = (await file.stat()).size;
+    const end = await repairTail(file, size);
+    try {
+      for (let written = 0; written < data.length; ) written += (await file.write(data, written)).bytesWritten;
+    } catch (error) {
+      await file.truncate(end).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** Makes the file end at a line's end, and returns its size then. */
+async function repairTail(file: FileHandle, size: number): Promise<number> {
+  let lineStart = size;
+  const chunk = Buffer.alloc(Math.min(size, 1 << 16));
+  // Back from the end to the last newline: a torn line may be long (a cut import).
+  while (lineStart > 0) {
+    const from = Math.max(0, lineStart - chunk.length);
+    const { bytesRead } = await file.read(chunk, 0, lineStart - from, from);
+    const nl = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (nl !== -1) {
+      lineStart = from + nl + 1;
+      break;
+    }
+    lineStart = from;
+  }
+  if (lineStart === size) return size;
+  const tail = Buffer.alloc(size - lineStart);
+  await file.read(tail, 0, tail.length, lineStart);
+  // A whole label short of its newline is what readers count already: complete it, never drop it.
+  if (isLabel(tail.toString('utf8'))) {
+    await file.write('\n');
+    return size + 1;
+  }
+  await file.truncate(lineStart);
+  return lineStart;
+}
+
+function isLabel(text: string): boolean {
+  try {
+    return labelProblem(JSON.parse(text)) === undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**

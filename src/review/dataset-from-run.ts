@@ -1,7 +1,7 @@
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { rowIdentity } from '../dataset/index.js';
 import type { RowResult } from '../experiment/types.js';
-import type { RunStore, StoredRun } from '../store/index.js';
+import { storeWriteError, type RunStore, type StoredRun } from '../store/index.js';
 import type { Verdict } from '../scoring/agreement/index.js';
 import { runLabels } from './run-labels.js';
 import type { Label } from './types.js';
@@ -46,13 +46,18 @@ export async function datasetFromRun(run: StoredRun, path: string, options: From
     lines.push(JSON.stringify(datasetLine(run.manifest.id, row, identity, human, options)));
   }
   if (lines.length > 0) {
-    const handle = await open(path, 'a+');
     try {
-      const size = (await handle.stat()).size;
-      const separator = size > 0 && !(await endsWithNewline(handle, size)) ? '\n' : '';
-      await handle.write(`${separator}${lines.join('\n')}\n`);
-    } finally {
-      await handle.close();
+      const handle = await open(path, 'a+');
+      try {
+        const size = (await handle.stat()).size;
+        const separator = size > 0 && !(await endsWithNewline(handle, size)) ? '\n' : '';
+        await handle.write(`${separator}${lines.join('\n')}\n`);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      // No space, a read-only disk: the typed error naming the file (exit 2), not a stack.
+      throw storeWriteError(error, path);
     }
   }
   return { written: lines.length, skipped };
@@ -97,6 +102,8 @@ async function identitiesIn(path: string): Promise<Set<string>> {
   const identities = new Set<string>();
   let text: string;
   try {
+    // Only a regular file holds rows: a device (/dev/full, /dev/zero) or a pipe reads for ever.
+    if (!(await stat(path)).isFile()) return identities;
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return identities;

@@ -10,3 +10,4 @@ export { agreementOfRun, type RunAgreementReport } from './run-agreement.js';
 export { datasetFromRun, type FromRunOptions, type FromRunResult } from './dataset-from-run.js';
 export { DOUBT_WORDS, voicesDoubt } from './doubt.js';
 export { compareAgreement, type CompareAgreement } from './compare-agreement.js';
+export { refuseStoreOutput } from './output-path.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { RunStoreError } from './store-error.js';
@@ -7,6 +7,10 @@ import { RunStoreError } from './store-error.js';
 /** sha256 (hex) of a text's UTF-8 bytes: the name a text is stored under. */
 export function textHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function bytesHash(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -26,13 +30,15 @@ export class BlobStore {
     return join(this.dir, hash);
   }
 
-  /** Stores the text unless a blob of the same hash is there already; gives back the hash. */
+  /**
+   * Stores the text unless a blob of the same hash is there already; gives back the hash. One
+   * there that was edited in place is written again (the hash says what it must hold).
+   */
   async put(text: string): Promise<string> {
     const hash = textHash(text);
     const path = this.path(hash);
     try {
-      await access(path);
-      return hash;
+      if (bytesHash(await readFile(path)) === hash) return hash;
     } catch {
       // not stored yet
     }
@@ -59,14 +65,27 @@ export class BlobStore {
     return new BlobStore(agentmarkDir, join(agentmarkDir, 'blobs'));
   }
 
-  /** The text stored under `hash`; STORE_BLOB_MISSING when it is not there (pruned, or copied without it). */
+  /**
+   * The text stored under `hash`, checked against it: STORE_BLOB_MISSING when it is not there
+   * (pruned, or copied without it), STORE_BLOB_CHANGED when it was edited after it was stored (a
+   * rerun "as that run stored it" must not run something else).
+   */
   async get(hash: string): Promise<string> {
     if (!/^[0-9a-f]{64}$/.test(hash)) throw missing(hash, this.path(hash));
+    let bytes: Buffer;
     try {
-      return await readFile(this.path(hash), 'utf8');
+      bytes = await readFile(this.path(hash));
     } catch (error) {
       throw missing(hash, this.path(hash), error);
     }
+    const found = bytesHash(bytes);
+    if (found !== hash) {
+      throw new RunStoreError('STORE_BLOB_CHANGED', `the stored file ${hash.slice(0, 12)} was changed after it was stored (its sha256 is ${found.slice(0, 12)} now)`, {
+        location: { file: this.path(hash) },
+        hint: 'a stored file never changes: restore it from another copy of .agentmark/blobs/, or run the prompt afresh with run-experiment',
+      });
+    }
+    return bytes.toString('utf8');
   }
 }
 

@@ -34,8 +34,9 @@ export interface StoredLine {
 /**
  * Where every complete row of a results file is (a torn last line is left out), checked against
  * what the manifest records (see checkResults) and for a row stored twice, before any row is read.
+ * The one check of a run's results: every command reading a run, and the viewer, go through it.
  */
-async function scanOffsets(dir: string, manifest: RunManifest): Promise<RowOffsets> {
+export async function checkStoredResults(dir: string, manifest: RunManifest): Promise<RowOffsets> {
   const path = join(dir, RESULTS_FILE);
   const { offsets, ...found } = await scanResults(path);
   checkResults(dir, path, manifest, found);
@@ -108,11 +109,11 @@ export async function openRunFolder(dir: string): Promise<StoredRun> {
     dir,
     manifest,
     async *rowsInOrder() {
-      offsets ??= await scanOffsets(dir, manifest);
+      offsets ??= await checkStoredResults(dir, manifest);
       yield* readInOrder(resultsPath, offsets, (text, start) => parseRow(text, resultsPath, start));
     },
     async *linesInOrder() {
-      offsets ??= await scanOffsets(dir, manifest);
+      offsets ??= await checkStoredResults(dir, manifest);
       yield* readInOrder(resultsPath, offsets, (text, start) => ({ row: parseRow(text, resultsPath, start), text }));
     },
   };

@@ -7,7 +7,7 @@ import { searchableText } from './run-index.js';
 import { RunStoreError } from '../store/index.js';
 
 /** What a route answers: a JSON body, or nothing (404). */
-export type ApiResult = { status: 200; body: unknown } | { status: 400 | 404 | 409 | 410; body: { error: string } };
+export type ApiResult = { status: 200; body: unknown } | { status: 400 | 404 | 409 | 410 | 503; body: { error: string } };
 
 const notFound: ApiResult = { status: 404, body: { error: 'not found' } };
 const ok = (body: unknown): ApiResult => ({ status: 200, body });
@@ -24,6 +24,8 @@ function parseCount(text: string): number | undefined {
 function resultsProblem(error: unknown): ApiResult | undefined {
   if (error instanceof RunStoreError && error.code === 'STORE_RESULTS_MISSING') return { status: 410, body: { error: error.message } };
   if (error instanceof RunStoreError && (error.code === 'STORE_RESULTS_MISMATCH' || error.code === 'STORE_CORRUPT_RESULTS' || error.code === 'STORE_BAD_ANNOTATIONS')) return { status: 409, body: { error: error.message } };
+  // A label that could not be written (no space, the lock held too long): it was not written, say why.
+  if (error instanceof RunStoreError && (error.code === 'STORE_WRITE_FAILED' || error.code === 'STORE_ANNOTATIONS_LOCKED')) return { status: 503, body: { error: error.message } };
   if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 410, body: { error: 'the results file of this run is gone' } };
   return undefined;
 }

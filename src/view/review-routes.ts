@@ -144,6 +144,9 @@ export async function labelRoute(catalog: RunCatalog, context: ReviewContext, id
     if (error instanceof UsageError) return bad(error.message);
     throw error;
   }
+  // Every label file the answer reads is read first: one that cannot be read is a 409 before
+  // anything is written, so a label answered with an error was not written (a retry adds no copy).
+  await runLabels(runOf(catalog, id, manifest), catalog.store);
   await appendAnnotations(catalog.store.runDir(id), [line]);
   const labels: RunLabels = await runLabels(runOf(catalog, id, manifest), catalog.store);
   return { status: 200, body: { index: row.index, repeat: row.repeat, labels: labels.labelsFor(row) } satisfies ReviewRow };

@@ -1,5 +1,6 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RESULTS_FILE, RunStore, checkResults, isValidRunId, readViewIndex, resumeCommandOf, withLiveStatus } from '../store/index.js';
+import { RESULTS_FILE, RunStore, checkResults, checkStoredResults, isValidRunId, readViewIndex, resumeCommandOf, withLiveStatus } from '../store/index.js';
 import type { RunManifest } from '../store/types.js';
 import type { FlipsResponse, RunListItem, RunResponse } from './api-types.js';
 import { flippedRows, verdictsByRow } from './flips.js';
@@ -12,6 +13,12 @@ interface OpenRun {
   /** Row verdicts of this finished run, for flips of the runs after it. */
   verdicts?: ReturnType<typeof verdictsByRow>;
   prompt?: Promise<RunPrompt>;
+}
+
+/** A check of a run's results file whole, for the file as it was (inode, size, times) when it began. */
+interface WholeCheck {
+  file: string;
+  done: Promise<void>;
 }
 
 export function listItem(manifest: RunManifest): RunListItem {
@@ -52,6 +59,7 @@ function resumeOf(manifest: RunManifest): { resume?: string } {
 export class RunCatalog {
   readonly store: RunStore;
   readonly #open = new Map<string, OpenRun>();
+  readonly #checks = new Map<string, WholeCheck>();
 
   constructor(readonly projectRoot: string, runsDir?: string) {
     this.store = new RunStore(projectRoot, runsDir);
@@ -95,7 +103,34 @@ export class RunCatalog {
     }
     await open.index.refresh();
     if (manifest.integrity !== undefined || manifest.status === 'completed') checkResults(this.store.runDir(id), path, manifest, open.index.found());
+    if (manifest.integrity !== undefined) await this.#checkWhole(id, manifest);
     return open.index;
+  }
+
+  /**
+   * A finished run's results checked whole, as every command checks them (checkStoredResults):
+   * the rows counted above come from the view index or from lines read once, so a line edited in
+   * place (a verdict flipped, lines reordered, the same size) would otherwise be served as the
+   * run. One check per state of the file, shared by the requests that wait for it, and made again
+   * whenever the file is not the one checked. It costs a read of the file (about 1 s for 1,000,000
+   * rows), so it starts as soon as the run is asked for (`run`), before the page asks for rows.
+   */
+  #checkWhole(id: string, manifest: RunManifest): Promise<void> {
+    const dir = this.store.runDir(id);
+    return stat(join(dir, RESULTS_FILE)).then(
+      (file) => this.#checkOnce(id, dir, manifest, `${file.ino}:${file.size}:${file.mtimeMs}:${file.ctimeMs}`),
+      () => this.#checkOnce(id, dir, manifest, 'missing'),
+    );
+  }
+
+  #checkOnce(id: string, dir: string, manifest: RunManifest, file: string): Promise<void> {
+    const last = this.#checks.get(id);
+    if (last?.file === file) return last.done;
+    const done = checkStoredResults(dir, manifest).then(() => undefined);
+    // A failed check stays the answer until the file changes; nobody may be waiting for it yet.
+    done.catch(() => undefined);
+    this.#checks.set(id, { file, done });
+    return done;
   }
 
   /** Loaded once per run and kept: the prompt file's hash decides whether it can be used. */
@@ -110,6 +145,7 @@ export class RunCatalog {
     const manifest = await this.manifest(id);
     if (!manifest) return undefined;
     // A finished run's summary has all the page's header needs: its rows need not be read yet.
+    if (manifest.integrity !== undefined) this.#checkWhole(id, manifest).catch(() => undefined);
     if (manifest.summary) return { manifest, evalNames: manifest.summary.evals.map((e) => e.name), rowCount: manifest.summary.rows, ...resumeOf(manifest) };
     const index = await this.index(id, manifest);
     return runResponse(manifest, index);

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { RowResult } from '../experiment/types.js';
 import { EvalTallies } from '../scoring/index.js';
-import { ResultsHash, type FoundResults, type ViewIndexData } from '../store/index.js';
+import { ResultsHash, RunStoreError, type FoundResults, type ViewIndexData } from '../store/index.js';
 import type { IndexEntry, LiveSummary, RowIndex } from './api-types.js';
 import { appendRow, emptyColumns, entryAt } from '../store/row-columns.js';
 
@@ -223,7 +223,7 @@ export class RunIndex {
       const rows: RowResult[] = [];
       for (let p = from; p < to; p++) {
         const start = (this.starts[p] as number) - first;
-        rows.push(JSON.parse(buffer.toString('utf8', start, start + (this.lengths[p] as number))) as RowResult);
+        rows.push(parseStored(buffer.toString('utf8', start, start + (this.lengths[p] as number)), this.path, this.starts[p] as number));
       }
       return rows;
     } finally {
@@ -242,13 +242,24 @@ export class RunIndex {
         if (start === undefined || length === undefined) continue;
         const buffer = Buffer.alloc(length);
         await file.read(buffer, 0, length, start);
-        rows.push(JSON.parse(buffer.toString('utf8')) as RowResult);
+        rows.push(parseStored(buffer.toString('utf8'), this.path, start));
       }
       return rows;
     } finally {
       await file.close();
     }
   }
+}
+
+/** A row read back by its byte range; anything else means the file changed under the index (409, not a 500). */
+function parseStored(text: string, path: string, start: number): RowResult {
+  try {
+    const row = JSON.parse(text) as RowResult;
+    if (typeof row === 'object' && row !== null && typeof row.index === 'number') return row;
+  } catch {
+    // reported below
+  }
+  throw new RunStoreError('STORE_CORRUPT_RESULTS', `no result row at byte ${start}: the results file changed after it was read`, { location: { file: path } });
 }
 
 /** The text a search looks in: every value a person might search for, lower-cased. */

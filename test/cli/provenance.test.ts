@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
@@ -164,5 +164,23 @@ describe('runs keep what made them', () => {
     const rerun = await project.run(['rerun', source, '--cache-only', '--quiet', '--format', 'jsonl']);
     expect(rerun.stderr).toBe(`warning: agentmark.config.ts changed since run ${source}: the rerun uses today's (scorers, score schemas, filters)\n`);
     expect(rerun.code).toBe(1);
+  });
+
+  it('rerun refuses, exit 2, a stored prompt edited in place: blobs are checked against their sha256 when read', async () => {
+    const ids = await project.runIds();
+    const blob = join(project.dir, '.agentmark', 'blobs', sha256(PROMPT));
+    const edited = PROMPT.replace('Repeat the word.', 'Shout the word.');
+    await writeFile(blob, edited);
+    try {
+      const refused = await project.run(['rerun', ids[0] as string, '--cache-only'], { server });
+      expect([refused.code, refused.stderr]).toEqual([
+        2,
+        `error: .agentmark/blobs/${sha256(PROMPT)}: the stored file ${sha256(PROMPT).slice(0, 12)} was changed after it was stored (its sha256 is ${sha256(edited).slice(0, 12)} now)\n` +
+          '  hint: a stored file never changes: restore it from another copy of .agentmark/blobs/, or run the prompt afresh with run-experiment\n',
+      ]);
+      expect(await project.runIds()).toEqual(ids);
+    } finally {
+      await writeFile(blob, PROMPT);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
@@ -8,6 +8,13 @@ import { row, writeRun } from './synthetic-run.js';
 const GONE = '20261130-100000.000-aaaaaa';
 const SHORT = '20261130-110000.000-bbbbbb';
 const WHOLE = '20261130-120000.000-cccccc';
+const FLIPPED = '20261130-130000.000-dddddd';
+const REORDERED = '20261130-140000.000-eeeeee';
+const LATER = '20261130-150000.000-ffffff';
+/** Rows with one eval "ok": rows 0 and 2 fail it, and their line differs in length from row 1's. */
+const judged = () => [0, 1, 2].map((i) => row(i, { output: i === 1 ? 'a longer answer 1' : `answer ${i}`, evals: { ok: { passed: i === 1, score: i === 1 ? 1 : 0, normalized: i === 1 ? 1 : 0 } } }));
+/** A verdict flipped by hand, keeping the file's size: `"passed":false` → `"passed": true`. */
+const flip = (text: string) => text.replace('"passed":false', '"passed": true');
 let project: { dir: string; cleanup: () => Promise<void> };
 let server: ViewServer;
 const results = (id: string) => join(project.dir, '.agentmark', 'runs', id, 'results.jsonl');
@@ -18,6 +25,10 @@ beforeAll(async () => {
   await rm(results(GONE));
   const text = await readFile(results(SHORT), 'utf8');
   await writeFile(results(SHORT), `${text.split('\n').slice(0, 2).join('\n')}\n`);
+  for (const id of [FLIPPED, REORDERED, LATER]) await writeRun(project.dir, { id, evalNames: ['ok'], rows: judged() });
+  await writeFile(results(FLIPPED), flip(await readFile(results(FLIPPED), 'utf8')));
+  const [a, b, c] = (await readFile(results(REORDERED), 'utf8')).split('\n');
+  await writeFile(results(REORDERED), `${[b, a, c].join('\n')}\n`);
   server = await startViewServer({ projectRoot: project.dir, port: 0 });
 });
 afterAll(async () => {
@@ -51,5 +62,34 @@ describe('the viewer checks a finished run\'s results against its manifest', () 
     const reply = await get(`/api/runs/${WHOLE}/rows?at=0,1,2`);
     expect(reply.status).toBe(200);
     expect((JSON.parse(reply.body) as { rows: unknown[] }).rows).toHaveLength(3);
+  });
+
+  const mismatch = (id: string) => new RegExp(`^run ${id}: its results do not match its manifest: 3 rows as recorded, but their content changed \\(sha256 [0-9a-f]{12}, recorded [0-9a-f]{12}\\)$`);
+
+  it('a verdict flipped by hand, same size: 409 as the CLI refuses it (STORE_RESULTS_MISMATCH), never PASS shown as genuine', async () => {
+    for (const path of [`/api/runs/${FLIPPED}/rows?at=0,1,2`, `/api/runs/${FLIPPED}/index`, `/api/runs/${FLIPPED}/rows/0`, `/api/runs/${FLIPPED}/review`, `/api/runs/${FLIPPED}/search?q=answer`]) {
+      const reply = await get(path);
+      expect(reply.status, path).toBe(409);
+      expect((JSON.parse(reply.body) as { error: string }).error, path).toMatch(mismatch(FLIPPED));
+    }
+  });
+
+  it('reordered lines: 409 with the reason, not a 500', async () => {
+    for (const path of [`/api/runs/${REORDERED}/rows?at=0,1,2`, `/api/runs/${REORDERED}/rows/1`]) {
+      const reply = await get(path);
+      expect(reply.status, path).toBe(409);
+      expect((JSON.parse(reply.body) as { error: string }).error, path).toMatch(mismatch(REORDERED));
+    }
+  });
+
+  it('a flip made after the viewer opened the run is seen too', async () => {
+    expect((await get(`/api/runs/${LATER}/rows?at=0,1,2`)).status).toBe(200);
+    await writeFile(results(LATER), flip(await readFile(results(LATER), 'utf8')));
+    // A hand edit comes seconds later; file times are coarse (a few ms), so say so explicitly.
+    const later = new Date(Date.now() + 5000);
+    await utimes(results(LATER), later, later);
+    const reply = await get(`/api/runs/${LATER}/rows?at=0,1,2`);
+    expect(reply.status).toBe(409);
+    expect((JSON.parse(reply.body) as { error: string }).error).toMatch(mismatch(LATER));
   });
 });

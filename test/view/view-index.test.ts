@@ -54,29 +54,24 @@ describe('a finished run opens from the view index written with its rows', () =>
     expect(index.columns.verdicts.split('').filter((v) => v === 'F')).toHaveLength(2);
   });
 
-  it('the results lines are not parsed at open: garbage of the same length still lists the rows; a row read goes to the file', async () => {
+  it('the index does not stand for a results file edited in place: same-length changes are refused, with the index or without', async () => {
     const { id, dir, results } = await finishedRun();
-    const before = await scanned(results, ['exact']);
     const lines = (await readFile(results, 'utf8')).split('\n').slice(0, -1);
-    // Every line but the first becomes x's; the first keeps its length with its output changed.
+    // The first line keeps its length with its output changed: what the index alone cannot see.
     const first = lines[0] as string;
     const changed = first.replace(/"output":"(\w)/, (_m, c: string) => `"output":"${c === 'Q' ? 'R' : 'Q'}`);
     expect(changed).not.toBe(first);
-    await writeFile(results, `${[changed, ...lines.slice(1).map((line) => 'x'.repeat(Buffer.byteLength(line)))].join('\n')}\n`);
-    const index = await open(id);
-    expect(index.columns).toEqual(before.columns);
-    const [row] = await index.rowsAt([0]);
-    expect(JSON.stringify(row)).toBe(changed);
-    // Read the old way, the same file is refused: its lines do not match the manifest's record.
+    await writeFile(results, `${[changed, ...lines.slice(1)].join('\n')}\n`);
+    const refused = `run ${id}: its results do not match its manifest: 6 rows as recorded, but their content changed`;
+    await expect(open(id)).rejects.toThrow(refused);
     await rm(join(dir, 'view-index'), { recursive: true });
-    await expect(open(id)).rejects.toThrow(`run ${id}: its results do not match its manifest: 6 rows as recorded, but their content changed`);
+    await expect(open(id)).rejects.toThrow(refused);
   });
 
   it('served by `agentmark view`\'s API: the index route lists the rows from the index, the rows route reads the file', async () => {
     const { id, results } = await finishedRun();
     const before = await scanned(results, ['exact']);
     const lines = (await readFile(results, 'utf8')).split('\n').slice(0, -1);
-    await writeFile(results, `${[lines[0], ...lines.slice(1).map((line) => 'x'.repeat(Buffer.byteLength(line)))].join('\n')}\n`);
     const server = await startViewServer({ projectRoot: (fx as Fixture).dir, port: 0 });
     try {
       const index = await fetch(`${server.url}api/runs/${id}/index`);
@@ -84,6 +79,14 @@ describe('a finished run opens from the view index written with its rows', () =>
       expect(await index.json()).toEqual(before.columns);
       const rows = await fetch(`${server.url}api/runs/${id}/rows?at=0`);
       expect(((await rows.json()) as { rows: Array<{ row: unknown }> }).rows.map((r) => JSON.stringify(r.row))).toEqual([lines[0]]);
+      // Lines of x's the same length: the index still describes them, the check does not pass them.
+      await writeFile(results, `${[lines[0], ...lines.slice(1).map((line) => 'x'.repeat(Buffer.byteLength(line)))].join('\n')}\n`);
+      const fresh = await startViewServer({ projectRoot: (fx as Fixture).dir, port: 0 });
+      try {
+        expect((await fetch(`${fresh.url}api/runs/${id}/index`)).status).toBe(409);
+      } finally {
+        await fresh.close();
+      }
     } finally {
       await server.close();
     }

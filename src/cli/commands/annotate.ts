@@ -112,7 +112,8 @@ async function imported(path: string, cwd: string, stray: string | undefined): P
     throw new UsageError('USAGE_NO_SUCH_FILE', `${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   });
   const wanted: Wanted[] = [];
-  for (const [i, raw] of text.split('\n').entries()) {
+  // A byte order mark (an editor on Windows) is not part of the first line, as in datasets.
+  for (const [i, raw] of text.replace(/^\uFEFF/, '').split('\n').entries()) {
     if (raw.trim() === '') continue;
     const where = `${file}:${i + 1}`;
     const fail = (problem: string) => new UsageError('USAGE_BAD_LABEL', `${where}: ${problem}`, { hint: 'each line is {"row": 3 or "row-name", "eval": "polite", "value": true, "note"?: "...", "repeat"?: 0}' });

@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { ExitCode } from '../exit-codes.js';
@@ -12,10 +13,11 @@ const options = {
   'span-name': { type: 'string', value: '<name>', description: 'Only spans of this name (default: every span that carries an input)' },
   limit: { type: 'integer', value: '<n>', min: 1, description: 'Write at most n rows' },
   expected: { type: 'string', value: 'output', description: "Keep the span's produced output as expected_output" },
+  'max-bytes': { type: 'integer', value: '<n>', min: 1, description: 'Read at most n bytes of each file, decompressed (default 1 GiB: a gzip bomb stops there, exit 2)' },
 } satisfies OptionTable;
 
 const help = {
-  usage: 'agentmark dataset from-traces <file...> -o <file.jsonl> [--span-name <name>] [--limit <n>] [--expected output]',
+  usage: 'agentmark dataset from-traces <file...> -o <file.jsonl> [--span-name <name>] [--limit <n>] [--expected output] [--max-bytes <n>]',
   summary:
     'Appends dataset rows taken from traces exported as OTLP/JSON files (e.g. by the collector\'s\n' +
     'file exporter; gzip too): `input` from the prompt\'s props when the span is an AgentMark row\n' +
@@ -38,13 +40,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   assertWritableFile('-o', flags.output, io.cwd);
   const { datasetFromTraces } = await import('../../otel/import/index.js');
   const path = resolve(io.cwd, flags.output);
+  const files = positionals.map((file) => resolve(io.cwd, file));
+  // Rows appended to a traces file would make it unreadable as traces.
+  const real = (file: string): Promise<string> => realpath(file).catch(() => file);
+  const target = await real(path);
+  for (const [i, file] of files.entries()) {
+    if ((await real(file)) === target) {
+      throw new UsageError('USAGE_OUTPUT_IS_INPUT', `-o ${flags.output}: this is the traces file ${positionals[i]} it reads`, { hint: 'write the rows to a dataset file of their own, e.g. datasets/from-traces.jsonl' });
+    }
+  }
   const result = await datasetFromTraces(
-    positionals.map((file) => resolve(io.cwd, file)),
+    files,
     path,
     {
       ...(flags['span-name'] === undefined ? {} : { spanName: flags['span-name'] }),
       ...(flags.limit === undefined ? {} : { limit: flags.limit }),
       ...(flags.expected === 'output' ? { expected: 'output' as const } : {}),
+      ...(flags['max-bytes'] === undefined ? {} : { maxBytes: flags['max-bytes'] }),
     },
   );
   const skipped = result.skipped > 0 ? `; ${result.skipped} skipped (already in the file or repeated)` : '';

@@ -1,7 +1,7 @@
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
-import { datasetFromRun } from '../../review/index.js';
+import { datasetFromRun, refuseStoreOutput } from '../../review/index.js';
 import { RunStore } from '../../store/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -55,6 +55,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const store = new RunStore(project.root);
   const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, store });
   const path = resolve(io.cwd, flags.output);
+  await refuseStoreOutput('-o', flags.output, path, { agentmarkDir: join(project.root, '.agentmark'), runDir: stored.dir });
   const result = await datasetFromRun(
     stored,
     path,

@@ -10,6 +10,8 @@ export interface FromTracesOptions {
   limit?: number;
   /** Keep what the span's model produced as `expected_output`. */
   expected?: 'output';
+  /** Bytes read of each traces file at most, decompressed. @default 1 GiB */
+  maxBytes?: number;
 }
 
 export interface FromTracesResult {
@@ -29,10 +31,10 @@ export async function datasetFromTraces(files: readonly string[], path: string, 
   const lines: string[] = [];
   let skipped = 0;
   for (const file of files) {
-    for (const span of await readOtlpJson(file)) {
+    for (const span of await readOtlpJson(file, options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes })) {
       if (options.limit !== undefined && lines.length >= options.limit) break;
       if (options.spanName !== undefined && span.name !== options.spanName) continue;
-      const row = spanToRow(span);
+      const row = spanToRow(span, file);
       if (!row) continue;
       const expected = options.expected === 'output' ? row.output : undefined;
       const key = keyOf(row.input, expected);

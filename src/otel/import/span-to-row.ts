@@ -1,4 +1,6 @@
-import type { JsonSpan } from './read-otlp-json.js';
+import { jsonTooDeepAt, MAX_ROW_DEPTH } from '../../dataset/json-depth.js';
+import { UsageError } from '../../errors/index.js';
+import type { JsonSpan } from './otlp-spans.js';
 
 /** A dataset row taken from one span. */
 export interface TraceRow {
@@ -14,25 +16,26 @@ export interface TraceRow {
  * (`agentmark.row.input`, exported with `--otel-content`); other GenAI spans carry their input
  * messages (`gen_ai.input.messages`), which become `input.messages`.
  */
-export function spanToRow(span: JsonSpan): TraceRow | undefined {
+export function spanToRow(span: JsonSpan, file: string): TraceRow | undefined {
   const ids = { traceId: span.traceId, spanId: span.spanId };
-  const props = parse(span.attributes['agentmark.row.input']);
+  const parse = (key: string): unknown => parseAttribute(span, key, file);
+  const props = parse('agentmark.row.input');
   if (isRecord(props)) {
     const output = span.attributes['langfuse.observation.output'];
-    return { input: props, ...(output === undefined ? {} : { output: outputValue(output) }), ...ids };
+    return { input: props, ...(output === undefined ? {} : { output: outputValue(output, span, file) }), ...ids };
   }
-  const messages = parse(span.attributes['gen_ai.input.messages']);
+  const messages = parse('gen_ai.input.messages');
   if (Array.isArray(messages)) {
-    const output = assistantText(parse(span.attributes['gen_ai.output.messages']));
+    const output = assistantText(parse('gen_ai.output.messages'));
     return { input: { messages }, ...(output === undefined ? {} : { output }), ...ids };
   }
   return undefined;
 }
 
 /** AgentMark writes an object output as JSON text and a text output as is. */
-function outputValue(value: unknown): unknown {
+function outputValue(value: unknown, span: JsonSpan, file: string): unknown {
   if (typeof value !== 'string' || !/^\s*[[{]/.test(value)) return value;
-  return parse(value) ?? value;
+  return parseAttribute(span, 'langfuse.observation.output', file) ?? value;
 }
 
 /** The text parts of the output messages (GenAI conventions: `[{ role, parts: [{ type: 'text', content }] }]`). */
@@ -46,8 +49,20 @@ function assistantText(messages: unknown): string | undefined {
   return texts.length > 0 ? texts.join('') : undefined;
 }
 
-function parse(value: unknown): unknown {
+/**
+ * An attribute holding JSON text, parsed; undefined when it is not JSON. Nesting past what a row
+ * may hold is refused here, naming the span: the row is written with JSON.stringify, which
+ * recurses and would overflow the stack far from the cause.
+ */
+function parseAttribute(span: JsonSpan, key: string, file: string): unknown {
+  const value = span.attributes[key];
   if (typeof value !== 'string') return undefined;
+  if (value.length > 2 * MAX_ROW_DEPTH && jsonTooDeepAt(value, MAX_ROW_DEPTH) !== undefined) {
+    throw new UsageError('USAGE_BAD_TRACES', `span ${span.spanId || '(no id)'}: its attribute ${key} nests deeper than ${MAX_ROW_DEPTH} levels`, {
+      location: { file },
+      hint: 'a dataset row cannot nest that deep; leave this span out (--span-name) or fix the exporter',
+    });
+  }
   try {
     return JSON.parse(value) as unknown;
   } catch {
