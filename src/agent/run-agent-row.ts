@@ -114,7 +114,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         const first = await Promise.race([work, stopped]);
         if (first === 'stopped') {
           if (rowSignal.aborted) throw rowSignal.reason;
-          const settled = await Promise.race([work.then(() => true, () => true), delay(ABANDON_GRACE_MS)]);
+          const settled = await settlesWithin(work, ABANDON_GRACE_MS);
           if (!settled) {
             await warnOnce(
               'abandoned',
@@ -180,6 +180,19 @@ function outcome(name: string, answer: AgentAnswer, log: CallLog, wallMs: number
   };
 }
 
-function delay(ms: number): Promise<false> {
-  return new Promise((settle) => setTimeout(() => settle(false), ms).unref());
+/**
+ * Whether `work` settles within `ms`. The timer is ref'd: an agent awaiting a promise nobody
+ * settles holds nothing open, and an unref'd grace timer let the process end right there, with
+ * exit 0, this row unrecorded and the run's manifest still `running`. It is cleared as soon as
+ * `work` settles, so it never holds a finished run open.
+ */
+function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((settle) => {
+    const timer = setTimeout(() => settle(false), ms);
+    const done = (): void => {
+      clearTimeout(timer);
+      settle(true);
+    };
+    work.then(done, done);
+  });
 }

@@ -4,6 +4,7 @@ import { colorSupported } from './color-support.js';
 import { envColumns, PIPED_COLUMNS } from './env-columns.js';
 import { ExitCode } from './exit-codes.js';
 import { exitWhenDone } from './exit-when-done.js';
+import { guardUnfinishedExit } from './unfinished-exit-guard.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
 import { traceStartup } from '../startup-trace.js';
@@ -27,6 +28,7 @@ const onStop = (): void => {
   if (controller.signal.aborted) process.exit(ExitCode.interrupted);
   controller.abort();
 };
+guardUnfinishedExit(process, () => finished !== undefined);
 if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
   process.on('SIGINT', onStop);
   process.on('SIGTERM', onStop);

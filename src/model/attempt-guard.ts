@@ -61,10 +61,19 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         // attempt that ended with its signal untouched hands it to a later attempt
         // (attempt-controllers.ts): a new one per row was a measurable part of a fast run.
         const timer = takeController();
+        // A provider that ignores its abort signal (a custom one awaiting a promise nobody
+        // settles) must not hold the call: the attempt ends when its signal aborts, whatever the
+        // provider does. Once our timer had fired nothing held the process open any more, so it
+        // ended by itself with exit 0 and the run unfinished.
+        let stopAttempt: (reason: unknown) => void = () => undefined;
+        const stopped = new Promise<never>((_, reject) => (stopAttempt = reject));
+        // Aborted before the race starts (the caller's signal already was), nobody awaits it.
+        stopped.catch(() => undefined);
         const abort = (reason: unknown): void => {
           if (timer.signal.aborted) return;
           timer.abort(reason);
           hooks.onAbort?.();
+          stopAttempt(reason);
         };
         const timeout = setTimeout(() => abort(new AttemptTimeoutError(policy.timeoutMs)), policy.timeoutMs);
         // Counted again from when the request goes out, if our fetch sends it (see attempt-hooks.ts).
@@ -72,7 +81,9 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         if (callerSignal?.aborted) abort(callerSignal.reason);
         else if (callerSignal !== undefined) followCaller(callerSignal, abort);
         try {
-          const result = await model.doGenerate({ ...params, abortSignal: timer.signal });
+          const result = timer.signal.aborted
+            ? await model.doGenerate({ ...params, abortSignal: timer.signal })
+            : await Promise.race([model.doGenerate({ ...params, abortSignal: timer.signal }), stopped]);
           policy.health?.reached();
           return result;
         } catch (error) {
