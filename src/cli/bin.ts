@@ -5,6 +5,7 @@ import { envColumns, PIPED_COLUMNS } from './env-columns.js';
 import { ExitCode } from './exit-codes.js';
 import { exitWhenDone } from './exit-when-done.js';
 import { guardUnfinishedExit } from './unfinished-exit-guard.js';
+import { catchStrayErrors } from './stray-errors.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
 import { traceStartup } from '../startup-trace.js';
@@ -29,6 +30,7 @@ const onStop = (): void => {
   controller.abort();
 };
 guardUnfinishedExit(process, () => finished !== undefined);
+const stray = catchStrayErrors();
 if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
   process.on('SIGINT', onStop);
   process.on('SIGTERM', onStop);
@@ -43,7 +45,7 @@ const stdout = guardedStream(process.stdout, (error) => {
 }, { fallbackColumns: envColumns(process.env) ?? PIPED_COLUMNS, color: colorSupported(process.stdout.isTTY, process.env) });
 const stderr = guardedStream(process.stderr, undefined, { color: colorSupported(process.stderr.isTTY, process.env) });
 
-const code = await main(argv, {
+const returned = await main(argv, {
   stdout,
   stderr,
   cwd: process.cwd(),
@@ -51,5 +53,6 @@ const code = await main(argv, {
   signal: controller.signal,
   stdin: process.stdin,
 });
+const code = stray.unclaimed && returned === ExitCode.ok ? ExitCode.inputError : returned;
 finished = code;
 exitWhenDone(code, stderr);
