@@ -6,6 +6,7 @@ import { ExitCode } from './exit-codes.js';
 import { exitWhenDone } from './exit-when-done.js';
 import { guardUnfinishedExit } from './unfinished-exit-guard.js';
 import { catchStrayErrors } from './stray-errors.js';
+import { takeEarlyStop } from './early-stops.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
 import { traceStartup } from '../startup-trace.js';
@@ -34,6 +35,15 @@ const stray = catchStrayErrors();
 if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
   process.on('SIGINT', onStop);
   process.on('SIGTERM', onStop);
+  // A closed terminal (or `kill -HUP`) stops a run as SIGTERM does: saved, resumable. Node's
+  // default for it is to die at once, like a kill -9, with the manifest left `running`.
+  process.on('SIGHUP', onStop);
+}
+// A stop while the CLI was still loading: the command starts interrupted, and ends at once with 130
+// (a command that cannot be interrupted ends before it starts).
+if (takeEarlyStop() !== undefined) {
+  if (argv[0] !== undefined && commands[argv[0]]?.interruptible) controller.abort();
+  else process.exit(ExitCode.interrupted);
 }
 
 // A closed stdout (`agentmark run-experiment … | head -1`) stops a run like a Ctrl-C: rows in
