@@ -82,7 +82,11 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
       const timer = setTimeout(() => stop.abort(AgentError.timedOut(setup.name, timeoutMs)), timeoutMs);
       // A stray rejection or a throw in a timer while this row runs is this row's error (and
       // that of every other agent row in flight): the code that threw is theirs.
-      const unwatch = watchBackgroundErrors((error, kind) => stop.abort(AgentError.background(setup.name, error, kind)));
+      let background: AgentError | undefined;
+      const unwatch = watchBackgroundErrors((error, kind) => {
+        background ??= AgentError.background(setup.name, error, kind);
+        stop.abort(background);
+      });
       const scope = { log, repeat, signal: stop.signal, timeoutMs, now, ...(onLive === undefined ? {} : { onLive }) };
       const models = new Map<string, LanguageModel>();
       const modelOf = (id: string): LanguageModel => {
@@ -120,7 +124,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         const first = await Promise.race([work, stopped]);
         if (first === 'stopped') {
           if (rowSignal.aborted) throw rowSignal.reason;
-          if (isBackground(stop.signal.reason)) throw stop.signal.reason;
+          if (background !== undefined) throw background;
           const settled = await settlesWithin(work, ABANDON_GRACE_MS);
           if (!settled) {
             await warnOnce(
@@ -143,7 +147,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         if (rowSignal.aborted) throw error;
         // Ours already (a timeout, a background error, an output that cannot be stored): as it is.
         if (error instanceof AgentError) throw error;
-        if (isBackground(stop.signal.reason)) throw stop.signal.reason;
+        if (background !== undefined) throw background;
         if (stop.signal.aborted) throw AgentError.timedOut(setup.name, timeoutMs);
         throw AgentError.threw(setup.name, error);
       } finally {
@@ -153,10 +157,6 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
       }
     },
   };
-}
-
-function isBackground(reason: unknown): reason is AgentError {
-  return reason instanceof AgentError && reason.code === 'AGENT_FAILED';
 }
 
 /**
