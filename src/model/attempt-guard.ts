@@ -65,15 +65,12 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         // settles) must not hold the call: the attempt ends when its signal aborts, whatever the
         // provider does. Once our timer had fired nothing held the process open any more, so it
         // ended by itself with exit 0 and the run unfinished.
-        let stopAttempt: (reason: unknown) => void = () => undefined;
-        const stopped = new Promise<never>((_, reject) => (stopAttempt = reject));
-        // Aborted before the race starts (the caller's signal already was), nobody awaits it.
-        stopped.catch(() => undefined);
+        let stopAttempt: ((reason: unknown) => void) | undefined;
         const abort = (reason: unknown): void => {
           if (timer.signal.aborted) return;
           timer.abort(reason);
           hooks.onAbort?.();
-          stopAttempt(reason);
+          stopAttempt?.(reason);
         };
         const timeout = setTimeout(() => abort(new AttemptTimeoutError(policy.timeoutMs)), policy.timeoutMs);
         // Counted again from when the request goes out, if our fetch sends it (see attempt-hooks.ts).
@@ -81,9 +78,15 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         if (callerSignal?.aborted) abort(callerSignal.reason);
         else if (callerSignal !== undefined) followCaller(callerSignal, abort);
         try {
+          const pending = model.doGenerate({ ...params, abortSignal: timer.signal });
+          // One promise that the provider's answer or our abort settles, whichever comes first
+          // (cheaper than Promise.race with a second promise per attempt).
           const result = timer.signal.aborted
-            ? await model.doGenerate({ ...params, abortSignal: timer.signal })
-            : await Promise.race([model.doGenerate({ ...params, abortSignal: timer.signal }), stopped]);
+            ? await pending
+            : await new Promise<Awaited<typeof pending>>((settle, fail) => {
+                stopAttempt = fail;
+                pending.then(settle, fail);
+              });
           policy.health?.reached();
           return result;
         } catch (error) {
