@@ -23,7 +23,26 @@ export class AgentError extends AgentmarkError {
     });
   }
 
+  /** Something the agent code left running failed outside its own promise (background-errors.ts). */
+  static background(agent: string, error: unknown, kind: 'rejection' | 'exception'): AgentError {
+    const where = kind === 'rejection' ? 'a promise rejected and never awaited' : 'an error thrown outside it (in a timer or a callback)';
+    return new AgentError('AGENT_FAILED', `agent "${agent}" failed: ${where} while its row ran: ${firstLine(error)}`, { cause: error });
+  }
+
+  /** The agent's output (or tool calls) cannot be stored: a circular object, a toJSON that throws, a BigInt. */
+  static notJson(agent: string, error: unknown): AgentError {
+    return new AgentError('AGENT_FAILED', `agent "${agent}" failed: its output cannot be stored as JSON: ${firstLine(error)}`, {
+      hint: 'return a string, or an object of plain JSON values',
+      cause: error,
+    });
+  }
+
   static timedOut(agent: string, timeoutMs: number): AgentError {
     return new AgentError('AGENT_TIMEOUT', `agent "${agent}" timed out after ${formatSeconds(timeoutMs)}`);
   }
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
 }

@@ -7,6 +7,7 @@ import { loadAiSdk } from '../model/index.js';
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
 import { AgentError } from './agent-error.js';
+import { watchBackgroundErrors } from './background-errors.js';
 import { agentPrompt } from './agent-prompt.js';
 import { agentAnswer, type AgentAnswer } from './agent-result.js';
 import { recordedTools } from './agent-tools.js';
@@ -79,6 +80,13 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
       if (rowSignal.aborted) followRow();
       else rowSignal.addEventListener('abort', followRow, { once: true });
       const timer = setTimeout(() => stop.abort(AgentError.timedOut(setup.name, timeoutMs)), timeoutMs);
+      // A stray rejection or a throw in a timer while this row runs is this row's error (and
+      // that of every other agent row in flight): the code that threw is theirs.
+      let background: AgentError | undefined;
+      const unwatch = watchBackgroundErrors((error, kind) => {
+        background ??= AgentError.background(setup.name, error, kind);
+        stop.abort(background);
+      });
       const scope = { log, repeat, signal: stop.signal, timeoutMs, now, ...(onLive === undefined ? {} : { onLive }) };
       const models = new Map<string, LanguageModel>();
       const modelOf = (id: string): LanguageModel => {
@@ -90,9 +98,11 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         return model;
       };
       const labels = rowLabels(row.metadata);
+      // Each row × repeat gets its own copy of what it may edit: the stored row keeps the dataset's
+      // input (so compare pairs it with a plain run's), and repeat 2 never sees repeat 1's edit.
       const context: AgentContext = {
-        props: row.input,
-        row: { index: row.index, ...(labels.name === undefined ? {} : { name: labels.name }), tags: labels.tags, metadata: row.metadata, repeat },
+        props: structuredClone(row.input),
+        row: { index: row.index, ...(labels.name === undefined ? {} : { name: labels.name }), tags: [...labels.tags], metadata: structuredClone(row.metadata), repeat },
         prompt: main,
         loadPrompt: async (path): Promise<AgentPrompt> => agentPrompt(await setup.loadPrompt(resolve(setup.projectRoot, path))),
         model: modelOf(setup.modelName),
@@ -114,7 +124,8 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         const first = await Promise.race([work, stopped]);
         if (first === 'stopped') {
           if (rowSignal.aborted) throw rowSignal.reason;
-          const settled = await Promise.race([work.then(() => true, () => true), delay(ABANDON_GRACE_MS)]);
+          if (background !== undefined) throw background;
+          const settled = await settlesWithin(work, ABANDON_GRACE_MS);
           if (!settled) {
             await warnOnce(
               'abandoned',
@@ -131,18 +142,40 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
             `agent "${setup.name}" made no model call through ctx.model or ctx.models (row ${row.index}): calls made around them are not cached, counted or priced`,
           );
         }
-        return outcome(setup.name, answer, log, wallMs);
+        return storable(setup.name, outcome(setup.name, answer, log, wallMs));
       } catch (error) {
         if (rowSignal.aborted) throw error;
-        if (error instanceof AgentError && error.code === 'AGENT_TIMEOUT') throw error;
+        // Ours already (a timeout, a background error, an output that cannot be stored): as it is.
+        if (error instanceof AgentError) throw error;
+        if (background !== undefined) throw background;
         if (stop.signal.aborted) throw AgentError.timedOut(setup.name, timeoutMs);
         throw AgentError.threw(setup.name, error);
       } finally {
         clearTimeout(timer);
+        unwatch();
         rowSignal.removeEventListener('abort', followRow);
       }
     },
   };
+}
+
+/**
+ * The row's output and tool calls as the results file will hold them, made here so that what
+ * cannot be stored (a circular object, a toJSON that throws, a BigInt) is this row's error naming
+ * the agent, not a failed write that stops the run; scorers see the stored values.
+ */
+function storable(name: string, ran: AgentRowOutcome): AgentRowOutcome {
+  if (typeof ran.output === 'string' && ran.toolCalls.length === 0) return ran;
+  let text: string;
+  try {
+    text = JSON.stringify({ output: ran.output, toolCalls: ran.toolCalls });
+  } catch (error) {
+    throw AgentError.notJson(name, error);
+  }
+  const plain = JSON.parse(text) as { output?: AgentAnswer['output'] | null; toolCalls: ToolCallRecord[] };
+  // toJSON may give back anything; undefined leaves the key out.
+  const output = plain.output === undefined || plain.output === null ? '' : typeof plain.output === 'object' ? plain.output : String(plain.output);
+  return { ...ran, output, toolCalls: plain.toolCalls };
 }
 
 function outcome(name: string, answer: AgentAnswer, log: CallLog, wallMs: number): AgentRowOutcome {
@@ -180,6 +213,19 @@ function outcome(name: string, answer: AgentAnswer, log: CallLog, wallMs: number
   };
 }
 
-function delay(ms: number): Promise<false> {
-  return new Promise((settle) => setTimeout(() => settle(false), ms).unref());
+/**
+ * Whether `work` settles within `ms`. The timer is ref'd: an agent awaiting a promise nobody
+ * settles holds nothing open, and an unref'd grace timer let the process end right there, with
+ * exit 0, this row unrecorded and the run's manifest still `running`. It is cleared as soon as
+ * `work` settles, so it never holds a finished run open.
+ */
+function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((settle) => {
+    const timer = setTimeout(() => settle(false), ms);
+    const done = (): void => {
+      clearTimeout(timer);
+      settle(true);
+    };
+    work.then(done, done);
+  });
 }

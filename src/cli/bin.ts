@@ -4,6 +4,9 @@ import { colorSupported } from './color-support.js';
 import { envColumns, PIPED_COLUMNS } from './env-columns.js';
 import { ExitCode } from './exit-codes.js';
 import { exitWhenDone } from './exit-when-done.js';
+import { guardUnfinishedExit } from './unfinished-exit-guard.js';
+import { catchStrayErrors } from './stray-errors.js';
+import { takeEarlyStop } from './early-stops.js';
 import { guardedStream, StdoutClosed } from './guarded-stream.js';
 import { main } from './main.js';
 import { traceStartup } from '../startup-trace.js';
@@ -27,9 +30,20 @@ const onStop = (): void => {
   if (controller.signal.aborted) process.exit(ExitCode.interrupted);
   controller.abort();
 };
+guardUnfinishedExit(process, () => finished !== undefined);
+const stray = catchStrayErrors();
 if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
   process.on('SIGINT', onStop);
   process.on('SIGTERM', onStop);
+  // A closed terminal (or `kill -HUP`) stops a run as SIGTERM does: saved, resumable. Node's
+  // default for it is to die at once, like a kill -9, with the manifest left `running`.
+  process.on('SIGHUP', onStop);
+}
+// A stop while the CLI was still loading: the command starts interrupted, and ends at once with 130
+// (a command that cannot be interrupted ends before it starts).
+if (takeEarlyStop() !== undefined) {
+  if (argv[0] !== undefined && commands[argv[0]]?.interruptible) controller.abort();
+  else process.exit(ExitCode.interrupted);
 }
 
 // A closed stdout (`agentmark run-experiment … | head -1`) stops a run like a Ctrl-C: rows in
@@ -41,7 +55,7 @@ const stdout = guardedStream(process.stdout, (error) => {
 }, { fallbackColumns: envColumns(process.env) ?? PIPED_COLUMNS, color: colorSupported(process.stdout.isTTY, process.env) });
 const stderr = guardedStream(process.stderr, undefined, { color: colorSupported(process.stderr.isTTY, process.env) });
 
-const code = await main(argv, {
+const returned = await main(argv, {
   stdout,
   stderr,
   cwd: process.cwd(),
@@ -49,5 +63,6 @@ const code = await main(argv, {
   signal: controller.signal,
   stdin: process.stdin,
 });
+const code = stray.unclaimed && returned === ExitCode.ok ? ExitCode.inputError : returned;
 finished = code;
 exitWhenDone(code, stderr);

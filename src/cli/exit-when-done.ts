@@ -17,6 +17,7 @@ export function exitWhenDone(code: number, stderr: OutStream, graceMs = LEFTOVER
   process.exitCode = code;
   setTimeout(() => {
     for (const line of leftOpenWarnings(process.getActiveResourcesInfo())) stderr.write(line);
-    process.exit(code);
+    // process.exitCode, not `code`: a stray error after the command returned may have raised it.
+    process.exit();
   }, graceMs).unref();
 }

@@ -2,6 +2,7 @@ import { commands } from './commands.js';
 import { globalHelp } from './global-help.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIO } from './io.js';
+import { interruptedMessage } from './interrupted-message.js';
 import { printError } from './print-error.js';
 import { packageVersion } from './version.js';
 import { didYouMean } from '../errors/closest.js';
@@ -31,6 +32,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     traceStartup(`command ${first} loaded`);
     return await module.run(rest, io);
   } catch (error) {
+    // Stopped before the command could say so itself (Ctrl-C while the project, the config or
+    // the dataset was still loading): whatever the stop made fail, it is an interrupt.
+    if (io.signal.aborted) {
+      io.stderr.write(interruptedMessage(io.signal, undefined));
+      return ExitCode.interrupted;
+    }
     return printError(error, io.stderr, io.cwd);
   }
 }

@@ -61,10 +61,16 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         // attempt that ended with its signal untouched hands it to a later attempt
         // (attempt-controllers.ts): a new one per row was a measurable part of a fast run.
         const timer = takeController();
+        // A provider that ignores its abort signal (a custom one awaiting a promise nobody
+        // settles) must not hold the call: the attempt ends when its signal aborts, whatever the
+        // provider does. Once our timer had fired nothing held the process open any more, so it
+        // ended by itself with exit 0 and the run unfinished.
+        let stopAttempt: ((reason: unknown) => void) | undefined;
         const abort = (reason: unknown): void => {
           if (timer.signal.aborted) return;
           timer.abort(reason);
           hooks.onAbort?.();
+          stopAttempt?.(reason);
         };
         const timeout = setTimeout(() => abort(new AttemptTimeoutError(policy.timeoutMs)), policy.timeoutMs);
         // Counted again from when the request goes out, if our fetch sends it (see attempt-hooks.ts).
@@ -72,7 +78,15 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
         if (callerSignal?.aborted) abort(callerSignal.reason);
         else if (callerSignal !== undefined) followCaller(callerSignal, abort);
         try {
-          const result = await model.doGenerate({ ...params, abortSignal: timer.signal });
+          const pending = model.doGenerate({ ...params, abortSignal: timer.signal });
+          // One promise that the provider's answer or our abort settles, whichever comes first
+          // (cheaper than Promise.race with a second promise per attempt).
+          const result = timer.signal.aborted
+            ? await pending
+            : await new Promise<Awaited<typeof pending>>((settle, fail) => {
+                stopAttempt = fail;
+                pending.then(settle, fail);
+              });
           policy.health?.reached();
           return result;
         } catch (error) {

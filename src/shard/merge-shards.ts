@@ -1,5 +1,5 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { RunAccumulator } from '../experiment/run-summary.js';
 import { resolveRunRef } from '../history/index.js';
@@ -31,8 +31,10 @@ export interface MergedRun {
  * file, and the summary (statistics, intervals, flaky rows, gates) computed by the same
  * accumulator a run uses, fed in dataset order, so it equals the summary of the run made in
  * one process (whose rows finished in dataset order). Reads each shard as a stream; nothing is
- * written until the shards are known to belong together, and a merge that fails half-way
- * removes what it wrote. The shards themselves are only read.
+ * written until the shards are known to belong together. The run is written under a hidden name
+ * and renamed to its own only once complete: a merge killed half-way leaves no run that `runs`
+ * lists or that says to `--resume` it (resuming a merge would call the model for every row the
+ * shards had answered); one that fails removes what it wrote. The shards themselves are only read.
  */
 export async function mergeShards(refs: string[], options: MergeShardsOptions): Promise<MergedRun> {
   const context = { projectRoot: options.projectRoot, cwd: options.cwd ?? options.projectRoot };
@@ -62,7 +64,8 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     const blobs = new BlobStore(options.projectRoot);
     for (const entry of checked.shards) await blobs.copyFrom(BlobStore.ofRunDir(entry.run.dir), hashes);
   }
-  const handle = await createOutput(manifest, options, context.cwd);
+  const output = await stagedOutput(manifest, options, context.cwd);
+  const { handle } = output;
   try {
     const ranges = new Map(Object.entries(first.shard.scoreRanges ?? {}));
     const accumulator = new RunAccumulator(first.shard.evals, Number(base.options.repeat ?? 1), ranges, first.shard.ungated ?? [], first.shard.schemas ?? {});
@@ -113,7 +116,8 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
       },
     });
     await handle.close();
-    return { dir: handle.dir, manifest: done };
+    await output.publish();
+    return { dir: output.dir, manifest: done };
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(handle.dir, { recursive: true, force: true });
@@ -129,19 +133,47 @@ function runnerShaped(text: string): boolean {
   return text.startsWith('{"index":') && text.endsWith('}\n');
 }
 
-async function createOutput(manifest: RunManifest, options: MergeShardsOptions, cwd: string): Promise<RunHandle> {
-  if (options.output === undefined) return new RunStore(options.projectRoot).create(manifest);
-  const dir = resolve(cwd, options.output);
-  await mkdir(dir, { recursive: true });
-  const inside = await readdir(dir);
-  if (inside.length > 0) {
-    throw new UsageError('USAGE_OUTPUT_NOT_EMPTY', `-o ${options.output}: the folder is not empty (${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', …' : ''})`, {
-      hint: 'give a new or empty folder for the merged run',
+interface StagedOutput {
+  /** The merged run's handle, in its hidden folder. */
+  handle: RunHandle;
+  /** Where the run is once published. */
+  dir: string;
+  /** Renames the hidden folder to `dir`, in one step. */
+  publish: () => Promise<void>;
+}
+
+/**
+ * The merged run's folder under a name no reader takes for a run: `.merging-<id>` beside where it
+ * goes (run ids never start with a dot). In the run store it has no lock: nobody else knows it.
+ */
+async function stagedOutput(manifest: RunManifest, options: MergeShardsOptions, cwd: string): Promise<StagedOutput> {
+  let dir: string;
+  if (options.output === undefined) {
+    dir = new RunStore(options.projectRoot).runDir(manifest.id);
+  } else {
+    dir = resolve(cwd, options.output);
+    const inside = await readdir(dir).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
     });
+    if (inside.length > 0) {
+      throw new UsageError('USAGE_OUTPUT_NOT_EMPTY', `-o ${options.output}: the folder is not empty (${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', …' : ''})`, {
+        hint: 'give a new or empty folder for the merged run',
+      });
+    }
   }
-  const handle = new RunHandle(dir, manifest);
+  const staging = join(dirname(dir), `.merging-${basename(dir)}-${manifest.id}`);
+  await mkdir(staging, { recursive: true }).catch((error: unknown) => {
+    throw storeWriteError(error, staging);
+  });
+  const handle = new RunHandle(staging, manifest);
   await handle.updateManifest({});
-  return handle;
+  return {
+    handle,
+    dir,
+    // An empty folder given with -o is replaced (rename(2) takes an empty directory's place).
+    publish: () => rename(staging, dir),
+  };
 }
 
 /** The commit, when every shard ran at the same one (a CI matrix does); else none is claimed. */

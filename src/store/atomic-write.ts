@@ -15,6 +15,9 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await rename(tmp, path);
   } catch (error) {
     await rm(tmp, { force: true });
+    // A failed write through the file handle (ENOSPC, EDQUOT, EFBIG) names no file: this one is
+    // the file, so that the error is said as a write failure of it (storeWriteError), not a bug.
+    if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined) (error as NodeJS.ErrnoException).path = path;
     throw error;
   }
 }

@@ -151,7 +151,7 @@ function claimTakeover(dir: string, owner: LockOwner, text: string, pid: number,
   return undefined;
 }
 
-function lockedError(runId: string, path: string, owner: LockOwner): RunStoreError {
+export function lockedError(runId: string, path: string, owner: LockOwner): RunStoreError {
   return new RunStoreError('STORE_RUN_LOCKED', `run ${runId} is in use by process ${owner.pid} on ${owner.host} since ${owner.since}`, {
     location: { file: path },
     hint: `wait for that process to finish, or stop it (Ctrl-C) and then continue with --resume ${runId}; two processes writing one run would run its rows twice`,

@@ -8,7 +8,7 @@ import { dropRows } from './drop-rows.js';
 import { dropTail, readResultsFile, readStoredRows } from './results-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunHandle, manifestText } from './run-handle.js';
 import { isValidRunId } from './run-id.js';
-import { LOCK_FILE, RunLock, type LockDeps } from './run-lock.js';
+import { LOCK_FILE, RunLock, lockedError, readLockHolder, type LockDeps } from './run-lock.js';
 import { RowKeySet } from './row-key-set.js';
 import { RowOffsets } from './row-offsets.js';
 import { ResultsHash } from './results-integrity.js';
@@ -224,10 +224,16 @@ export class RunStore {
     return manifests;
   }
 
-  /** Deletes a run's folder (its manifest and results); never the response cache. */
+  /**
+   * Deletes a run's folder (its manifest and results); never the response cache. A run whose
+   * lock has a live holder is being written: STORE_RUN_LOCKED, nothing deleted.
+   */
   async remove(id: string): Promise<void> {
     if (!isValidRunId(id)) throw await this.#unknownRun(id);
-    await rm(this.runDir(id), { recursive: true, force: true });
+    const dir = this.runDir(id);
+    const holder = readLockHolder(dir, this.#lockDeps.isAlive);
+    if (holder?.alive === true) throw lockedError(id, join(dir, LOCK_FILE), holder.owner);
+    await rm(dir, { recursive: true, force: true });
   }
 
   async #unknownRun(id: string): Promise<UsageError> {

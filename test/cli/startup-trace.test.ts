@@ -20,6 +20,7 @@ describe('AGENTMARK_TRACE_STARTUP', () => {
     const lines = result.stderr.trimEnd().split('\n');
     for (const line of lines) expect(line).toMatch(/^startup \d+\.\d ms [a-z -]+$/);
     expect(lines.map((line) => line.replace(/^startup \d+\.\d ms /, ''))).toEqual([
+      'bin started',
       'bin loaded',
       'command run-experiment loaded',
       'project opened',

@@ -22,7 +22,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(
       renderHelp({
         usage: 'agentmark runs prune (--keep <n> | --older-than <days>d) [--prompt <path>] [--dry-run]',
-        summary: 'Deletes run folders under .agentmark/runs/ (never the response cache). A run still marked\nrunning that started within the last day is always kept.',
+        summary: 'Deletes run folders under .agentmark/runs/ (never the response cache). A run still being\nwritten (its lock has a live holder) is always kept, whatever its age.',
         options,
       }),
     );
