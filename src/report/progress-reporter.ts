@@ -24,6 +24,8 @@ export interface ProgressOptions {
 export interface ProgressReporter extends Reporter {
   /** Erases the progress line, so whatever prints next starts on a clean line. */
   clear(): void;
+  /** What paces the run now (`100 req/s by the provider`), shown on the line; undefined when nothing does. */
+  paced(text: string | undefined): void;
 }
 
 const CLEAR_LINE = '\r\x1b[2K';
@@ -50,11 +52,13 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
   let drawn = false;
   /** Off a terminal: the count on the last plain line printed, if any. */
   let printed: number | undefined;
+  let pacedBy: string | undefined;
 
   const line = (at: number, final = false): string => {
     const parts = [total === undefined ? `${done} rows` : `${done}/${total} rows (${formatPercent(done / Math.max(total, 1), 0)})`];
     if (verdicts > 0) parts.push(`pass ${formatPercent(passes / verdicts)}`);
     if (errored > 0) parts.push(`${errored} errored`);
+    if (pacedBy !== undefined && !final) parts.push(`paced: ${pacedBy}`);
     const elapsed = (at - start) / 1000;
     if (elapsed > 0) {
       const rate = done / elapsed;
@@ -117,5 +121,8 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
       clear();
     },
     clear,
+    paced(text) {
+      pacedBy = text;
+    },
   };
 }
