@@ -39,6 +39,12 @@ interface Waiter {
  * keeps the refusals under 1% and costs 3% of the wall).
  */
 const PROVIDER_SHARE = 0.99;
+/**
+ * ...and at this share, with no tolerance, while the provider says its bucket is nearly empty
+ * (under 5% left, or after a 429): the bucket then refills instead of meeting every request
+ * that goes a little early.
+ */
+const LOW_SHARE = 0.9;
 
 /**
  * The pace of one provider key and model family, shared by every caller in the process (runs,
@@ -80,6 +86,8 @@ export class RateLimiter {
   #outputTokens = 16;
   /** What the usage counted over what the caller estimated, on average (its tokenizer is not ours). */
   #tokenScale = 1;
+  /** The provider's request bucket is nearly empty (its last `remaining`, or a 429). */
+  #low = false;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -197,6 +205,7 @@ export class RateLimiter {
     }
     if (this.#tokenRate() !== undefined) this.#tokenLevel = Math.min(this.#tokenCapacity(), this.#tokenLevel + permit.tokens);
     if (reading !== undefined) this.#read(reading);
+    this.#low = true;
     const interval = this.#interval();
     const wait = reading?.retryAfterMs ?? (interval === undefined ? 1000 : interval);
     this.#blockedUntil = Math.max(this.#blockedUntil, now + wait);
@@ -213,6 +222,7 @@ export class RateLimiter {
   #read(reading: RateLimitReading): void {
     const requests = reading.requests;
     if (requests?.limit !== undefined) this.#providerRpm = requests.limit;
+    if (requests?.remaining !== undefined && this.#providerRpm !== undefined) this.#low = requests.remaining < this.#providerRpm * 0.05;
     const tokens = reading.tokens ?? reading.inputTokens;
     if (tokens?.limit !== undefined && tokens.limit !== this.#providerTpm) {
       const fresh = this.#tokenRate() === undefined;
@@ -236,7 +246,7 @@ export class RateLimiter {
     }
     if (now < this.#blockedUntil) return undefined;
     const interval = this.#interval();
-    if (interval !== undefined && now < this.#tat - tolerance(interval)) {
+    if (interval !== undefined && now < this.#tat - this.#tolerance()) {
       this.#pacedAt = now;
       this.#pacedBy = 'requests';
       return undefined;
@@ -285,7 +295,7 @@ export class RateLimiter {
     if (this.#inFlight >= this.#window) return undefined;
     let at = Math.max(now, this.#blockedUntil);
     const interval = this.#interval();
-    if (interval !== undefined) at = Math.max(at, this.#tat - tolerance(interval));
+    if (interval !== undefined) at = Math.max(at, this.#tat - this.#tolerance());
     const rate = this.#tokenRate();
     if (rate !== undefined) {
       const need = Math.min(Math.ceil(tokens * this.#tokenScale), this.#tokenCapacity()) - this.#tokenLevel;
@@ -295,9 +305,13 @@ export class RateLimiter {
     return Math.ceil(at + 0.5);
   }
 
+  #tolerance(): number {
+    return this.#low ? 0 : TOLERANCE_MS;
+  }
+
   /** Milliseconds between requests, when a request rate is known. */
   #interval(): number | undefined {
-    const rpm = minOf(this.#providerRpm === undefined ? undefined : this.#providerRpm * PROVIDER_SHARE, this.#caps.rpm?.value);
+    const rpm = minOf(this.#providerRpm === undefined ? undefined : this.#providerRpm * (this.#low ? LOW_SHARE : PROVIDER_SHARE), this.#caps.rpm?.value);
     return rpm === undefined ? undefined : 60_000 / rpm;
   }
 
@@ -329,9 +343,7 @@ export class RateLimiter {
  * slot's tolerance, 10 ms, the 6,000 RPM bench ran 13% under the rate on a loaded machine). The
  * slots stay where they are (GCRA): over any stretch the pace is the rate, give or take 50 ms.
  */
-function tolerance(_interval: number): number {
-  return 50;
-}
+const TOLERANCE_MS = 50;
 
 function minOf(a: number | undefined, b: number | undefined): number | undefined {
   if (a === undefined) return b;
