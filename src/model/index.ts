@@ -18,4 +18,4 @@ export { nodeFetch, useHttpThread, sendingFromThread } from './node-fetch.js';
 export { attemptGuard, type AttemptLog, type AttemptPolicy } from './attempt-guard.js';
 export { toModelCallError } from './model-call-error.js';
 export { loadAiSdk, type AiSdk } from './ai-sdk.js';
-export { RateStats, RateLimiter, readRateLimitHeaders, rateLimiterFor, type RateCaps, type RateLimitReading } from './rate-limit/index.js';
+export { RateStats, RateLimiter, readRateLimitHeaders, rateLimiterFor, type Permit, type RateCaps, type RateLimitReading } from './rate-limit/index.js';
