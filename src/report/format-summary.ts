@@ -83,7 +83,7 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
   lines.push(...latencyDetail(summary.latencyMs));
   if (summary.rateLimit) {
     const { refused, waitedMs } = summary.rateLimit;
-    lines.push(`  Rate:     ${plural(refused, 'request')} refused (429), ${formatDuration(waitedMs)} waiting for the rate limit (no row errored for it)`);
+    lines.push(`  Rate:     ${plural(refused, 'request')} refused (429) and waited out, ${formatDuration(waitedMs)} waiting for the rate limit`);
   }
   const both = summary.judge === undefined ? '' : ' (main and judge calls)';
   lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out${both}`);

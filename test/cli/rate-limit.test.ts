@@ -111,4 +111,18 @@ describe('run-experiment under a provider rate limit', () => {
     expect((arrivals[4] ?? 0) - (arrivals[1] ?? 0)).toBeGreaterThanOrEqual(2900);
     expect(result.stderr).toContain('paced: 1 req/s by --rpm');
   });
+
+  it("the config's rateLimit caps its provider, and the progress line names it", async () => {
+    server = await startOpenAIServer();
+    project = await cliProject({
+      'datasets/words.jsonl': words(3),
+      'agentmark.config.ts': 'export default { rateLimit: { openai: { rpm: 60 } } };\n',
+    });
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'jsonl'], { server });
+    expect(result.code).toBe(0);
+    const arrivals = modelCalls(server).map((request) => request.receivedAt);
+    expect(arrivals).toHaveLength(3);
+    expect((arrivals[2] ?? 0) - (arrivals[1] ?? 0)).toBeGreaterThanOrEqual(900);
+    expect(result.stderr).toContain('paced: 1 req/s by rateLimit.openai in the config');
+  });
 });
