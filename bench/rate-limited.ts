@@ -186,7 +186,7 @@ export const unlimitedAbScenario: Scenario = {
       const run = await measureNode(args, { cwd: project.dir, env: cliEnv(context.server), timeoutMs: 300_000 });
       if (run.code !== 0) notes.push(`${bin}: exit ${run.code}: ${run.stderr.slice(0, 200)}`);
       if (context.server.requests !== rows) notes.push(`${bin}: server saw ${context.server.requests} requests, expected ${rows}`);
-      return run.wallMs;
+      return run;
     };
     try {
       await once(other);
@@ -194,10 +194,13 @@ export const unlimitedAbScenario: Scenario = {
       const mine: number[] = [];
       const theirs: number[] = [];
       const ratios: number[] = [];
+      const mineCpu: number[] = [];
+      const theirsCpu: number[] = [];
+      const cpuRatios: number[] = [];
       for (let i = 0; i < runs; i += 1) {
         // Alternating which goes first, so a drift in load favours neither.
-        let a: number;
-        let b: number;
+        let a: Awaited<ReturnType<typeof once>>;
+        let b: Awaited<ReturnType<typeof once>>;
         if (i % 2 === 0) {
           b = await once(other);
           a = await once(context.bin);
@@ -205,10 +208,15 @@ export const unlimitedAbScenario: Scenario = {
           a = await once(context.bin);
           b = await once(other);
         }
-        mine.push(a);
-        theirs.push(b);
-        ratios.push(a / b);
-        context.log(`  pair ${i + 1}/${runs}: ${a.toFixed(0)} ms this build, ${b.toFixed(0)} ms the other`);
+        mine.push(a.wallMs);
+        theirs.push(b.wallMs);
+        ratios.push(a.wallMs / b.wallMs);
+        if (a.cpuMs !== undefined && b.cpuMs !== undefined) {
+          mineCpu.push(a.cpuMs);
+          theirsCpu.push(b.cpuMs);
+          cpuRatios.push(a.cpuMs / b.cpuMs);
+        }
+        context.log(`  pair ${i + 1}/${runs}: ${a.wallMs.toFixed(0)} ms (CPU ${a.cpuMs?.toFixed(0) ?? '?'} ms) this build, ${b.wallMs.toFixed(0)} ms (CPU ${b.cpuMs?.toFixed(0) ?? '?'} ms) the other`);
       }
       const ideal = median(theirs);
       return {
@@ -219,8 +227,9 @@ export const unlimitedAbScenario: Scenario = {
         metrics: [
           metric('wall, this build', 'ms', mine, { ideal, idealText: 'the other build', target: { value: ideal * 1.05, source: 'issue 38', text: '≤ 1.05× the other build' } }),
           metric('wall, the other build', 'ms', theirs),
+          ...(mineCpu.length > 0 ? [metric('CPU, this build', 'ms', mineCpu, { ideal: median(theirsCpu), idealText: 'the other build' }), metric('CPU, the other build', 'ms', theirsCpu)] : []),
         ],
-        details: { rows, pairedRatioMedian: Math.round(median(ratios) * 1000) / 1000 },
+        details: { rows, pairedRatioMedian: Math.round(median(ratios) * 1000) / 1000, ...(cpuRatios.length > 0 ? { pairedCpuRatioMedian: Math.round(median(cpuRatios) * 1000) / 1000 } : {}) },
       };
     } finally {
       await project.cleanup();

@@ -58,13 +58,14 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
     const parts = [total === undefined ? `${done} rows` : `${done}/${total} rows (${formatPercent(done / Math.max(total, 1), 0)})`];
     if (verdicts > 0) parts.push(`pass ${formatPercent(passes / verdicts)}`);
     if (errored > 0) parts.push(`${errored} errored`);
-    if (pacedBy !== undefined && !final) parts.push(`paced: ${pacedBy}`);
     const elapsed = (at - start) / 1000;
     if (elapsed > 0) {
       const rate = done / elapsed;
       parts.push(`${rate.toFixed(1)} rows/s`);
       if (!final && total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
     }
+    // Last: on a narrow terminal the line is cut, and the counts and the ETA matter more.
+    if (pacedBy !== undefined && !final) parts.push(`paced: ${pacedBy}`);
     return parts.join(' · ');
   };
 

@@ -105,8 +105,8 @@ describe('run-experiment under a provider rate limit', () => {
     // From the second request on: the first is let through at once, but its provider's first
     // call builds the request for a while before it goes out, so its arrival is late by that.
     const gaps = arrivals.slice(2).map((at, i) => at - (arrivals[i + 1] ?? 0));
-    // The limiter lets a request go up to 50 ms before its slot (a late timer must not lose it),
-    // and the slots stay one second apart; the rest is the way from the client to the server.
+    // The limiter lets a request go up to 10 ms before its slot at this pace (a late timer must
+    // not lose it), and the slots stay one second apart; the rest is the way to the server.
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(900);
     expect((arrivals[4] ?? 0) - (arrivals[1] ?? 0)).toBeGreaterThanOrEqual(2900);
     expect(result.stderr).toContain('paced: 1 req/s by --rpm');

@@ -12,7 +12,7 @@ describe('what a rate-limited run shows', () => {
     now = 1000;
     out.text = '';
     await progress.onRowEnd?.(rows[0]!);
-    expect(out.text).toBe('\r\x1b[2K1/4 rows (25%) · pass 100.0% · paced: 100 req/s by the provider · 1.0 rows/s · ETA 3.0s');
+    expect(out.text).toBe('\r\x1b[2K1/4 rows (25%) · pass 100.0% · 1.0 rows/s · ETA 3.0s · paced: 100 req/s by the provider');
     progress.paced(undefined);
     now = 2000;
     out.text = '';
