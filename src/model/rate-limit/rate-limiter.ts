@@ -125,7 +125,8 @@ export class RateLimiter {
 
   /** What paces requests now, e.g. `100 req/s by the provider`; undefined when nothing waited in the last 2 s. */
   pacing(): string | undefined {
-    if (this.#now() - this.#pacedAt > 2000) return undefined;
+    // Never paced (a key without limits): no clock read, once a call.
+    if (this.#pacedAt === Number.NEGATIVE_INFINITY || this.#now() - this.#pacedAt > 2000) return undefined;
     if (this.#pacedBy === 'window') return `${Math.floor(this.#window)} in flight after 429s`;
     const kind = this.#pacedBy;
     const provider = kind === 'requests' ? this.#providerRpm : this.#providerTpm;
@@ -269,6 +270,7 @@ export class RateLimiter {
 
   /** Lets the waiting requests go, first come first served, and sets the timer for the next. */
   #drain(): void {
+    if (this.#queue.length === 0) return;
     const now = this.#now();
     while (this.#queue.length > 0) {
       const head = this.#queue[0] as Waiter;
@@ -288,6 +290,8 @@ export class RateLimiter {
       this.#timerAt = Number.POSITIVE_INFINITY;
       this.#drain();
     }, Math.max(0, at - now));
+    // Each waiter's own deadline timer keeps the process up; this one must not once they are gone.
+    this.#timer.unref();
   }
 
   /** When the head of the queue may go, or undefined when it waits for a request to end. */
