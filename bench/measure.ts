@@ -17,6 +17,8 @@ export interface ChildRun {
   wallMs: number;
   /** Peak resident set size in MB, when the OS could tell. */
   peakRssMb: number | undefined;
+  /** CPU time (user + system) of the child in ms, when GNU time measured it: far steadier than the wall on a loaded machine. */
+  cpuMs?: number;
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -57,7 +59,7 @@ export async function measureNode(args: string[], options: ChildOptions): Promis
   const timeFile = join(scratch, 'time.txt');
   const useTime = rssMethod === 'gnu-time';
   const command = useTime ? TIME_BIN : process.execPath;
-  const argv = useTime ? ['-f', '%M', '-o', timeFile, process.execPath, ...args] : args;
+  const argv = useTime ? ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...args] : args;
   try {
     let stdout = '';
     let stderr = '';
@@ -87,14 +89,16 @@ export async function measureNode(args: string[], options: ChildOptions): Promis
     // Let the pipes drain after exit.
     await new Promise<void>((resolve) => (child.stdout.readableEnded ? resolve() : child.stdout.on('end', () => resolve())));
     let peakRssMb: number | undefined;
+    let cpuMs: number | undefined;
     if (useTime) {
-      const kb = Number((await readFile(timeFile, 'utf8').catch(() => '')).trim().split('\n').pop());
-      peakRssMb = Number.isFinite(kb) && kb > 0 ? kb / 1024 : undefined;
+      const [kb, user, system] = ((await readFile(timeFile, 'utf8').catch(() => '')).trim().split('\n').pop() ?? '').split(/\s+/).map(Number);
+      peakRssMb = kb !== undefined && Number.isFinite(kb) && kb > 0 ? kb / 1024 : undefined;
+      if (user !== undefined && system !== undefined && Number.isFinite(user + system)) cpuMs = (user + system) * 1000;
       // GNU time reports the child's exit status through its own.
     } else if (polledKb > 0) {
       peakRssMb = polledKb / 1024;
     }
-    return { startedAt: start, wallMs, peakRssMb, code, signal, stdout, stderr, timedOut };
+    return { startedAt: start, wallMs, peakRssMb, ...(cpuMs === undefined ? {} : { cpuMs }), code, signal, stdout, stderr, timedOut };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

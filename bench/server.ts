@@ -18,6 +18,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { anthropicBatches } from './server-anthropic-batches.js';
 import { openaiBatches } from './server-openai-batches.js';
 import { anthropicMessage, answerText, chatCompletion, emptyBatchStats, modelOf, parseJson, send, type BatchStats } from './server-reply.js';
+import { RateLimitBuckets, type RateLimitSettings } from './rate-limit-bucket.js';
 
 export type { BatchStats } from './server-reply.js';
 
@@ -35,6 +36,17 @@ export interface BenchServer {
   readonly batches: { readonly openai: BatchStats; readonly anthropic: BatchStats };
   /** Delay before every live answer (batches are not delayed). */
   latencyMs: number;
+  /**
+   * Enforce a rate limit on the live OpenAI answers with OpenAI's headers (rate-limit-bucket.ts),
+   * from now on; undefined: none (no header is sent). A request costs `tokensPerAnswer`.
+   */
+  setRateLimit(settings: RateLimitSettings | undefined): void;
+  /** The tokens each live answer's usage reports (prompt and completion). @default 10 */
+  tokensPerAnswer: number;
+  /** Live requests refused with 429 since the last `reset()`. */
+  readonly refused: number;
+  /** `performance.now()` of each live request the limit let through since the last `reset()`, when a limit is set. */
+  readonly acceptedAt: number[];
   /** Zeroes the counters, forgets batches and files, and starts a new CPU-time window. */
   reset(): void;
   /** CPU time (user + system) of this process since the last `reset()`, in ms. */
@@ -55,7 +67,10 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
   const sockets = new Set<Socket>();
   let url = '';
 
-  const state = { latencyMs };
+  const state = { latencyMs, tokensPerAnswer: 10 };
+  let limit: RateLimitBuckets | undefined;
+  let refused = 0;
+  let acceptedAt: number[] = [];
 
   const server = createServer((req, res) => handle(req, res));
   server.keepAliveTimeout = 60_000;
@@ -103,11 +118,29 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
       send(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'x-api-key and anthropic-version are required' } });
       return;
     }
+    let limitHeaders: Record<string, string> | undefined;
+    if (limit !== undefined && api === 'openai') {
+      const decision = limit.take(state.tokensPerAnswer);
+      if (!decision.ok) {
+        inFlight -= 1;
+        refused += 1;
+        send(res, decision.status, decision.body, decision.headers);
+        return;
+      }
+      limitHeaders = decision.headers;
+      acceptedAt.push(performance.now());
+    }
     const reply = (): void => {
       inFlight -= 1;
       requests += 1;
       lastAnswerAt = performance.now();
-      send(res, 200, api === 'anthropic' ? anthropicMessage(modelOf(body), text, requests) : chatCompletion(modelOf(body), text, requests));
+      if (api === 'anthropic') {
+        send(res, 200, anthropicMessage(modelOf(body), text, requests));
+        return;
+      }
+      const completion = chatCompletion(modelOf(body), text, requests);
+      if (state.tokensPerAnswer !== 10) completion.usage = { prompt_tokens: state.tokensPerAnswer - 2, completion_tokens: 2, total_tokens: state.tokensPerAnswer };
+      send(res, 200, completion, limitHeaders);
     };
     if (state.latencyMs > 0) setTimeout(reply, state.latencyMs);
     else reply();
@@ -140,8 +173,27 @@ export async function startBenchServer(latencyMs = 0): Promise<BenchServer> {
     set latencyMs(value: number) {
       state.latencyMs = value;
     },
+    get tokensPerAnswer() {
+      return state.tokensPerAnswer;
+    },
+    set tokensPerAnswer(value: number) {
+      state.tokensPerAnswer = value;
+    },
+    setRateLimit(settings) {
+      if (settings === undefined) limit = undefined;
+      else if (limit === undefined) limit = new RateLimitBuckets(settings);
+      else limit.set(settings);
+    },
+    get refused() {
+      return refused;
+    },
+    get acceptedAt() {
+      return acceptedAt;
+    },
     reset() {
       requests = 0;
+      refused = 0;
+      acceptedAt = [];
       maxInFlight = inFlight;
       firstRequestAt = undefined;
       lastAnswerAt = undefined;

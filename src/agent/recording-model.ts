@@ -1,6 +1,6 @@
 import type { LanguageModelMiddleware } from 'ai';
 import { ModelCallError } from '../errors/index.js';
-import { attemptGuard, costOf, toModelCallError, type AiSdk, type AttemptLog, type ModelResponse, type TokenUsage } from '../model/index.js';
+import { attemptGuard, rateGate, costOf, toModelCallError, type AiSdk, type AttemptLog, type ModelResponse, type TokenUsage } from '../model/index.js';
 import { agentCacheKey } from './agent-cache-key.js';
 import type { CallLog } from './call-log.js';
 import type { LanguageModelV3, LanguageModelV3GenerateResult } from './model-types.js';
@@ -81,7 +81,14 @@ export function recordingModel(modelName: string, transport: AgentTransport, sco
         const started = now();
         const attempts: AttemptLog = { failures: 0 };
         const guard = attemptGuard(
-          { timeoutMs: scope.timeoutMs, maxRetries: transport.maxRetries, retryDelayMs: 1000, random: Math.random, ...(transport.health === undefined ? {} : { health: transport.health }) },
+          {
+            timeoutMs: scope.timeoutMs,
+            maxRetries: transport.maxRetries,
+            retryDelayMs: 1000,
+            random: Math.random,
+            ...(transport.health === undefined ? {} : { health: transport.health }),
+            ...(transport.rateLimit === undefined ? {} : { rate: rateGate(modelName, transport.registry, transport.rateLimit) }),
+          },
           attempts,
         );
         const signal = params.abortSignal ?? scope.signal;

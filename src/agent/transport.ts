@@ -1,4 +1,4 @@
-import type { CacheMode, ConnectionHealth, ModelPrice, ProviderRegistry, ResponseCache } from '../model/index.js';
+import type { CacheMode, ConnectionHealth, ModelPrice, ProviderRegistry, RateLimitOptions, ResponseCache } from '../model/index.js';
 
 /** What an agent's model calls go through: the run's cache, providers and call policy. */
 export interface AgentTransport {
@@ -9,6 +9,8 @@ export interface AgentTransport {
   timeoutMs: number;
   maxRetries: number;
   prices: Record<string, ModelPrice>;
+  /** The provider keys' rate limiters, shared with the run's other calls. */
+  rateLimit?: RateLimitOptions;
   /** The run's circuit breaker. */
   health?: ConnectionHealth;
 }

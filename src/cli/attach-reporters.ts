@@ -40,6 +40,8 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   return (event) => {
     if (event.type === 'warning') {
       stderr.write(`warning: ${event.message}\n`);
+    } else if (event.type === 'paced') {
+      progress?.paced(event.paced);
     } else if (event.type === 'batch-progress') {
       if (!progress) return;
       progress.clear();

@@ -41,6 +41,10 @@ export function resumeSettings(manifest: RunManifest, flags: RunFlags, run: Flag
     if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
   }
   if (!selectionGiven && started.selection !== undefined) settings.selection = started.selection as RowSelection;
+  const caps = started['rateLimit'] as { rpm?: unknown; tpm?: unknown } | undefined;
+  if (flags.rpm === undefined && flags.tpm === undefined && caps !== undefined && typeof caps === 'object') {
+    settings.rateLimit = { ...(typeof caps.rpm === 'number' ? { rpm: caps.rpm } : {}), ...(typeof caps.tpm === 'number' ? { tpm: caps.tpm } : {}) };
+  }
   if (!cacheGiven && (cacheMode === 'use' || cacheMode === 'off' || cacheMode === 'only')) settings.cacheMode = cacheMode;
   return settings;
 }

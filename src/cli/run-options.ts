@@ -8,6 +8,8 @@ export const runOptions = {
   'side-by-side': { type: 'boolean', description: 'Several prompts sharing a dataset: one side-by-side summary, each compared with the first' },
   concurrency: { type: 'integer', value: '<n>', min: 1, max: 1000, default: 20, description: 'Rows in flight at once (as AgentMark)' },
   timeout: { type: 'number', value: '<seconds>', min: 0.001, default: 60, description: 'Per model call; aborts the request' },
+  rpm: { type: 'number', value: '<n>', min: 0.001, description: "Requests a minute to use of each provider key at most (below the limit its headers state; shards: the key's limit ÷ shards)" },
+  tpm: { type: 'number', value: '<n>', min: 1, description: 'Tokens a minute to use of each provider key at most' },
   'max-retries': { type: 'integer', value: '<n>', min: 0, max: 20, description: "Retries per call (default: the prompt's max_retries, else 3)" },
   repeat: { type: 'integer', value: '<n>', min: 1, max: 1000, default: 1, description: 'Run every row n times' },
   rows: { type: 'string', value: '<list>', description: 'Only these zero-based rows, e.g. 0,3-5,9' },

@@ -52,6 +52,9 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     ...(options.warmup ? { warmup: options.warmup } : {}),
     ...(options['warmup-repeats'] ? { warmupRepeats: options['warmup-repeats'] } : {}),
     concurrency: options.concurrency ?? 20,
+    ...(options.rpm === undefined && options.tpm === undefined
+      ? {}
+      : { rateLimit: { ...(options.rpm === undefined ? {} : { rpm: options.rpm }), ...(options.tpm === undefined ? {} : { tpm: options.tpm }) } }),
     // Unset without --timeout, so test_settings.timeout_seconds can set the prompt's default.
     ...(options.timeout === undefined ? {} : { timeoutMs: Math.round(options.timeout * 1000) }),
     repeat: options.repeat ?? 1,

@@ -51,7 +51,7 @@ export interface ModelCallErrorOptions extends AgentmarkErrorOptions {
 }
 
 /** A model call failed after its retries. Recorded on the row; the run goes on. */
-const SETUP_CODES = new Set(['MODEL_NO_API_KEY', 'MODEL_AUTH_FAILED', 'MODEL_NOT_FOUND', 'MODEL_UNREACHABLE', 'MODEL_BATCH_NOT_SUPPORTED', 'MODEL_BATCH_CONNECTION_FAILED']);
+const SETUP_CODES = new Set(['MODEL_NO_API_KEY', 'MODEL_AUTH_FAILED', 'MODEL_NOT_FOUND', 'MODEL_UNREACHABLE', 'MODEL_BATCH_NOT_SUPPORTED', 'MODEL_BATCH_CONNECTION_FAILED', 'MODEL_QUOTA_EXCEEDED']);
 
 export class ModelCallError extends AgentmarkError {
   readonly code: string;

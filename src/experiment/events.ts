@@ -32,6 +32,8 @@ export type RunEvent =
   | { type: 'warning'; message: string }
   | { type: 'row-start'; index: number; repeat: number }
   | { type: 'eval-end'; index: number; repeat: number; name: string; result: ScoredEval }
+  /** What paces the run's requests now (`100 req/s by the provider`), or undefined once nothing does. */
+  | { type: 'paced'; paced: string | undefined }
   /** The jobs of a `--batch` run, whenever one of them changes state or counts. */
   | { type: 'batch-progress'; jobs: BatchJobRecord[] }
   /** `replayed`: a row finished by an earlier attempt, sent again on `--resume` so reports cover all rows. */

@@ -30,6 +30,8 @@ export async function finishRun(end: RunEnd): Promise<ExperimentOutcome> {
     ...(prompt.testSettings.judge_min_agreement ? { judgeMinAgreement: prompt.testSettings.judge_min_agreement } : {}),
     runLimits: runLimitsOf(prompt),
   });
+  const rate = caller.rateStats;
+  if (rate.refused > 0 || rate.waitedMs > 0) summary.rateLimit = { refused: rate.refused, waitedMs: Math.round(rate.waitedMs) };
   if (status !== 'completed') {
     // Rows that never ran cannot pass: an unfinished run never reports PASSED.
     summary.passed = false;
@@ -45,7 +47,7 @@ export async function finishRun(end: RunEnd): Promise<ExperimentOutcome> {
   const stopped = unreachable
     ? { reason: 'server-unreachable' as const, error: unreachableError(unreachable, handle.id, notRun) }
     : refused
-      ? { reason: 'auth-failed' as const, error: keyRefusedError(refused, { modelName: caller.modelName, runId: handle.id, projectRoot: project.root, notRun }) }
+      ? { reason: refused.errorCode === 'MODEL_QUOTA_EXCEEDED' ? ('quota-exceeded' as const) : ('auth-failed' as const), error: keyRefusedError(refused, { modelName: caller.modelName, runId: handle.id, projectRoot: project.root, notRun }) }
       : undefined;
   const ended = handle.updateManifest({
     status,

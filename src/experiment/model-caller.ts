@@ -10,7 +10,7 @@ import {
   requestFromRendered,
   ResponseCache,
 } from '../model/index.js';
-import type { ConnectionHealth } from '../model/index.js';
+import { RateStats, type ConnectionHealth, type RateCaps } from '../model/index.js';
 import type { AgentTransport } from '../agent/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
 import type { LoadedPrompt, ModelSettings, RenderedPrompt } from '../prompt/types.js';
@@ -35,6 +35,8 @@ export interface ModelCaller {
   timeoutMs: number;
   /** What a config agent's model calls go through: the same cache, providers, retries and breaker. */
   transport: AgentTransport;
+  /** The run's 429s and waits for the rate limit (main, judge and agent calls). */
+  rateStats: RateStats;
   /** Writes the cache's queued answers and releases its open files; call when the run ends. */
   close: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
@@ -84,8 +86,10 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
   // With --no-cache every row needs the model: a missing key or unknown provider is a set-up
   // error before the run starts, not the same error on every row.
   if (mode === 'off') await registry.resolve(modelName);
+  const rateStats = new RateStats((paced) => void options.onEvent?.({ type: 'paced', paced }));
   const callOptions = {
     registry,
+    rateLimit: { concurrency: options.concurrency ?? 20, caps: rateCaps(options, config.rateLimit), stats: rateStats },
     tools: config.tools ?? {},
     timeoutMs: promptTimeoutMs(options, prompt),
     maxRetries: options.maxRetries ?? frontmatterConfig.max_retries ?? 3,
@@ -128,8 +132,10 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
       timeoutMs: callOptions.timeoutMs,
       maxRetries: callOptions.maxRetries,
       prices: callOptions.prices,
+      rateLimit: callOptions.rateLimit,
       ...(health === undefined ? {} : { health }),
     },
+    rateStats,
     close: () => cache.close(),
     judge,
     judgeWith: (live, fn) => judgeTransports.run(live, fn),
@@ -139,4 +145,15 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
       return [value, tally.spend()];
     },
   };
+}
+
+/** The user's caps: `--rpm`/`--tpm` on every provider, the config's `rateLimit` per provider. */
+function rateCaps(options: RunExperimentOptions, fromConfig: Record<string, { rpm?: number; tpm?: number }> | undefined): Record<string, RateCaps> {
+  const caps: Record<string, RateCaps> = {};
+  const flags = options.rateLimit;
+  if (flags?.rpm !== undefined || flags?.tpm !== undefined) {
+    caps['*'] = { ...flags, by: flags.rpm !== undefined ? '--rpm' : '--tpm' };
+  }
+  for (const [provider, limit] of Object.entries(fromConfig ?? {})) caps[provider] = { ...limit, by: `rateLimit.${provider} in the config` };
+  return caps;
 }

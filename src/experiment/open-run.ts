@@ -127,5 +127,7 @@ function manifestOptions(options: RunExperimentOptions, timeoutMs: number, promp
     // The config agent that ran the rows (`--agent`, else the prompt's test_settings.agent).
     ...(agent === undefined ? {} : { agent }),
     ...(options.batch ? { batch: { judgeLive: options.batch.judgeLive ?? false } } : {}),
+    // `--rpm`/`--tpm`, so that `--resume` keeps to the same share of the key.
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   };
 }

@@ -33,6 +33,12 @@ export interface RunExperimentOptions {
    * run of at least HTTP_THREAD_MIN_ROWS rows does; `false` keeps them on the main thread.
    */
   httpThread?: boolean;
+  /**
+   * Requests (`rpm`) and tokens (`tpm`) a minute this run's calls may use of each provider key,
+   * below what the provider's headers allow (`--rpm`, `--tpm`); the config's `rateLimit` adds
+   * per-provider caps.
+   */
+  rateLimit?: { rpm?: number; tpm?: number };
   /** Per model call, in ms; aborts the request itself. @default 60000 */
   timeoutMs?: number;
   /** @default the prompt's max_retries, else 3 */

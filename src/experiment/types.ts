@@ -86,6 +86,12 @@ export interface RunSummary {
   costUsd?: number;
   /** The LLM-judge calls' part of `usage` and `costUsd`; absent when no judge was asked. */
   judge?: JudgeSpend;
+  /**
+   * The provider's rate limit as this run met it: requests refused with 429 (each waited out and
+   * sent again, none a row's error) and the wall time any request spent waiting for capacity.
+   * Absent when no request waited.
+   */
+  rateLimit?: RateLimitSpend;
   /** Rows whose verdict differed between repeats (with --repeat). */
   flaky: Array<{ index: number; evals: string[] }>;
   /** Judge–human agreement, when dataset rows carry `labels` (a calibration set). */
@@ -98,6 +104,13 @@ export interface RunSummary {
    * error). `passed` is then false whatever the rows said.
    */
   outcome?: RunOutcome;
+}
+
+export interface RateLimitSpend {
+  /** Requests the provider refused with 429. */
+  refused: number;
+  /** Milliseconds during which at least one request waited for the rate limit. */
+  waitedMs: number;
 }
 
 /** How an unfinished run ended; see `RunSummary.outcome`. */

@@ -4,6 +4,7 @@ import { findConnectionFailure, findUnreachableFailure, type ConnectionHealth } 
 import { formatSeconds } from '../format-seconds.js';
 import { trackAttempt, untrackAttempt } from './attempt-hooks.js';
 import { releaseController, takeController } from './attempt-controllers.js';
+import { estimateTokens, isQuotaExceeded, readRateLimitHeaders, type Permit, type RateLimiter, type RateStats } from './rate-limit/index.js';
 
 export interface AttemptPolicy {
   /** Each HTTP request is aborted after this long. */
@@ -15,12 +16,22 @@ export interface AttemptPolicy {
   random: () => number;
   /** Told of each attempt that reached the server or could not. */
   health?: ConnectionHealth;
+  /** The key's rate limiter (and the run's tally of its waits): without one nothing is paced. */
+  rate?: { limiter: RateLimiter; stats?: RateStats };
 }
 
 /** What one model call went through; read after it ends. */
 export interface AttemptLog {
-  /** Attempts that failed (each one that was followed by another is a retry). */
+  /** Attempts that failed (each one that was followed by another is a retry); a 429 that was waited out is not one. */
   failures: number;
+}
+
+/** A 429 saying the account is out of quota (`insufficient_quota`): no wait cures it. */
+export class QuotaExceededError extends Error {
+  override readonly name = 'QuotaExceededError';
+  constructor(readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : 'quota exceeded', { cause: failure });
+  }
 }
 
 /** An attempt ran longer than the policy allows; its request was aborted. */
@@ -54,7 +65,26 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
     specificationVersion: 'v3',
     wrapGenerate: async ({ model, params }) => {
       const callerSignal = params.abortSignal;
+      const rate = policy.rate;
+      // A request waits for the rate limit (and its 429s) at most --timeout in all.
+      const firstAsked = rate === undefined ? 0 : Date.now();
+      let refused = 0;
       for (;;) {
+        let permit: Permit | undefined;
+        if (rate !== undefined) {
+          const { limiter, stats } = rate;
+          const tokens = limiter.countsTokens ? estimateTokens(params.prompt, params.maxOutputTokens, limiter.outputTokens) : 0;
+          permit = limiter.tryAcquire(tokens);
+          if (permit === undefined) {
+            stats?.startWaiting();
+            try {
+              permit = await limiter.acquire(tokens, callerSignal, firstAsked + policy.timeoutMs, refused, firstAsked);
+            } finally {
+              stats?.stopWaiting();
+            }
+          }
+          stats?.observe(limiter);
+        }
         // One controller per attempt, aborted by its timer, or by the caller's signal through
         // the caller's one listener (followCaller). AbortSignal.any would leave an entry on the
         // run-long caller signal for every call on Node 20: a leak over a 100,000-row run. An
@@ -88,8 +118,36 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
                 pending.then(settle, fail);
               });
           policy.health?.reached();
+          if (permit !== undefined) {
+            const input = result.usage.inputTokens.total;
+            const output = result.usage.outputTokens.total;
+            const used = input === undefined && output === undefined ? undefined : (input ?? 0) + (output ?? 0);
+            rate?.limiter.succeeded(permit, readRateLimitHeaders(result.response?.headers), used, output);
+            permit = undefined;
+          }
           return result;
         } catch (error) {
+          if (permit !== undefined && rate !== undefined) {
+            const limited = !callerSignal?.aborted && isRateLimited(error);
+            if (limited && isQuotaExceeded(error)) {
+              rate.limiter.released(permit);
+              permit = undefined;
+              policy.health?.reached();
+              throw new QuotaExceededError(error);
+            }
+            if (limited) {
+              // Waited out, not retried: a refused request costs nothing and says nothing of the row.
+              rate.limiter.refused(permit, readRateLimitHeaders(error.responseHeaders));
+              permit = undefined;
+              policy.health?.reached();
+              refused += 1;
+              if (rate.stats) rate.stats.refused += 1;
+              if (Date.now() - firstAsked < policy.timeoutMs) continue;
+              throw error;
+            }
+            rate.limiter.released(permit);
+            permit = undefined;
+          }
           if (callerSignal?.aborted) throw error;
           reportHealth(policy.health, error);
           const timedOut = timer.signal.aborted && timer.signal.reason instanceof AttemptTimeoutError;
@@ -101,6 +159,7 @@ export function attemptGuard(policy: AttemptPolicy, log: AttemptLog): LanguageMo
           else if (isRetryableHttpError(error)) await sleep(retryAfterMs(error.responseHeaders, backoff) ?? backoff, callerSignal);
           else throw error;
         } finally {
+          if (permit !== undefined) rate?.limiter.released(permit);
           clearTimeout(timeout);
           untrackAttempt(timer.signal);
           if (callerSignal !== undefined) unfollowCaller(callerSignal, abort);
@@ -145,6 +204,11 @@ function followCaller(caller: AbortSignal, abort: (reason: unknown) => void): vo
 
 function unfollowCaller(caller: AbortSignal, abort: (reason: unknown) => void): void {
   (lastCaller?.signal === caller ? lastCaller.aborts : followers.get(caller))?.delete(abort);
+}
+
+/** A 429 from the provider, as an AI SDK APICallError (checked by shape). */
+function isRateLimited(error: unknown): error is { statusCode: 429; responseHeaders?: Record<string, string>; responseBody?: unknown; data?: unknown } {
+  return typeof error === 'object' && error !== null && (error as { statusCode?: unknown }).statusCode === 429;
 }
 
 /** An AI SDK APICallError (checked by shape: the guard does not load the SDK) the provider says may be retried. */

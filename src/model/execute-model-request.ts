@@ -1,7 +1,7 @@
 import type { LanguageModel, LanguageModelUsage, Tool, ToolChoice as SdkToolChoice, ToolSet } from 'ai';
 import { ConfigError } from '../errors/index.js';
 import type { ToolChoice } from '../prompt/types.js';
-import { attemptGuard, type AttemptLog } from './attempt-guard.js';
+import { attemptGuard, type AttemptLog, type AttemptPolicy } from './attempt-guard.js';
 import { checkTools, pickTools } from './check-tools.js';
 import { toModelCallError } from './model-call-error.js';
 import type { ConnectionHealth } from './network-errors.js';
@@ -12,6 +12,7 @@ import type { ProviderRegistry } from './provider-registry.js';
 import { collectToolCalls } from './tool-calls.js';
 import type { ModelPrice, ModelRequest, ModelResponse, ResponseInfo, TokenUsage } from './types.js';
 import { loadAiSdk } from './ai-sdk.js';
+import { rateLimiterFor, type RateCaps, type RateStats } from './rate-limit/index.js';
 
 export interface ExecuteOptions {
   registry: ProviderRegistry;
@@ -33,6 +34,20 @@ export interface ExecuteOptions {
   random?: () => number;
   /** Told whether each HTTP attempt reached the server (the runner's circuit breaker listens). */
   health?: ConnectionHealth;
+  /**
+   * Pace the call by the rate limit of its provider key and model family, shared by every call of
+   * the process that passes this (live runs, judges, agents; a batch job's requests do not).
+   */
+  rateLimit?: RateLimitOptions;
+}
+
+export interface RateLimitOptions {
+  /** The most requests in flight the limiter may widen to (`--concurrency`). */
+  concurrency: number;
+  /** The user's caps by provider prefix; `*` applies to every provider. */
+  caps?: Readonly<Record<string, RateCaps>>;
+  /** The run's tally of 429s and waits, and its "paced" listener. */
+  stats?: RateStats;
 }
 
 /**
@@ -59,6 +74,7 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
       retryDelayMs: options.retryDelayMs ?? 1000,
       random: options.random ?? Math.random,
       ...(options.health === undefined ? {} : { health: options.health }),
+      ...(options.rateLimit === undefined ? {} : { rate: rateGate(request.modelName, options.registry, options.rateLimit) }),
     },
     log,
   );
@@ -123,6 +139,21 @@ export async function executeModelRequest(request: ModelRequest, options: Execut
       ...(response ? { response } : {}),
     };
   }
+}
+
+/** The limiter of the model's key, widened to the caller's concurrency and held to its caps. */
+export function rateGate(modelName: string, registry: ProviderRegistry, options: RateLimitOptions): NonNullable<AttemptPolicy['rate']> {
+  const key = registry.limitKey?.(modelName) ?? modelName;
+  const limiter = rateLimiterFor(key);
+  limiter.widen(options.concurrency);
+  const caps = options.caps;
+  if (caps !== undefined) {
+    const all = caps['*'];
+    const own = caps[modelName.slice(0, modelName.indexOf('/'))];
+    if (all !== undefined) limiter.cap(all);
+    if (own !== undefined) limiter.cap(own);
+  }
+  return { limiter, ...(options.stats === undefined ? {} : { stats: options.stats }) };
 }
 
 function tokenUsage(usage: LanguageModelUsage): TokenUsage {

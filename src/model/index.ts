@@ -7,7 +7,7 @@ export {
   type ProviderRegistry,
   type ProviderRegistryOptions,
 } from './provider-registry.js';
-export { executeModelRequest, type ExecuteOptions } from './execute-model-request.js';
+export { executeModelRequest, rateGate, type ExecuteOptions, type RateLimitOptions } from './execute-model-request.js';
 export { checkTools } from './check-tools.js';
 export { ResponseCache, type CachedResponse } from './response-cache.js';
 export { cachedCall, type CacheMode, type CachedCallOptions } from './cached-call.js';
@@ -18,3 +18,4 @@ export { nodeFetch, useHttpThread, sendingFromThread } from './node-fetch.js';
 export { attemptGuard, type AttemptLog, type AttemptPolicy } from './attempt-guard.js';
 export { toModelCallError } from './model-call-error.js';
 export { loadAiSdk, type AiSdk } from './ai-sdk.js';
+export { RateStats, RateLimiter, readRateLimitHeaders, rateLimiterFor, type Permit, type RateCaps, type RateLimitReading } from './rate-limit/index.js';

@@ -1,5 +1,6 @@
 import { isAgentmarkError, ModelCallError, type AgentmarkError } from '../errors/index.js';
-import { AttemptTimeoutError, RetryBudgetExhaustedError } from './attempt-guard.js';
+import { AttemptTimeoutError, QuotaExceededError, RetryBudgetExhaustedError } from './attempt-guard.js';
+import { RateLimitWaitError } from './rate-limit/index.js';
 import { findConnectionFailure } from './network-errors.js';
 
 import type { AiSdk as Ai } from './ai-sdk.js';
@@ -28,6 +29,11 @@ export function toModelCallError(error: unknown, context: FailureContext, ai: Ai
   if (context.signal?.aborted) return make('MODEL_ABORTED', 'the call was cancelled', false);
   const failure = unwrap(error, ai);
   if (failure instanceof AttemptTimeoutError) return make('MODEL_TIMEOUT', `${failure.message}${after}`, true);
+  if (failure instanceof RateLimitWaitError) return make('MODEL_RATE_LIMITED', `rate limited: ${failure.message}, past --timeout`, true, 429);
+  if (failure instanceof QuotaExceededError) {
+    const cause = failure.failure as { message?: unknown };
+    return make('MODEL_QUOTA_EXCEEDED', `HTTP 429 quota exceeded: ${typeof cause.message === 'string' ? cause.message : failure.message}`, false, 429);
+  }
   if (ai.APICallError.isInstance(failure) && failure.statusCode !== undefined && failure.statusCode >= 400) {
     const status = failure.statusCode;
     const [code, label] = describeStatus(status);

@@ -1,9 +1,11 @@
 import type { LanguageModel } from 'ai';
+import { createHash } from 'node:crypto';
 import { ModelCallError, UsageError } from '../errors/index.js';
 import { findInstalledPackage, KNOWN_PROVIDERS, loadInstalledProvider, providerPackageName } from './installed-provider.js';
 import { nodeFetch } from './node-fetch.js';
 import { openaiModels as loadOpenAIModels, type OpenAIModels } from './openai-models.js';
 import { guessProvider } from './guess-provider.js';
+import { modelFamily } from './rate-limit/limiters.js';
 
 /** Builds a model for the part of `provider/model` after the slash. */
 export type ProviderFactory = (modelId: string) => LanguageModel;
@@ -46,6 +48,12 @@ export interface ProviderRegistry {
    * package not installed), without loading anything; `shown` names the model in the message.
    */
   ensure(modelName: string, shown?: string): void;
+  /**
+   * Names the rate limit a model's calls count against: provider, base URL, a hash of the key
+   * and the model family (see model/rate-limit/limiters.ts). Calls with the same name share one
+   * limiter in the process.
+   */
+  limitKey?(modelName: string): string;
 }
 
 export function createProviderRegistry(options: ProviderRegistryOptions = {}): ProviderRegistry {
@@ -62,6 +70,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   // package up on disk and rebuilding its model on every call cost ~50 µs a row.
   const folders = new Map<string, string>();
   const installedModels = new Map<string, LanguageModel>();
+  const limitKeys = new Map<string, string>();
 
   async function openaiModel(modelId: string): Promise<LanguageModel> {
     if (apiKey === undefined && baseURL === undefined) {
@@ -131,6 +140,23 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       const { provider } = splitModelName(modelName, prefixes);
       if (Object.hasOwn(custom, provider) || provider === 'openai') return;
       packageFolder(provider, modelName, shown);
+    },
+    limitKey(modelName) {
+      let key = limitKeys.get(modelName);
+      if (key === undefined) {
+        const { provider, modelId } = splitModelName(modelName, prefixes);
+        const variable = provider.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+        // A registered provider's key is in its own code: the prefix is what there is to go by.
+        const [where, secret] = Object.hasOwn(custom, provider)
+          ? ['config', undefined]
+          : provider === 'openai'
+            ? [baseURL ?? 'api.openai.com', apiKey]
+            : [nonEmpty(env[`${variable}_BASE_URL`]) ?? 'default', nonEmpty(env[`${variable}_API_KEY`])];
+        const keyHash = secret === undefined ? 'no-key' : createHash('sha256').update(secret).digest('hex').slice(0, 16);
+        key = `${provider}|${where}|${keyHash}|${modelFamily(modelId)}`;
+        limitKeys.set(modelName, key);
+      }
+      return key;
     },
     redact(text) {
       return apiKey === undefined ? text : text.split(apiKey).join('[redacted]');

@@ -23,6 +23,12 @@ export interface AgentmarkConfig {
   providers?: Record<string, (modelId: string) => LanguageModel>;
   /** Prices by `provider/model`, in USD per million tokens, for cost reporting. */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Caps on what runs may use of each provider's key, by provider prefix, below the limit its
+   * headers state (a key shared with production traffic): `{ openai: { rpm: 500, tpm: 200000 } }`.
+   * `--rpm`/`--tpm` add a cap on every provider.
+   */
+  rateLimit?: Record<string, RateLimitCap>;
   /** Base URL for the built-in OpenAI-compatible provider (e.g. a proxy or local server). */
   baseURL?: string;
   /** `provider/model` used by LLM-judge scorers. */
@@ -44,6 +50,14 @@ export interface AgentmarkConfig {
    * does. Its fields win over the `OTEL_EXPORTER_OTLP_*` variables; the flags win over it.
    */
   otel?: OtelConfig;
+}
+
+/** One provider's `rateLimit` entry. */
+export interface RateLimitCap {
+  /** Requests a minute. */
+  rpm?: number;
+  /** Tokens a minute (prompt and answer). */
+  tpm?: number;
 }
 
 /** The config's `otel: { … }` (see docs/otel.md). */
@@ -78,6 +92,6 @@ export interface LoadedConfig extends AgentmarkConfig {
 }
 
 /** Keys `defineConfig` knows; anything else is reported, since it is most likely a typo. */
-export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters', 'hooks', 'agents', 'otel'] as const satisfies ReadonlyArray<
+export const CONFIG_KEYS = ['scorers', 'tools', 'providers', 'prices', 'baseURL', 'judgeModel', 'filters', 'hooks', 'agents', 'otel', 'rateLimit'] as const satisfies ReadonlyArray<
   keyof AgentmarkConfig
 >;

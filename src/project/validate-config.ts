@@ -24,8 +24,18 @@ const isPrice: Check = (value) => {
   return undefined;
 };
 
+const isRateCap: Check = (value) => {
+  if (!isRecord(value)) return `must be { rpm?, tpm? } (got ${describe(value)})`;
+  for (const [name, limit] of Object.entries(value)) {
+    if (name !== 'rpm' && name !== 'tpm') return `: unknown key "${name}" (rpm: requests a minute, tpm: tokens a minute)`;
+    if (limit !== undefined && (typeof limit !== 'number' || !Number.isFinite(limit) || limit <= 0)) return `.${name} must be a number above 0 (got ${describe(limit)})`;
+  }
+  return undefined;
+};
+
 /** For map-shaped keys, the check each entry must pass. */
-const ENTRY_CHECKS: Record<'scorers' | 'tools' | 'providers' | 'prices' | 'filters' | 'agents', Check> = {
+const ENTRY_CHECKS: Record<'scorers' | 'tools' | 'providers' | 'prices' | 'filters' | 'agents' | 'rateLimit', Check> = {
+  rateLimit: isRateCap,
   scorers: isFunction,
   agents: isFunction,
   filters: isFunction,
@@ -57,7 +67,7 @@ export function validateConfig(value: unknown, file: string): { config: Agentmar
       }
       for (const [name, item] of Object.entries(entry)) {
         const problem = check(item);
-        if (problem) fail(`${key}.${name}${problem.startsWith('.') ? '' : ' '}${problem}`);
+        if (problem) fail(`${key}.${name}${/^[.:]/.test(problem) ? '' : ' '}${problem}`);
       }
     } else if (key === 'hooks') {
       if (!isRecord(entry)) {

@@ -81,6 +81,10 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
       : `  Latency:  p50 ${formatDuration(p50)}, p95 ${formatDuration(p95)} (live calls only)`,
   );
   lines.push(...latencyDetail(summary.latencyMs));
+  if (summary.rateLimit) {
+    const { refused, waitedMs } = summary.rateLimit;
+    lines.push(`  Rate:     ${plural(refused, 'request')} refused (429) and waited out, ${formatDuration(waitedMs)} waiting for the rate limit`);
+  }
   const both = summary.judge === undefined ? '' : ' (main and judge calls)';
   lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out${both}`);
   lines.push(`  Cost:     ${formatCost(summary.costUsd)}${both}`);

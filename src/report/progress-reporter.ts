@@ -24,6 +24,8 @@ export interface ProgressOptions {
 export interface ProgressReporter extends Reporter {
   /** Erases the progress line, so whatever prints next starts on a clean line. */
   clear(): void;
+  /** What paces the run now (`100 req/s by the provider`), shown on the line; undefined when nothing does. */
+  paced(text: string | undefined): void;
 }
 
 const CLEAR_LINE = '\r\x1b[2K';
@@ -50,6 +52,7 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
   let drawn = false;
   /** Off a terminal: the count on the last plain line printed, if any. */
   let printed: number | undefined;
+  let pacedBy: string | undefined;
 
   const line = (at: number, final = false): string => {
     const parts = [total === undefined ? `${done} rows` : `${done}/${total} rows (${formatPercent(done / Math.max(total, 1), 0)})`];
@@ -61,6 +64,8 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
       parts.push(`${rate.toFixed(1)} rows/s`);
       if (!final && total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
     }
+    // Last: on a narrow terminal the line is cut, and the counts and the ETA matter more.
+    if (pacedBy !== undefined && !final) parts.push(`paced: ${pacedBy}`);
     return parts.join(' · ');
   };
 
@@ -117,5 +122,8 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
       clear();
     },
     clear,
+    paced(text) {
+      pacedBy = text;
+    },
   };
 }

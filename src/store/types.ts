@@ -48,7 +48,7 @@ export interface RunManifest {
   status: RunStatus;
   summary?: RunSummary;
   /** Why an interrupted run stopped, when it was not a signal (the model server became unreachable, or refused the key). */
-  stopped?: { reason: 'server-unreachable' | 'auth-failed'; message: string };
+  stopped?: { reason: 'server-unreachable' | 'auth-failed' | 'quota-exceeded'; message: string };
   /** Set on a run made with `--shard i/n`: one part of a run that `agentmark merge` puts together. */
   shard?: ShardRecord;
   /** Set on a run built by `agentmark merge` from shards. */

@@ -9,8 +9,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createBatchState, handleBatchApi, type BatchServerState } from './openai-batches.js';
 import { chatCompletion, responsesResult, type Answer } from './openai-replies.js';
 import { describeRequest, type OpenAIRequestInfo } from './openai-request.js';
+import { RateLimitBuckets, type RateLimitSettings } from '../../bench/rate-limit-bucket.js';
 
 export type { OpenAIRequestInfo } from './openai-request.js';
+export type { RateLimitSettings } from '../../bench/rate-limit-bucket.js';
 
 interface ReplyTiming {
   /** Wait this long before answering. */
@@ -38,6 +40,8 @@ export interface RecordedRequest {
   /** When the request arrived and, if the client hung up early, when it did (`Date.now()`). */
   receivedAt: number;
   closedAt?: number;
+  /** The status answered, once the answer was sent (a model call's; 429 when the rate limit refused it). */
+  status?: number;
 }
 
 export interface OpenAIServer {
@@ -49,6 +53,10 @@ export interface OpenAIServer {
   /** Requests the client gave up on before they were answered. */
   readonly closedEarly: number;
   setHandler(responder: OpenAIResponder): void;
+  /** Enforces (or with `undefined` stops enforcing) a rate limit with OpenAI's headers, from now on. */
+  setRateLimit(settings: RateLimitSettings | undefined): void;
+  /** Model calls refused with 429 by the rate limit. */
+  readonly refused: number;
   /** The files and batches endpoints' state: uploads, jobs, scripted faults (see openai-batches.ts). */
   batches: BatchServerState;
   close(): Promise<void>;
@@ -59,6 +67,12 @@ export interface OpenAIServerOptions {
   handler?: OpenAIResponder;
   /** Listen on this port (to bring a "dead" server back where the client looks). @default a free port */
   port?: number;
+  /**
+   * A rate limit on the model calls (see bench/rate-limit-bucket.ts): answers carry
+   * `x-ratelimit-*`, refusals are 429s with `retry-after`/`retry-after-ms` and OpenAI's body.
+   * A request costs its answer's tokens (usage). @default none: no header is sent
+   */
+  rateLimit?: RateLimitSettings;
 }
 
 /** The default: answers the last user message back, or an object shaped like the schema. */
@@ -74,6 +88,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   let closedEarly = 0;
   let nextId = 1;
   const batches = createBatchState();
+  let limit = options.rateLimit === undefined ? undefined : new RateLimitBuckets(options.rateLimit, Date.now);
 
   const server = createServer((req, res) => {
     void handle(req, res);
@@ -115,6 +130,16 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     }
     const info = describeRequest(path, record.body, req.headers.authorization);
     const reply = await responder(info);
+    let limitHeaders: Record<string, string> = {};
+    if (limit !== undefined) {
+      const decision = limit.take('status' in reply || 'hang' in reply || 'drop' in reply ? 0 : tokensOf(info, reply, path));
+      if (!decision.ok) {
+        record.status = decision.status;
+        sendJson(res, decision.status, decision.body, decision.headers);
+        return;
+      }
+      limitHeaders = decision.headers;
+    }
     if (reply.latencyMs !== undefined) await delay(reply.latencyMs);
     if (res.destroyed) return;
     if ('hang' in reply) return;
@@ -129,12 +154,14 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       if (reply.retryAfter !== undefined) headers['retry-after'] = String(reply.retryAfter);
       if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
       const message = reply.message ?? `scripted error ${reply.status}`;
-      sendJson(res, reply.status, { error: { message, type: 'server_error', code: String(reply.status) } }, headers);
+      record.status = reply.status;
+      sendJson(res, reply.status, { error: { message, type: 'server_error', code: String(reply.status) } }, { ...limitHeaders, ...headers });
       return;
     }
     const id = nextId++;
     const payload = path === '/v1/responses' ? responsesResult(info, reply, id) : chatCompletion(info, reply, id);
-    sendJson(res, 200, payload);
+    record.status = 200;
+    sendJson(res, 200, payload, limitHeaders);
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -155,6 +182,14 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     setHandler(next) {
       responder = next;
     },
+    setRateLimit(settings) {
+      if (settings === undefined) limit = undefined;
+      else if (limit === undefined) limit = new RateLimitBuckets(settings, Date.now);
+      else limit.set(settings);
+    },
+    get refused() {
+      return limit?.refused ?? 0;
+    },
     batches,
     close() {
       // Hanging requests would keep server.close() waiting forever; end every socket first.
@@ -162,6 +197,13 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
   };
+}
+
+/** The tokens an answer's usage will count: what the rate limit's token bucket is charged. */
+function tokensOf(info: OpenAIRequestInfo, reply: Answer, path: string): number {
+  const payload = path === '/v1/responses' ? responsesResult(info, reply, 0) : chatCompletion(info, reply, 0);
+  const usage = payload.usage as { total_tokens?: number } | undefined;
+  return usage?.total_tokens ?? 0;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

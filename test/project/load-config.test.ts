@@ -156,6 +156,17 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('checks rateLimit: { <provider>: { rpm?, tpm? } }', async () => {
+    const { error } = await configError({
+      'agentmark.config.js': 'export default { rateLimit: { openai: { rpm: 0 }, anthropic: { rps: 5 }, groq: 100 } };',
+    });
+    expect((error as ErrorList).errors.map((e) => e.message)).toEqual([
+      'rateLimit.openai.rpm must be a number above 0 (got number)',
+      'rateLimit.anthropic: unknown key "rps" (rpm: requests a minute, tpm: tokens a minute)',
+      'rateLimit.groq must be { rpm?, tpm? } (got number)',
+    ]);
+  });
+
   it('rejects a config without a default export', async () => {
     const { error } = await configError({ 'agentmark.config.ts': 'export const other = 1;' });
     expect(error.code).toBe('CONFIG_NO_EXPORT');
