@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
@@ -12,6 +12,7 @@ import { emitAgentSpans } from './agent-spans.js';
 import { evaluationEvent, EVALUATION_EVENT } from './evaluation-event.js';
 import { chatRequestAttributes, finishReasons, usageAttributes, type ServerOf } from './gen-ai.js';
 import { emitToolSpans, json } from './tool-spans.js';
+import { errorStatus } from './error-status.js';
 import type { RowSpanContext } from './span-context.js';
 
 export type { RowSpanContext };
@@ -48,13 +49,13 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
     ...(row.warmup ? { 'agentmark.warmup': true } : {}),
     ...(row.costUsd === undefined ? {} : { 'agentmark.cost_usd': row.costUsd }),
     'langfuse.experiment.item.id': identity,
-    ...itemMetadata(row.metadata),
+    ...itemMetadata(row.metadata, ctx.content),
     ...(ctx.content ? contentAttributes(row) : {}),
   };
   if (row.error !== undefined) attributes[ATTR_ERROR_TYPE] = row.timedOut ? 'timeout' : (row.errorCode ?? 'error');
   const span = ctx.tracer.startSpan('agentmark.row', { kind: SpanKind.INTERNAL, startTime: start, attributes }, ctx.parent);
   span.setAttribute('langfuse.experiment.item.root_observation_id', span.spanContext().spanId);
-  if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
+  if (row.error !== undefined) span.setStatus(errorStatus(row.error, ctx.content));
   const inRow = trace.setSpan(ctx.parent, span);
 
   const madeCall = !noLiveCall && (row.errorCode === undefined ? row.error === undefined : row.errorCode.startsWith('MODEL_') && !NO_CALL.has(row.errorCode));
@@ -63,7 +64,7 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
   if (row.judge && row.judge.calls > 0) emitJudge(row, ctx, inRow, start + callMs, end);
   // Each result evaluates the row's answer: the event names that response (GenAI conventions).
   const responseId = row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id };
-  for (const [name, result] of Object.entries(row.evals)) span.addEvent(EVALUATION_EVENT, { ...evaluationEvent(name, result), ...responseId }, end);
+  for (const [name, result] of Object.entries(row.evals)) span.addEvent(EVALUATION_EVENT, { ...evaluationEvent(name, result, ctx.content), ...responseId }, end);
   span.end(end);
 }
 
@@ -84,7 +85,7 @@ function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: n
   const span = ctx.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start, attributes }, parent);
   // Each retry is an attempt that failed before the one that answered; their times are not kept.
   for (let attempt = 1; attempt <= row.retries; attempt += 1) span.addEvent('agentmark.retry', { 'agentmark.retry.attempt': attempt }, start);
-  if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
+  if (row.error !== undefined) span.setStatus(errorStatus(row.error, ctx.content));
   emitToolSpans(row, ctx, trace.setSpan(parent, span), end);
   span.end(end);
 }
@@ -108,9 +109,13 @@ function emitJudge(row: RowResult, ctx: RowSpanContext, parent: Context, start: 
   ctx.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start, attributes }, parent).end(end);
 }
 
-function itemMetadata(metadata: Record<string, unknown>): Attributes {
+/**
+ * The row's metadata for Langfuse. `name` and `tags` are the labels rows are selected by (like an
+ * eval's name, not content) and always go; any other key is the dataset's own text, content.
+ */
+function itemMetadata(metadata: Record<string, unknown>, content: boolean): Attributes {
   const out: Attributes = {};
-  for (const [key, value] of Object.entries(metadata)) out[`langfuse.experiment.item.metadata.${key}`] = typeof value === 'string' ? value : json(value);
+  for (const [key, value] of Object.entries(metadata)) if (content || key === 'name' || key === 'tags') out[`langfuse.experiment.item.metadata.${key}`] = typeof value === 'string' ? value : json(value);
   return out;
 }
 
