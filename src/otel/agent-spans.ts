@@ -7,7 +7,7 @@ import {
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { AgentRowRecord } from '../agent/types.js';
 import type { RowResult } from '../experiment/types.js';
-import { chatRequestAttributes, usageAttributes } from './gen-ai.js';
+import { chatRequestAttributes, openInferenceLlm, usageAttributes } from './gen-ai.js';
 import { errorStatus } from './error-status.js';
 import type { RowSpanContext } from './span-context.js';
 import { emitToolSpans } from './tool-spans.js';
@@ -42,6 +42,7 @@ export function emitAgentSpans(row: RowResult, agent: AgentRowRecord, ctx: RowSp
       ...chatRequestAttributes(call.model, {}, ctx.serverOf),
       'openinference.span.kind': 'LLM',
       ...usageAttributes(call.usage),
+      ...openInferenceLlm(call.model, call.usage),
       ...(call.costUsd === undefined ? {} : { 'agentmark.cost_usd': call.costUsd }),
       'agentmark.retries': Math.max(0, call.attempts - 1),
     };

@@ -5,6 +5,7 @@ import { useOpenAIServer, type OpenAIReply } from '../helpers/openai-server.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
 import { REPO_ROOT } from '../helpers/temp-project.js';
 import { cliProject, type CliProject } from '../cli/cli-project.js';
+import { withoutIds } from './otel-tree.js';
 
 /**
  * Row content on spans: a sentinel in every field a row brings (input, expected output,
@@ -122,5 +123,90 @@ describe('--otel --otel-content', () => {
     expect(result.code).toBe(1);
     const sent = payload();
     for (const piece of everyPiece) expect(sent, piece).toContain(piece);
+  });
+
+  it('puts the rendered messages on the chat span (GenAI conventions and OpenInference), the row input and output on the row span; runs export sends the same', async () => {
+    expect((await run(['--otel-content'])).code).toBe(1);
+    const live = [...receiver.spans];
+    const row = live.find((span) => span.name === 'agentmark.row' && span.attributes['agentmark.row.index'] === 0);
+    const chat = live.find((span) => span.name === 'chat gpt-4o-mini' && span.parentSpanId === row?.spanId);
+    const messages = [
+      { role: 'system', parts: [{ type: 'text', content: 'You help.' }] },
+      { role: 'user', parts: [{ type: 'text', content: 'SNTL-input-a' }] },
+    ];
+    expect(JSON.parse(String(chat?.attributes['gen_ai.input.messages']))).toEqual(messages);
+    expect(chat?.attributes).toMatchObject({
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'answer to SNTL-input-a' }], finish_reason: 'stop' }]),
+      'openinference.span.kind': 'LLM',
+      'llm.model_name': 'gpt-4o-mini',
+      'llm.provider': 'openai',
+      'llm.input_messages.0.message.role': 'system',
+      'llm.input_messages.0.message.content': 'You help.',
+      'llm.input_messages.1.message.role': 'user',
+      'llm.input_messages.1.message.content': 'SNTL-input-a',
+      'llm.output_messages.0.message.role': 'assistant',
+      'llm.output_messages.0.message.content': 'answer to SNTL-input-a',
+      'input.value': JSON.stringify([{ role: 'system', content: 'You help.' }, { role: 'user', content: 'SNTL-input-a' }]),
+      'input.mime_type': 'application/json',
+      'output.value': 'answer to SNTL-input-a',
+      'output.mime_type': 'text/plain',
+    });
+    const input = chat?.attributes['gen_ai.usage.input_tokens'];
+    const output = chat?.attributes['gen_ai.usage.output_tokens'];
+    expect(input).toBeTypeOf('number');
+    expect(chat?.attributes).toMatchObject({ 'llm.token_count.prompt': input, 'llm.token_count.completion': output, 'llm.token_count.total': Number(input) + Number(output) });
+    expect(row?.attributes).toMatchObject({ 'input.value': '{"text":"SNTL-input-a"}', 'input.mime_type': 'application/json', 'output.value': 'answer to SNTL-input-a' });
+
+    receiver.spans.length = 0;
+    expect((await project.run(['runs', 'export', 'latest', '--otel', '--otel-content'], { server, env: env() })).code).toBe(0);
+    expect(withoutIds(receiver.spans)).toEqual(withoutIds(live));
+  });
+});
+
+describe('without --otel-content', () => {
+  it('the chat span has the model and token counts under OpenInference names, and no messages', async () => {
+    expect((await run([])).code).toBe(1);
+    const chat = receiver.spans.find((span) => span.name === 'chat gpt-4o-mini' && span.status.code !== 2);
+    expect(chat?.attributes).toMatchObject({ 'llm.model_name': 'gpt-4o-mini', 'llm.provider': 'openai' });
+    expect(chat?.attributes['llm.token_count.total']).toBeTypeOf('number');
+    const keys = receiver.spans.flatMap((span) => Object.keys(span.attributes));
+    expect(keys.filter((key) => /messages|^input\.|^output\./.test(key))).toEqual([]);
+  });
+});
+
+describe('--otel-trace-per row', () => {
+  it("makes each row × repeat the root of its own trace, linked to the run's span, sharing the run id as session and experiment", async () => {
+    const result = await run(['--otel-trace-per', 'row']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    const spans = receiver.spans;
+    const runSpan = spans.find((span) => span.name === 'agentmark.run');
+    const rowSpans = spans.filter((span) => span.name === 'agentmark.row');
+    const runId = (await project.runIds())[0];
+    expect(runSpan?.attributes).toMatchObject({ 'session.id': runId, 'langfuse.session.id': runId, 'langfuse.experiment.id': runId });
+    expect(rowSpans).toHaveLength(3);
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(4);
+    for (const row of rowSpans) {
+      expect(row.parentSpanId).toBe('');
+      expect(row.traceId).not.toBe(runSpan?.traceId);
+      expect(row.links).toEqual([{ traceId: runSpan?.traceId, spanId: runSpan?.spanId, attributes: { 'agentmark.link': 'run' } }]);
+      expect(row.attributes).toMatchObject({ 'session.id': runId, 'langfuse.session.id': runId, 'langfuse.experiment.id': runId, 'langfuse.experiment.item.root_observation_id': row.spanId });
+      // A row's calls and tools are in the row's trace.
+      for (const child of spans.filter((span) => span.parentSpanId === row.spanId)) expect(child.traceId).toBe(row.traceId);
+    }
+    expect(spans.filter((span) => span.traceId === runSpan?.traceId)).toEqual([runSpan]);
+  });
+
+  it('runs export takes it too; the default stays one trace; another value is a usage error', async () => {
+    expect((await run([])).code).toBe(1);
+    expect(new Set(receiver.spans.map((span) => span.traceId)).size).toBe(1);
+    receiver.spans.length = 0;
+    expect((await project.run(['runs', 'export', 'latest', '--otel', '--otel-trace-per', 'row'], { server, env: env() })).code).toBe(0);
+    expect(new Set(receiver.spans.map((span) => span.traceId)).size).toBe(4);
+    const bad = await run(['--otel-trace-per', 'item']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'error: --otel-trace-per must be run or row (got "item")\n  hint: run: one trace for the whole run (the default); row: one trace per row, linked to the run\'s (Langfuse)\n',
+    );
   });
 });
