@@ -222,7 +222,7 @@ export interface LabelBody {
 export type AgreementResponse = RunAgreementReport;
 
 /** Queue filters: rows an LLM judge scored, whose judge's reason voices doubt, a seeded sample, where people and the judge disagree. */
-export type QueueFilter = 'all' | 'judged' | 'doubt' | 'sample' | 'disagree';
+export type QueueFilter = 'all' | 'judged' | 'doubt' | 'sample' | 'disagree' | 'unreviewed-by-me' | 'unreviewed';
 
 export interface QueueResponse {
   filter: QueueFilter;
