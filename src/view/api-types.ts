@@ -116,6 +116,8 @@ export interface FlipsResponse {
   previous: string | null;
   /** [position in this run, the verdict it flipped to]. */
   flips: Array<[position: number, to: 'pass' | 'fail']>;
+  /** With no previous run to compare with: why, when earlier runs of the prompt had no rows. */
+  nothingToCompare?: string;
 }
 
 export interface SearchResponse {
