@@ -82,7 +82,6 @@ export function openInferenceLlm(modelName: string, usage: TokenUsage | undefine
   return {
     'llm.model_name': responseModel ?? model,
     'llm.provider': provider,
-    'llm.system': provider,
     ...(usage
       ? { 'llm.token_count.prompt': usage.inputTokens, 'llm.token_count.completion': usage.outputTokens, 'llm.token_count.total': usage.inputTokens + usage.outputTokens }
       : {}),
