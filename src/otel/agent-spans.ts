@@ -42,7 +42,7 @@ export function emitAgentSpans(row: RowResult, agent: AgentRowRecord, ctx: RowSp
       ...chatRequestAttributes(call.model, {}, ctx.serverOf),
       'openinference.span.kind': 'LLM',
       ...usageAttributes(call.usage),
-      ...openInferenceLlm(call.model, call.usage),
+      ...(ctx.content ? openInferenceLlm(call.model, call.usage) : {}),
       ...(call.costUsd === undefined ? {} : { 'agentmark.cost_usd': call.costUsd }),
       'agentmark.retries': Math.max(0, call.attempts - 1),
     };

@@ -75,7 +75,8 @@ export function finishReasons(reason: string | undefined): Attributes {
 
 /**
  * OpenInference's names for what a model call span already says in `gen_ai.*` (Phoenix reads
- * these): the model, its provider and the token counts. Not content: always set.
+ * these): the model, its provider and the token counts. Set with content export, as Phoenix's
+ * other attributes are; without it the `gen_ai.*` ones say the same, and every span stays small.
  */
 export function openInferenceLlm(modelName: string, usage: TokenUsage | undefined, responseModel?: string): Attributes {
   const { provider, model } = splitModel(modelName);

@@ -73,7 +73,7 @@ function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: n
     ...chatRequestAttributes(ctx.model, ctx.settings, ctx.serverOf),
     'openinference.span.kind': 'LLM',
     ...usageAttributes(row.usage),
-    ...openInferenceLlm(ctx.model, row.usage, row.response?.model),
+    ...(ctx.content ? openInferenceLlm(ctx.model, row.usage, row.response?.model) : {}),
     ...finishReasons(row.finishReason),
     ...(row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id }),
     ...(row.response?.model === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_MODEL]: row.response.model }),
@@ -108,7 +108,7 @@ function emitJudge(row: RowResult, ctx: RowSpanContext, parent: Context, start: 
     'agentmark.judge.cached': judge.cached,
     'agentmark.cached': judge.cached === judge.calls,
     ...usageAttributes(judge.calls > judge.cached ? judge.usage : undefined),
-    ...(ctx.judgeModel === undefined ? {} : openInferenceLlm(ctx.judgeModel, judge.calls > judge.cached ? judge.usage : undefined)),
+    ...(ctx.judgeModel === undefined || !ctx.content ? {} : openInferenceLlm(ctx.judgeModel, judge.calls > judge.cached ? judge.usage : undefined)),
     ...(judge.costUsd === undefined ? {} : { 'agentmark.cost_usd': judge.costUsd }),
   };
   const name = ctx.judgeModel === undefined ? 'chat' : `chat ${String(attributes['gen_ai.request.model'])}`;
