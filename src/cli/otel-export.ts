@@ -7,6 +7,7 @@ export interface OtelCliFlags {
   otel?: boolean | undefined;
   'otel-content'?: boolean | undefined;
   'otel-timeout'?: number | undefined;
+  'otel-trace-per'?: string | undefined;
 }
 
 export interface CliOtel {
@@ -33,6 +34,7 @@ export async function startOtel(flags: OtelCliFlags, env: NodeJS.ProcessEnv, pro
     ...(fromConfig?.headers === undefined ? {} : { headers: fromConfig.headers }),
     ...(timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(timeoutSeconds * 1000) }),
     ...(flags['otel-content'] || fromConfig?.content ? { content: true } : {}),
+    ...((flags['otel-trace-per'] ?? fromConfig?.tracePer) === undefined ? {} : { tracePer: flags['otel-trace-per'] ?? fromConfig?.tracePer }),
   });
   const otel = otelListener({ settings, projectRoot, env, judgeModel: config.judgeModel, baseURL: config.baseURL });
   return {

@@ -54,6 +54,7 @@ export const runOptions = {
   otel: { type: 'boolean', description: 'Export the run as an OpenTelemetry trace over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _PROTOCOL; see docs/otel.md)' },
   'otel-content': { type: 'boolean', description: 'With --otel: put inputs, outputs and tool arguments on the spans (off: they may hold personal data)' },
   'otel-timeout': { type: 'number', value: '<seconds>', min: 0.001, default: 5, description: 'With --otel: how long the end of the run waits for spans still queued' },
+  'otel-trace-per': { type: 'string', value: '<run|row>', default: 'run', description: "With --otel: one trace for the whole run, or one per row linked to the run's (Langfuse: row)" },
   batch: { type: 'boolean', description: "Send the rows' model calls as batch jobs: OpenAI's Batch API for openai/..., Anthropic's Message Batches API for anthropic/... (half price; answers within 24 h)" },
   'judge-live': { type: 'boolean', description: 'With --batch: LLM-judge evals call their model live' },
   'batch-max-requests': { type: 'integer', value: '<n>', min: 1, default: 50000, description: 'With --batch: requests per job' },

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Context } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Context } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_AGENT_NAME,
@@ -7,7 +7,8 @@ import {
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { AgentRowRecord } from '../agent/types.js';
 import type { RowResult } from '../experiment/types.js';
-import { chatRequestAttributes, usageAttributes } from './gen-ai.js';
+import { chatRequestAttributes, openInferenceLlm, usageAttributes } from './gen-ai.js';
+import { errorStatus } from './error-status.js';
 import type { RowSpanContext } from './span-context.js';
 import { emitToolSpans } from './tool-spans.js';
 
@@ -31,7 +32,7 @@ export function emitAgentSpans(row: RowResult, agent: AgentRowRecord, ctx: RowSp
   };
   if (row.error !== undefined) attributes[ATTR_ERROR_TYPE] = row.timedOut ? 'timeout' : (row.errorCode ?? 'error');
   const span = ctx.tracer.startSpan(`invoke_agent ${agent.name}`, { kind: SpanKind.INTERNAL, startTime: start, attributes }, parent);
-  if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
+  if (row.error !== undefined) span.setStatus(errorStatus(row.error, ctx.content));
   const inAgent = trace.setSpan(parent, span);
   let at = start;
   for (const call of agent.calls) {
@@ -41,6 +42,7 @@ export function emitAgentSpans(row: RowResult, agent: AgentRowRecord, ctx: RowSp
       ...chatRequestAttributes(call.model, {}, ctx.serverOf),
       'openinference.span.kind': 'LLM',
       ...usageAttributes(call.usage),
+      ...(ctx.content ? openInferenceLlm(call.model, call.usage) : {}),
       ...(call.costUsd === undefined ? {} : { 'agentmark.cost_usd': call.costUsd }),
       'agentmark.retries': Math.max(0, call.attempts - 1),
     };

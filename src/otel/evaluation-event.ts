@@ -14,16 +14,18 @@ export const EVALUATION_EVENT = EVENT_GEN_AI_EVALUATION_RESULT;
 /**
  * One eval's result as the attributes of a `gen_ai.evaluation.result` event. The score value
  * is the normalised score in [0, 1]; the raw score and the score schema's name (an eval is bound
- * to `scores.<name>` of agentmark.json) go in `agentmark.evaluation.*`.
+ * to `scores.<name>` of agentmark.json) go in `agentmark.evaluation.*`. The reason and a
+ * scorer's error message are row content (`exact_match` quotes the output and the expected
+ * output, a scorer may quote the input): only with `--otel-content`.
  */
-export function evaluationEvent(name: string, result: ScoredEval): Attributes {
+export function evaluationEvent(name: string, result: ScoredEval, content: boolean): Attributes {
   const label = result.label ?? (result.passed === undefined ? undefined : result.passed ? 'pass' : 'fail');
   return {
     [ATTR_GEN_AI_EVALUATION_NAME]: name,
     ...(result.normalized === undefined ? {} : { [ATTR_GEN_AI_EVALUATION_SCORE_VALUE]: result.normalized }),
     ...(label === undefined ? {} : { [ATTR_GEN_AI_EVALUATION_SCORE_LABEL]: label }),
-    ...(result.reason === undefined ? {} : { [ATTR_GEN_AI_EVALUATION_EXPLANATION]: result.reason }),
-    ...(result.error === undefined ? {} : { [ATTR_ERROR_TYPE]: result.errorCode ?? 'eval_error', 'agentmark.evaluation.error': result.error }),
+    ...(result.reason === undefined || !content ? {} : { [ATTR_GEN_AI_EVALUATION_EXPLANATION]: result.reason }),
+    ...(result.error === undefined ? {} : { [ATTR_ERROR_TYPE]: result.errorCode ?? 'eval_error', ...(content ? { 'agentmark.evaluation.error': result.error } : {}) }),
     ...(result.score === undefined ? {} : { 'agentmark.evaluation.score.raw': result.score }),
     ...(result.passed === undefined ? {} : { 'agentmark.evaluation.passed': result.passed }),
     ...(result.untyped ? {} : { 'agentmark.evaluation.schema': name }),

@@ -2,6 +2,7 @@ import type { StoredRun } from '../store/index.js';
 import { experimentKeyOf } from './experiment-key.js';
 import { packageVersion } from './package-version.js';
 import { createTraceExport, exportWarning } from './exporter.js';
+import { loadRenderMessages } from './messages.js';
 import { RunTrace } from './run-trace.js';
 import { serverOf } from './server-of.js';
 import type { OtelSettings } from './settings.js';
@@ -27,6 +28,8 @@ export async function exportStoredRun(run: StoredRun, options: ExportStoredRunOp
     tracer: exporter.tracer,
     serverOf: serverOf(options.env, options.baseURL),
     content: options.settings.content,
+    tracePer: options.settings.tracePer,
+    renderMessages: options.settings.content ? await loadRenderMessages(options.projectRoot, run.manifest) : undefined,
     judgeModel: options.judgeModel,
     experimentKey: await experimentKeyOf(options.projectRoot, run.manifest),
   });

@@ -72,3 +72,19 @@ export function finishReasons(reason: string | undefined): Attributes {
   if (reason === undefined || reason === '') return {};
   return { [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [reason.replace(/-/g, '_')] };
 }
+
+/**
+ * OpenInference's names for what a model call span already says in `gen_ai.*` (Phoenix reads
+ * these): the model, its provider and the token counts. Set with content export, as Phoenix's
+ * other attributes are; without it the `gen_ai.*` ones say the same, and every span stays small.
+ */
+export function openInferenceLlm(modelName: string, usage: TokenUsage | undefined, responseModel?: string): Attributes {
+  const { provider, model } = splitModel(modelName);
+  return {
+    'llm.model_name': responseModel ?? model,
+    'llm.provider': provider,
+    ...(usage
+      ? { 'llm.token_count.prompt': usage.inputTokens, 'llm.token_count.completion': usage.outputTokens, 'llm.token_count.total': usage.inputTokens + usage.outputTokens }
+      : {}),
+  };
+}

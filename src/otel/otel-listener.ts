@@ -5,6 +5,7 @@ import type { RunManifest } from '../store/types.js';
 import { experimentKeyOf } from './experiment-key.js';
 import { packageVersion } from './package-version.js';
 import { createTraceExport, exportWarning, type TraceExport } from './exporter.js';
+import { loadRenderMessages } from './messages.js';
 import { RunTrace } from './run-trace.js';
 import { serverOf } from './server-of.js';
 import type { OtelSettings } from './settings.js';
@@ -44,6 +45,8 @@ export function otelListener(options: OtelListenerOptions): OtelListener {
             tracer,
             serverOf: serverOf(options.env, options.baseURL),
             content: options.settings.content,
+    tracePer: options.settings.tracePer,
+    renderMessages: options.settings.content ? await loadRenderMessages(options.projectRoot, manifest) : undefined,
             judgeModel: options.judgeModel,
             experimentKey: await experimentKeyOf(options.projectRoot, manifest),
           });

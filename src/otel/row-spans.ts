@@ -1,8 +1,7 @@
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
-  ATTR_GEN_AI_OUTPUT_MESSAGES,
   ATTR_GEN_AI_RESPONSE_ID,
   ATTR_GEN_AI_RESPONSE_MODEL,
 } from '@opentelemetry/semantic-conventions/incubating';
@@ -10,8 +9,10 @@ import { rowIdentity, rowLabels } from '../dataset/index.js';
 import type { RowResult } from '../experiment/types.js';
 import { emitAgentSpans } from './agent-spans.js';
 import { evaluationEvent, EVALUATION_EVENT } from './evaluation-event.js';
-import { chatRequestAttributes, finishReasons, usageAttributes, type ServerOf } from './gen-ai.js';
+import { chatRequestAttributes, finishReasons, openInferenceLlm, usageAttributes, type ServerOf } from './gen-ai.js';
+import { inputMessageAttributes, outputMessageAttributes } from './messages.js';
 import { emitToolSpans, json } from './tool-spans.js';
+import { errorStatus } from './error-status.js';
 import type { RowSpanContext } from './span-context.js';
 
 export type { RowSpanContext };
@@ -48,13 +49,13 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
     ...(row.warmup ? { 'agentmark.warmup': true } : {}),
     ...(row.costUsd === undefined ? {} : { 'agentmark.cost_usd': row.costUsd }),
     'langfuse.experiment.item.id': identity,
-    ...itemMetadata(row.metadata),
+    ...itemMetadata(row.metadata, ctx.content),
     ...(ctx.content ? contentAttributes(row) : {}),
   };
   if (row.error !== undefined) attributes[ATTR_ERROR_TYPE] = row.timedOut ? 'timeout' : (row.errorCode ?? 'error');
-  const span = ctx.tracer.startSpan('agentmark.row', { kind: SpanKind.INTERNAL, startTime: start, attributes }, ctx.parent);
+  const span = ctx.tracer.startSpan('agentmark.row', { kind: SpanKind.INTERNAL, startTime: start, attributes, links: ctx.links }, ctx.parent);
   span.setAttribute('langfuse.experiment.item.root_observation_id', span.spanContext().spanId);
-  if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
+  if (row.error !== undefined) span.setStatus(errorStatus(row.error, ctx.content));
   const inRow = trace.setSpan(ctx.parent, span);
 
   const madeCall = !noLiveCall && (row.errorCode === undefined ? row.error === undefined : row.errorCode.startsWith('MODEL_') && !NO_CALL.has(row.errorCode));
@@ -63,7 +64,7 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
   if (row.judge && row.judge.calls > 0) emitJudge(row, ctx, inRow, start + callMs, end);
   // Each result evaluates the row's answer: the event names that response (GenAI conventions).
   const responseId = row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id };
-  for (const [name, result] of Object.entries(row.evals)) span.addEvent(EVALUATION_EVENT, { ...evaluationEvent(name, result), ...responseId }, end);
+  for (const [name, result] of Object.entries(row.evals)) span.addEvent(EVALUATION_EVENT, { ...evaluationEvent(name, result, ctx.content), ...responseId }, end);
   span.end(end);
 }
 
@@ -72,6 +73,7 @@ function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: n
     ...chatRequestAttributes(ctx.model, ctx.settings, ctx.serverOf),
     'openinference.span.kind': 'LLM',
     ...usageAttributes(row.usage),
+    ...(ctx.content ? openInferenceLlm(ctx.model, row.usage, row.response?.model) : {}),
     ...finishReasons(row.finishReason),
     ...(row.response?.id === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_ID]: row.response.id }),
     ...(row.response?.model === undefined ? {} : { [ATTR_GEN_AI_RESPONSE_MODEL]: row.response.model }),
@@ -79,12 +81,16 @@ function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: n
     'agentmark.retries': row.retries,
   };
   if (row.error !== undefined) attributes[ATTR_ERROR_TYPE] = row.timedOut ? 'timeout' : (row.errorCode ?? 'error');
-  if (ctx.content && row.output !== undefined) attributes[ATTR_GEN_AI_OUTPUT_MESSAGES] = outputMessages(row);
+  if (ctx.content) {
+    const messages = ctx.renderMessages?.(row.input);
+    if (messages) Object.assign(attributes, inputMessageAttributes(messages));
+    if (row.output !== undefined) Object.assign(attributes, outputMessageAttributes(row.output, row.finishReason));
+  }
   const name = `chat ${String(attributes['gen_ai.request.model'])}`;
   const span = ctx.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start, attributes }, parent);
   // Each retry is an attempt that failed before the one that answered; their times are not kept.
   for (let attempt = 1; attempt <= row.retries; attempt += 1) span.addEvent('agentmark.retry', { 'agentmark.retry.attempt': attempt }, start);
-  if (row.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: row.error });
+  if (row.error !== undefined) span.setStatus(errorStatus(row.error, ctx.content));
   emitToolSpans(row, ctx, trace.setSpan(parent, span), end);
   span.end(end);
 }
@@ -102,15 +108,20 @@ function emitJudge(row: RowResult, ctx: RowSpanContext, parent: Context, start: 
     'agentmark.judge.cached': judge.cached,
     'agentmark.cached': judge.cached === judge.calls,
     ...usageAttributes(judge.calls > judge.cached ? judge.usage : undefined),
+    ...(ctx.judgeModel === undefined || !ctx.content ? {} : openInferenceLlm(ctx.judgeModel, judge.calls > judge.cached ? judge.usage : undefined)),
     ...(judge.costUsd === undefined ? {} : { 'agentmark.cost_usd': judge.costUsd }),
   };
   const name = ctx.judgeModel === undefined ? 'chat' : `chat ${String(attributes['gen_ai.request.model'])}`;
   ctx.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start, attributes }, parent).end(end);
 }
 
-function itemMetadata(metadata: Record<string, unknown>): Attributes {
+/**
+ * The row's metadata for Langfuse. `name` and `tags` are the labels rows are selected by (like an
+ * eval's name, not content) and always go; any other key is the dataset's own text, content.
+ */
+function itemMetadata(metadata: Record<string, unknown>, content: boolean): Attributes {
   const out: Attributes = {};
-  for (const [key, value] of Object.entries(metadata)) out[`langfuse.experiment.item.metadata.${key}`] = typeof value === 'string' ? value : json(value);
+  for (const [key, value] of Object.entries(metadata)) if (content || key === 'name' || key === 'tags') out[`langfuse.experiment.item.metadata.${key}`] = typeof value === 'string' ? value : json(value);
   return out;
 }
 
@@ -121,11 +132,9 @@ function contentAttributes(row: RowResult): Attributes {
     ...(row.output === undefined ? {} : { 'langfuse.observation.output': typeof row.output === 'string' ? row.output : json(row.output) }),
     ...(row.expectedOutput === undefined ? {} : { 'langfuse.experiment.item.expected_output': json(row.expectedOutput) }),
     'agentmark.row.input': json(row.input),
+    // OpenInference (Phoenix): the row's input and output on its CHAIN span.
+    'input.value': json(row.input),
+    'input.mime_type': 'application/json',
+    ...(row.output === undefined ? {} : { 'output.value': typeof row.output === 'string' ? row.output : json(row.output), 'output.mime_type': typeof row.output === 'string' ? 'text/plain' : 'application/json' }),
   };
 }
-
-function outputMessages(row: RowResult): string {
-  const content = typeof row.output === 'string' ? row.output : json(row.output);
-  return json([{ role: 'assistant', parts: [{ type: 'text', content }], finish_reason: (row.finishReason ?? 'stop').replace(/-/g, '_') }]);
-}
-

@@ -3,6 +3,8 @@ import { ATTR_GEN_AI_PROMPT_NAME } from '@opentelemetry/semantic-conventions/inc
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
 import type { ServerOf } from './gen-ai.js';
+import type { RenderMessages } from './messages.js';
+import type { TraceLayout } from './settings.js';
 import { emitRowSpans, type RowSpanContext } from './row-spans.js';
 
 /** What a run's trace needs beyond its manifest. */
@@ -10,6 +12,10 @@ export interface RunTraceOptions {
   tracer: Tracer;
   serverOf: ServerOf;
   content: boolean;
+  /** With content: renders a row's messages (from the prompt the run stored). */
+  renderMessages?: RenderMessages | undefined;
+  /** @default 'run' */
+  tracePer?: TraceLayout | undefined;
   /** The config's `judgeModel` when `--judge-model` was not given (the manifest keeps only the flag). */
   judgeModel?: string | undefined;
   /** The prompt's `test_settings.experiment_key`. */
@@ -18,8 +24,10 @@ export interface RunTraceOptions {
 
 /**
  * One run as one trace: the root span `agentmark.run` opens at the run's start and closes at
- * its end with the gates' outcome; each row × repeat becomes a child (see emitRowSpans). Built
- * only from the manifest and stored rows, so a live run and `runs export` agree.
+ * its end with the gates' outcome; each row × repeat becomes a child (see emitRowSpans). With
+ * `tracePer: 'row'` each row × repeat is the root of its own trace instead (Langfuse models a
+ * dataset item as a trace), linked to the run's span and sharing its session id. Built only from
+ * the manifest and stored rows, so a live run and `runs export` agree.
  */
 export class RunTrace {
   readonly #root: Span;
@@ -27,17 +35,21 @@ export class RunTrace {
 
   constructor(manifest: RunManifest, options: RunTraceOptions) {
     const start = Date.parse(manifest.startedAt);
-    this.#root = options.tracer.startSpan('agentmark.run', { kind: SpanKind.INTERNAL, startTime: start, attributes: runAttributes(manifest, options) }, ROOT_CONTEXT);
-    const parent: Context = trace.setSpan(ROOT_CONTEXT, this.#root);
+    const perRow = options.tracePer === 'row';
+    const session = perRow ? sessionAttributes(manifest) : {};
+    this.#root = options.tracer.startSpan('agentmark.run', { kind: SpanKind.INTERNAL, startTime: start, attributes: { ...runAttributes(manifest, options), ...session } }, ROOT_CONTEXT);
+    const parent: Context = perRow ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, this.#root);
     this.#rows = {
       tracer: options.tracer,
       parent,
+      links: perRow ? [{ context: this.#root.spanContext(), attributes: { 'agentmark.link': 'run' } }] : [],
       model: manifest.model,
       judgeModel: judgeModelOf(manifest) ?? options.judgeModel,
       settings: manifest.settings,
       serverOf: options.serverOf,
       content: options.content,
-      shared: experimentContext(manifest),
+      renderMessages: options.renderMessages,
+      shared: { ...experimentContext(manifest), ...session },
       fallbackEnd: start,
     };
   }
@@ -94,6 +106,11 @@ function experimentContext(manifest: RunManifest): Attributes {
     'langfuse.experiment.name': `${manifest.prompt.name} (${manifest.model})`,
     ...(manifest.dataset ? { 'langfuse.experiment.dataset.id': `${manifest.dataset.path}@${manifest.dataset.hash.slice(0, 12)}` } : {}),
   };
+}
+
+/** What ties a run's row traces together: the run id as the session (Langfuse, Phoenix). */
+function sessionAttributes(manifest: RunManifest): Attributes {
+  return { 'session.id': manifest.id, 'langfuse.session.id': manifest.id, 'agentmark.trace_per': 'row' };
 }
 
 function judgeModelOf(manifest: RunManifest): string | undefined {

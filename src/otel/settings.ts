@@ -2,6 +2,9 @@ import { UsageError } from '../errors/index.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
+/** One trace for the whole run (rows are its children), or one trace per row × repeat linked to the run's. */
+export type TraceLayout = 'run' | 'row';
+
 /** Where and how a run's trace is sent (`--otel`). */
 export interface OtelSettings {
   /** The traces URL (`…/v1/traces`). */
@@ -14,6 +17,8 @@ export interface OtelSettings {
   timeoutMs: number;
   /** Put message content (inputs, outputs, tool arguments) on spans. @default false */
   content: boolean;
+  /** `--otel-trace-per`. @default 'run' */
+  tracePer: TraceLayout;
 }
 
 /** What the CLI flags (or the config's `otel: {…}`) say; the environment fills in the rest. */
@@ -24,6 +29,7 @@ export interface OtelFlags {
   headers?: Record<string, string>;
   timeoutMs?: number;
   content?: boolean;
+  tracePer?: string;
 }
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
@@ -49,7 +55,15 @@ export function resolveOtelSettings(env: NodeJS.ProcessEnv, flags: OtelFlags = {
     headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS), ...flags.headers },
     timeoutMs: flags.timeoutMs ?? 5000,
     content: flags.content ?? false,
+    tracePer: traceLayout(flags.tracePer),
   };
+}
+
+function traceLayout(value: string | undefined): TraceLayout {
+  if (value === undefined || value === 'run' || value === 'row') return value ?? 'run';
+  throw new UsageError('USAGE_OTEL_TRACE_PER', `--otel-trace-per must be run or row (got "${value}")`, {
+    hint: 'run: one trace for the whole run (the default); row: one trace per row, linked to the run\'s (Langfuse)',
+  });
 }
 
 function checkUrl(url: string): void {

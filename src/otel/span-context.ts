@@ -1,11 +1,14 @@
-import type { Attributes, Context, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Tracer } from '@opentelemetry/api';
 import type { ServerOf } from './gen-ai.js';
+import type { RenderMessages } from './messages.js';
 
 /** What every row of one run shares. */
 export interface RowSpanContext {
   tracer: Tracer;
-  /** The run's root span, as the parent context. */
+  /** The run's root span as the parent context, or (one trace per row) the root context. */
   parent: Context;
+  /** One trace per row: the link from each row span to the run's span. */
+  links: Link[];
   /** `provider/model` of the run. */
   model: string;
   /** The judges' model, when known (`--judge-model`, the config's `judgeModel`). */
@@ -13,6 +16,8 @@ export interface RowSpanContext {
   settings: Record<string, unknown>;
   serverOf: ServerOf;
   content: boolean;
+  /** With content: the row's rendered messages, for `gen_ai.input.messages`. */
+  renderMessages?: RenderMessages | undefined;
   /** Attributes every row span repeats (Langfuse's experiment context). */
   shared: Attributes;
   /** Where a row without a stored end time ends (runs stored before rows had one): the run's start. */

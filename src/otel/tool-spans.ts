@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, type Attributes, type Context } from '@opentelemetry/api';
+import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
@@ -9,6 +9,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { RowResult } from '../experiment/types.js';
+import { errorStatus } from './error-status.js';
 import type { RowSpanContext } from './span-context.js';
 
 /** A row's tool calls as `execute_tool` spans under `parent`, at `at` (their exact times are not kept). */
@@ -24,7 +25,7 @@ export function emitToolSpans(row: RowResult, ctx: RowSpanContext, parent: Conte
     };
     // The AI SDK runs a tool between two steps of the call; when exactly is not kept.
     const span = ctx.tracer.startSpan(`execute_tool ${call.name}`, { kind: SpanKind.INTERNAL, startTime: at, attributes: tool }, parent);
-    if (call.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: call.error });
+    if (call.error !== undefined) span.setStatus(errorStatus(call.error, ctx.content));
     span.end(at);
   }
 }

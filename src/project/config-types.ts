@@ -74,6 +74,8 @@ export interface OtelConfig {
   timeoutSeconds?: number;
   /** Put inputs, outputs and tool arguments on the spans. @default false */
   content?: boolean;
+  /** One trace per run, or one per row linked to the run's (`--otel-trace-per`). @default 'run' */
+  tracePer?: 'run' | 'row';
 }
 
 /** The config's fields as loaded, plus where they came from so watch mode can watch them. */

@@ -102,6 +102,7 @@ function otelProblems(value: unknown): string[] {
     protocol: (v) => (v === 'http/protobuf' || v === 'http/json' ? undefined : `must be "http/protobuf" or "http/json" (got ${describe(v)})`),
     timeoutSeconds: (v) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : `must be a number of seconds above 0 (got ${describe(v)})`),
     headers: (v) => (isRecord(v) && Object.values(v).every((h) => typeof h === 'string') ? undefined : 'must be an object of strings'),
+    tracePer: (v) => (v === 'run' || v === 'row' ? undefined : `must be "run" or "row" (got ${describe(v)})`),
   };
   for (const [name, item] of Object.entries(value)) {
     const check = fields[name];

@@ -116,6 +116,8 @@ export interface FlipsResponse {
   previous: string | null;
   /** [position in this run, the verdict it flipped to]. */
   flips: Array<[position: number, to: 'pass' | 'fail']>;
+  /** With no previous run to compare with: why, when earlier runs of the prompt had no rows. */
+  nothingToCompare?: string;
 }
 
 export interface SearchResponse {
@@ -222,7 +224,7 @@ export interface LabelBody {
 export type AgreementResponse = RunAgreementReport;
 
 /** Queue filters: rows an LLM judge scored, whose judge's reason voices doubt, a seeded sample, where people and the judge disagree. */
-export type QueueFilter = 'all' | 'judged' | 'doubt' | 'sample' | 'disagree';
+export type QueueFilter = 'all' | 'judged' | 'doubt' | 'sample' | 'disagree' | 'unreviewed-by-me' | 'unreviewed';
 
 export interface QueueResponse {
   filter: QueueFilter;

@@ -5,7 +5,7 @@ import { agreementOfRun, appendAnnotations, labelLine, runLabels, type RunLabels
 import { verdictKind } from '../scoring/agreement/index.js';
 import { openRunFolder, type RunManifest, type StoredRun } from '../store/index.js';
 import type { AgreementResponse, LabelBody, QueueResponse, ReviewEval, ReviewResponse, ReviewRow } from './api-types.js';
-import { parseQueueQuery, readsRows, rowInQueue, samplePositions } from './review-queue.js';
+import { parseQueueQuery, readsLabels, readsRows, rowInQueue, samplePositions } from './review-queue.js';
 import type { RunCatalog } from './run-catalog.js';
 import type { RunIndex } from './run-index.js';
 import { LabelCache, labelSources } from './label-sources.js';
@@ -84,7 +84,7 @@ export async function reviewRoute(catalog: RunCatalog, context: ReviewContext, i
     if (parsed.filter === 'sample') positions = samplePositions(index.count, parsed);
     else if (!readsRows(parsed.filter)) positions = Array.from({ length: index.count }, (_, p) => p);
     else {
-      const labels = parsed.filter === 'disagree' ? await runLabels(runOf(catalog, id, manifest), catalog.store) : undefined;
+      const labels = readsLabels(parsed.filter) ? await runLabels(runOf(catalog, id, manifest), catalog.store) : undefined;
       positions = [];
       await eachRow(index, (row, p) => {
         if (rowInQueue(row, labels?.labelsFor(row) ?? [], evals, parsed)) positions.push(p);

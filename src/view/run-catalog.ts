@@ -153,10 +153,10 @@ export class RunCatalog {
 
   /** Rows of `id` that flipped since the previous run of its prompt (computed here, not in the page). */
   async flips(id: string, manifest: RunManifest): Promise<FlipsResponse> {
-    const previous = await this.previous(manifest);
+    const { previous, empty } = await this.previous(manifest);
     const current = await this.index(id, manifest);
     const before = previous === undefined ? undefined : await this.manifest(previous);
-    if (previous === undefined || !before) return { previous: null, flips: [] };
+    if (previous === undefined || !before) return { previous: null, flips: [], ...(empty.length > 0 ? { nothingToCompare: nothingToCompare(empty) } : {}) };
     const index = await this.index(previous, before);
     const open = this.#open.get(previous) as OpenRun;
     // A finished run's verdicts never change: made once, however often a live page asks.
@@ -166,15 +166,20 @@ export class RunCatalog {
 
   /**
    * The run of the same prompt and model just before this one (what a watch rerun follows), whose
-   * rows the run page marks as flipped against. Ids sort by start time.
+   * rows the run page marks as flipped against. Ids sort by start time. A run with no row (one
+   * interrupted before its first row finished) is passed over: against it nothing could flip,
+   * and "0 rows flipped" would claim a comparison; `empty` lists those passed over.
    */
-  async previous(manifest: RunManifest): Promise<string | undefined> {
+  async previous(manifest: RunManifest): Promise<{ previous: string | undefined; empty: RunManifest[] }> {
+    const empty: RunManifest[] = [];
     for (const id of await this.store.ids()) {
       if (id >= manifest.id) continue;
       const other = await this.manifest(id);
-      if (other?.prompt.path === manifest.prompt.path && other.model === manifest.model) return id;
+      if (other?.prompt.path !== manifest.prompt.path || other.model !== manifest.model) continue;
+      if ((await this.index(id, other)).count > 0) return { previous: id, empty };
+      empty.push(other);
     }
-    return undefined;
+    return { previous: undefined, empty };
   }
 }
 
@@ -186,4 +191,13 @@ export function runResponse(manifest: RunManifest, index: RunIndex): RunResponse
     ...(manifest.summary ? {} : { live: index.liveSummary() }),
     ...resumeOf(manifest),
   };
+}
+
+/** Why the run page compares with no earlier run: each earlier run of the prompt had no row. */
+function nothingToCompare(empty: readonly RunManifest[]): string {
+  const [latest] = empty;
+  const what = (m: RunManifest): string => `${m.id} (${m.status}, no row recorded)`;
+  return empty.length === 1
+    ? `nothing to compare with: the previous run of this prompt, ${what(latest as RunManifest)}, has no rows`
+    : `nothing to compare with: the ${empty.length} earlier runs of this prompt have no rows (the latest: ${what(latest as RunManifest)})`;
 }

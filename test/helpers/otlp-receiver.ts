@@ -34,6 +34,7 @@ export interface ReceivedSpan {
   events: Array<{ name: string; timeMs: number; attributes: Record<string, AttributeValue> }>;
   /** 0 unset, 1 ok, 2 error. */
   status: { code: number; message?: string };
+  links: Array<{ traceId: string; spanId: string; attributes: Record<string, AttributeValue> }>;
   resource: Record<string, AttributeValue>;
 }
 
@@ -120,6 +121,7 @@ interface OtlpSpan {
   attributes?: OtlpKeyValue[];
   events?: Array<{ name: string; timeUnixNano: string | number; attributes?: OtlpKeyValue[] }>;
   status?: { code?: number; message?: string };
+  links?: Array<{ traceId: string | Uint8Array; spanId: string | Uint8Array; attributes?: OtlpKeyValue[] }>;
 }
 interface OtlpRequest {
   resourceSpans?: Array<{ resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
@@ -142,6 +144,7 @@ function flatten(request: OtlpRequest): ReceivedSpan[] {
           attributes: attributes(span.attributes),
           events: (span.events ?? []).map((event) => ({ name: event.name, timeMs: nanosToMs(event.timeUnixNano), attributes: attributes(event.attributes) })),
           status: { code: span.status?.code ?? 0, ...(span.status?.message ? { message: span.status.message } : {}) },
+          links: (span.links ?? []).map((link) => ({ traceId: id(link.traceId), spanId: id(link.spanId), attributes: attributes(link.attributes) })),
           resource,
         });
       }

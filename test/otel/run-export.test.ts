@@ -196,7 +196,7 @@ describe('--otel', () => {
     expect(event?.attributes[ATTR_GEN_AI_RESPONSE_ID]).toBe(rowCall?.attributes[ATTR_GEN_AI_RESPONSE_ID]);
     expect([0, 1]).toContain(event?.attributes[ATTR_GEN_AI_EVALUATION_SCORE_VALUE]);
     expect(['pass', 'fail']).toContain(event?.attributes[ATTR_GEN_AI_EVALUATION_SCORE_LABEL]);
-    // No content without --otel-content (a judge's explanation is its reason, kept as the conventions ask).
+    // No content without --otel-content (test/otel/content.test.ts checks every byte sent).
     const content = ['langfuse.observation.input', 'langfuse.observation.output', 'langfuse.experiment.item.expected_output', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'];
     expect(spans.flatMap((span) => Object.keys(span.attributes).filter((key) => content.includes(key)))).toEqual([]);
   });

@@ -3,7 +3,12 @@ import { parseHeaders, redactHeaders, resolveOtelSettings } from '../../src/otel
 
 describe('resolveOtelSettings', () => {
   it('defaults to the local collector over http/protobuf, 5 s, no content', () => {
-    expect(resolveOtelSettings({})).toEqual({ url: 'http://localhost:4318/v1/traces', protocol: 'http/protobuf', headers: {}, timeoutMs: 5000, content: false });
+    expect(resolveOtelSettings({})).toEqual({ url: 'http://localhost:4318/v1/traces', protocol: 'http/protobuf', headers: {}, timeoutMs: 5000, content: false, tracePer: 'run' });
+  });
+
+  it("takes one trace per run (the default) or per row; the config's tracePer too", () => {
+    expect(resolveOtelSettings({}, { tracePer: 'row' }).tracePer).toBe('row');
+    expect(() => resolveOtelSettings({}, { tracePer: 'rows' })).toThrow(expect.objectContaining({ code: 'USAGE_OTEL_TRACE_PER' }));
   });
 
   it('appends /v1/traces to the base endpoint; the traces endpoint is used as given and wins', () => {

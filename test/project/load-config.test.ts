@@ -145,13 +145,14 @@ describe('loadConfig', () => {
 
   it("checks otel: { … } field by field", async () => {
     const { error } = await configError({
-      'agentmark.config.js': 'export default { otel: { endpoint: 4318, protocol: "grpc", timeoutSeconds: 0, headers: { a: 1 }, enabeld: true } };',
+      'agentmark.config.js': 'export default { otel: { endpoint: 4318, protocol: "grpc", timeoutSeconds: 0, headers: { a: 1 }, tracePer: "item", enabeld: true } };',
     });
     expect((error as ErrorList).errors.map((e) => e.message)).toEqual([
       'otel.endpoint must be a string (got number)',
       'otel.protocol must be "http/protobuf" or "http/json" (got "grpc")',
       'otel.timeoutSeconds must be a number of seconds above 0 (got number)',
       'otel.headers must be an object of strings',
+      'otel.tracePer must be "run" or "row" (got "item")',
       'otel: unknown key "enabeld"; did you mean "enabled"?',
     ]);
   });

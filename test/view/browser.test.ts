@@ -187,8 +187,8 @@ describe('the viewer in a real browser', () => {
         return text !== undefined && text !== null && text !== '' && !text.includes('…');
       }),
     );
-    expect(await page.locator('.row[data-index="0"] [role=cell]').nth(2).textContent()).toBe(HOSTILE.img);
-    expect(await page.locator('.row[data-index="1"] [role=cell]').nth(2).textContent()).toBe(HOSTILE.script);
+    expect(await page.locator('.row[data-index="0"] .output-cell').textContent()).toBe(HOSTILE.img);
+    expect(await page.locator('.row[data-index="1"] .output-cell').textContent()).toBe(HOSTILE.script);
     expect(await page.textContent('.prompt-name')).toBe(HOSTILE.img);
     await page.click('.row[data-index="0"] a');
     await page.waitForSelector('.row-page [data-testid=output]');

@@ -12,18 +12,27 @@ export interface TableShape {
   table: string;
   row: string;
   cell: string;
+  /**
+   * How it is drawn on a narrow window (≤ NARROW_PX, where style.css stacks tables into cards):
+   * the lines of a card, or a row's short cells only (its long ones sit below it, full width).
+   */
+  narrow?: { row?: string; cell?: string; when?: string; unaligned?: true };
 }
+
+/** style.css's `max-width: 40rem` (rem in a media query is 16 px). */
+export const NARROW_PX = 640;
 
 /** The tables the viewer draws. The grid page's table (one column per run) uses `grid`. */
 export const TABLES = {
-  rows: { name: 'rows table', table: '.rows-table', row: '.rows-head, .row', cell: '[role=columnheader], [role=cell]' },
+  // A phone's cards: each line's cells in one line; the lines are not columns of one table.
+  rows: { name: 'rows table', table: '.rows-table', row: '.rows-head, .row', cell: '[role=columnheader], [role=cell]', narrow: { when: '.cards', row: '.row-line', unaligned: true } },
   runs: { name: 'runs table', table: 'table.runs', row: 'tr', cell: 'th, td' },
   /** The runs page's pass rate per eval: one line per eval, names and rates in two columns. */
   rates: { name: 'pass rates', table: '.rates', row: '.rates > div', cell: 'dt, dd' },
-  evals: { name: 'evals table', table: 'table.evals', row: 'tr', cell: 'th, td' },
-  compareEvals: { name: 'compare evals table', table: 'table.compare-evals', row: 'tr', cell: 'th, td' },
+  evals: { name: 'evals table', table: 'table.evals', row: 'tr', cell: 'th, td', narrow: { cell: 'th, td:not(.reason)' } },
+  compareEvals: { name: 'compare evals table', table: 'table.compare-evals', row: 'tr', cell: 'th, td', narrow: { row: 'td, th', cell: 'td, th' } },
   /** A row's labels (row page, review queue): one line per eval. */
-  labels: { name: 'labels table', table: 'table.labels-table', row: 'tr', cell: 'th, td' },
+  labels: { name: 'labels table', table: 'table.labels-table', row: 'tr', cell: 'th, td', narrow: { cell: 'th, td:not(.controls)' } },
   /** The agreement panel's confusion matrices. */
   confusion: { name: 'confusion matrix', table: 'table.confusion', row: 'tr', cell: 'th, td' },
   grid: { name: 'results grid', table: '[role=grid], table.grid', row: '[role=row], tr', cell: '[role=columnheader], [role=rowheader], [role=gridcell], [role=cell], th, td' },
@@ -50,7 +59,7 @@ const SLACK = 1.5;
  * - content past the window's right edge with no box that scrolls to it.
  */
 export async function layoutProblems(page: Page, check: LayoutCheck): Promise<string[]> {
-  return page.evaluate(inPage, { tables: check.tables, optional: check.optional ?? [], noScrollingSideways: check.noScrollingSideways ?? false, slack: SLACK });
+  return page.evaluate(inPage, { tables: check.tables, optional: check.optional ?? [], noScrollingSideways: check.noScrollingSideways ?? false, slack: SLACK, narrowPx: NARROW_PX });
 }
 
 /**
@@ -98,6 +107,7 @@ interface El {
   getBoundingClientRect(): Box;
   querySelectorAll(selector: string): ArrayLike<El>;
   closest(selector: string): El | null;
+  matches(selector: string): boolean;
   getAttribute(name: string): string | null;
 }
 interface Style {
@@ -112,8 +122,10 @@ interface PageGlobals {
   getComputedStyle(el: El): Style;
 }
 
-function inPage({ tables, optional, noScrollingSideways, slack }: { tables: readonly TableShape[]; optional: readonly TableShape[]; noScrollingSideways: boolean; slack: number }): string[] {
+function inPage({ tables, optional, noScrollingSideways, slack, narrowPx }: { tables: readonly TableShape[]; optional: readonly TableShape[]; noScrollingSideways: boolean; slack: number; narrowPx: number }): string[] {
   const { document, innerWidth, getComputedStyle } = globalThis as unknown as PageGlobals;
+  const drawn = (shape: TableShape, table: El): TableShape =>
+    innerWidth <= narrowPx && shape.narrow && (shape.narrow.when === undefined || table.matches(shape.narrow.when)) ? { ...shape, ...shape.narrow } : shape;
   const problems: string[] = [];
   const shown = (el: El): boolean => {
     const box = el.getBoundingClientRect();
@@ -126,7 +138,8 @@ function inPage({ tables, optional, noScrollingSideways, slack }: { tables: read
   };
   const overlap = (a: Box, b: Box): boolean => Math.min(a.right, b.right) - Math.max(a.left, b.left) > slack && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > slack;
 
-  const checkTable = (shape: TableShape, table: El, t: number): void => {
+  const checkTable = (given: TableShape, table: El, t: number): void => {
+    const shape = drawn(given, table);
     const name = `${shape.name}${t > 0 ? ` ${t + 1}` : ''}`;
     const rows = Array.from(table.querySelectorAll(shape.row)).filter((r) => r.closest(shape.table) === table && shown(r));
     if (rows.length === 0) return void problems.push(`${name}: no rows drawn`);
@@ -144,7 +157,7 @@ function inPage({ tables, optional, noScrollingSideways, slack }: { tables: read
         const previous = boxes[k - 1];
         if (previous && overlap(previous, b)) problems.push(`${name} row ${i}: cells ${k - 1} and ${k} overlap`);
       });
-      if (cells.length === lefts.length) {
+      if (cells.length === lefts.length && !('unaligned' in shape && shape.unaligned)) {
         boxes.forEach((b, k) => {
           const left = lefts[k] as number;
           if (Math.abs(b.left - left) > slack) problems.push(`${name} row ${i}: column ${k} starts at ${Math.round(b.left)} px, in the first row at ${Math.round(left)} px`);
@@ -201,6 +214,42 @@ function inPage({ tables, optional, noScrollingSideways, slack }: { tables: read
   );
   for (const el of unreachable.slice(0, 5)) problems.push(`${describe(el)} reaches ${Math.round(el.getBoundingClientRect().right)} px, past the ${innerWidth} px window, and nothing scrolls to it`);
   return problems;
+}
+
+/**
+ * The elements matching `selector` (shown ones) that are not wholly inside the window's width:
+ * on screen as the page opens, with no box to scroll sideways. As sentences; empty when none.
+ */
+export async function outsideWindow(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate(
+    ({ selector, slack }) => {
+      const { document, innerWidth, getComputedStyle } = globalThis as unknown as PageGlobals;
+      const found = Array.from(document.querySelectorAll(selector)).filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+      });
+      if (found.length === 0) return [`nothing matches ${selector}`];
+      return found
+        .filter((el) => {
+          const box = el.getBoundingClientRect();
+          return box.left < -slack || box.right > innerWidth + slack;
+        })
+        .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" spans ${Math.round(el.getBoundingClientRect().left)}–${Math.round(el.getBoundingClientRect().right)} px of a ${innerWidth} px window`);
+    },
+    { selector, slack: SLACK },
+  );
+}
+
+/** At `width` px wide (then back to the size before): what `measure` finds. */
+export async function atWidth<T>(page: Page, width: number, measure: () => Promise<T>): Promise<T> {
+  const original = page.viewportSize();
+  try {
+    await page.setViewportSize({ width, height: original?.height ?? 900 });
+    await page.evaluate(() => new Promise<void>((done) => (globalThis as unknown as Frames).requestAnimationFrame(() => (globalThis as unknown as Frames).requestAnimationFrame(() => done()))));
+    return await measure();
+  } finally {
+    if (original) await page.setViewportSize(original);
+  }
 }
 
 /** What a chart draws, read from the page: its axes' titles, its marks, and where they fall. */

@@ -7,7 +7,7 @@ import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { launchBrowser } from './browser.js';
 import { exampleProject } from './example-project.js';
-import { TABLES, chartShapes, viewportProblems, type LayoutCheck } from './geometry.js';
+import { TABLES, atWidth, chartShapes, outsideWindow, viewportProblems, type LayoutCheck } from './geometry.js';
 
 /** The browser globals that callbacks given to page.waitForFunction use (they run in the page). */
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
@@ -18,6 +18,7 @@ let browser: { context: BrowserContext; close: () => Promise<void> };
 let page: Page;
 let base: string;
 let head: string;
+let support: string;
 const pageErrors: string[] = [];
 /** Requests answered with an error (a missing favicon was one). */
 const failedRequests: string[] = [];
@@ -50,7 +51,9 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
     const runs = (JSON.parse((await cli(['runs', '--format', 'json'])).stdout) as Array<{ id: string; prompt: string }>).reverse();
     base = runs.find((r) => r.prompt === V1)?.id as string;
     head = runs.find((r) => r.prompt === V2)?.id as string;
-    server = await startViewServer({ projectRoot: project.dir, port: 0 });
+    support = runs.find((r) => r.prompt === 'prompts/support-reply.prompt.mdx')?.id as string;
+    // A reviewer, so the review queue has its label controls.
+    server = await startViewServer({ projectRoot: project.dir, port: 0, reviewer: 'ana' });
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -96,6 +99,69 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       await page.goto(`${server.url}#/compare/${base}/${head}`);
       await page.waitForSelector('.changed-row');
       expect(await viewportProblems(page, COMPARE)).toEqual(NONE);
+    });
+  });
+
+  describe('at 1280 and 390 px, the verdicts and the controls a reviewer needs are on screen (no box to scroll sideways)', () => {
+    const onScreen = async (selector: string): Promise<Record<number, string[]>> => ({
+      1280: await atWidth(page, 1280, () => outsideWindow(page, selector)),
+      390: await atWidth(page, 390, () => outsideWindow(page, selector)),
+    });
+
+    it('the run page: every verdict of a five-eval run, as stacked cards on a phone', async () => {
+      await page.goto(`${server.url}#/runs/${support}`);
+      // (its outputs are long enough to end in "…" in the table: wait for the input instead)
+      await page.waitForFunction(() => (document.querySelector('.row[data-index="0"] .input-cell')?.textContent ?? '…') !== '…');
+      expect(await page.locator('.row[data-index="0"] .verdict-cell').count()).toBe(5);
+      expect(await onScreen('.row .verdict-cell .chip')).toEqual(NONE);
+      const narrow = await atWidth(page, 390, async () => ({
+        cards: await page.locator('.rows-table.cards').count(),
+        // each card names the eval beside its verdict
+        names: await page.locator('.row[data-index="0"] .cell-eval').allTextContents(),
+        problems: await outsideWindow(page, '.row .row-top [role=cell]'),
+      }));
+      expect(narrow).toEqual({ cards: 1, names: ['mentions_next_step', 'no_blame', 'reply_length', 'tone', 'fast_enough', 'latency'], problems: [] });
+    });
+
+    it("the input column shows the input's message, not its first JSON key; the full JSON on hover and on the row page", async () => {
+      const cell = page.locator('.row[data-index="0"] .input-cell');
+      const input = { customer: { name: 'ada lovelace', tier: 'gold' }, subject: 'Damaged package', message: 'My order arrived with a cracked screen.', items: [{ name: 'Phone X', qty: 1 }] };
+      expect(await cell.textContent()).toBe('My order arrived with a cracked screen.');
+      expect(await cell.getAttribute('title')).toBe(JSON.stringify(input, null, 2));
+      await page.goto(`${server.url}#/runs/${support}/rows/0`);
+      expect(await page.textContent('.row-page pre.input')).toBe(JSON.stringify(input, null, 2));
+    });
+
+    it("the review queue: its label controls", async () => {
+      await page.goto(`${server.url}#/runs/${support}/review`);
+      await page.waitForSelector('.queue-row .label-controls');
+      expect(await viewportProblems(page, { tables: [TABLES.labels] })).toEqual(NONE);
+      expect(await onScreen('.queue-row .label-controls button, .queue-row .label-controls select, .queue-row .label-controls input')).toEqual(NONE);
+      expect(await onScreen('.queue-row pre.output, .queue-row .expected')).toEqual(NONE);
+    });
+
+    it('the compare page: each eval\'s figures and each changed row\'s verdicts', async () => {
+      await page.goto(`${server.url}#/compare/${base}/${head}`);
+      await page.waitForSelector('.changed-row');
+      expect(await onScreen('table.compare-evals td')).toEqual(NONE);
+      expect(await onScreen('.changed-row .base-verdict .chip, .changed-row .head-verdict .chip, .changed-row pre')).toEqual(NONE);
+    });
+
+    it('the row page: the evals table has no tall empty rows, its verdicts on screen', async () => {
+      await page.goto(`${server.url}#/runs/${support}/rows/1`);
+      await page.waitForSelector('.row-page table.evals');
+      expect(await onScreen('table.evals .chip')).toEqual(NONE);
+      // A row is as tall as its text needs: a line for the eval, its verdict and score (two when a
+      // long name wraps), then its reason at no fewer than 30 characters a line (22 px each).
+      const tall = await atWidth(page, 390, () =>
+        page.locator('table.evals tbody tr').evaluateAll((rows) =>
+          rows
+            .map((row) => ({ height: row.getBoundingClientRect().height, reason: row.querySelector('.reason')?.textContent ?? '' }))
+            .filter(({ height, reason }) => height > 2 * 26 + 16 + Math.ceil(reason.length / 30) * 22)
+            .map(({ height, reason }) => `${Math.round(height)} px for "${reason.slice(0, 30)}"`),
+        ),
+      );
+      expect(tall).toEqual([]);
     });
   });
 

@@ -112,7 +112,7 @@ describe('reviewing in the viewer, in a real browser', () => {
     await page.keyboard.press('1');
     await textIs('[data-testid=reviewed]', '3');
     await textIs('.agreement-eval[data-eval=helpful] [data-testid=rows-behind]', '3');
-    expect(await page.textContent('[data-testid=progress]')).toBe('3 of 8 reviewed');
+    expect(await page.textContent('[data-testid=progress]')).toBe('by you (ana): 3 of 8 · by anyone: 3 of 8 labelled (helpful)');
     // the panel shows what agentmark agreement computes from the same labels
     const store = new RunStore(project.dir);
     const expected = (await agreementOfRun(await openRunFolder(store.runDir(REVIEW_RUN)), await scores(), store)).evals.find((e) => e.eval === 'helpful');

@@ -31,6 +31,22 @@ export function cellText(value: unknown, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+/**
+ * What a table cell shows of a row's input: the text that says most about it, the longest string
+ * anywhere in it (the message, rather than `{"customer":{"name":"a…`, the first key), cut to `max`.
+ * A string input is itself; an input with no string at all is its JSON.
+ */
+export function inputText(value: unknown, max = 300): string {
+  let longest: string | undefined;
+  const walk = (v: unknown, depth: number): void => {
+    if (typeof v === 'string') {
+      if (longest === undefined || v.length > longest.length) longest = v;
+    } else if (v !== null && typeof v === 'object' && depth < 20) for (const item of Object.values(v)) walk(item, depth + 1);
+  };
+  walk(value, 0);
+  return cellText(longest ?? value, max);
+}
+
 /** Text for a full view: strings as they are, objects as indented JSON. */
 export function fullText(value: unknown): string {
   if (value === undefined) return '';

@@ -26,6 +26,7 @@ export const rerunOptions = {
   otel: runOptions.otel,
   'otel-content': runOptions['otel-content'],
   'otel-timeout': runOptions['otel-timeout'],
+  'otel-trace-per': runOptions['otel-trace-per'],
 } satisfies OptionTable;
 
 const help = {

@@ -14,6 +14,7 @@ const options = {
   otel: { type: 'boolean', description: 'Send the run as an OpenTelemetry trace over OTLP/HTTP (OTEL_EXPORTER_OTLP_* variables; see docs/otel.md)' },
   'otel-content': runOptions['otel-content'],
   'otel-timeout': { ...runOptions['otel-timeout'], description: 'How long to wait for the collector at the end' },
+  'otel-trace-per': runOptions['otel-trace-per'],
   prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
 } satisfies OptionTable;
 
@@ -23,7 +24,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (flags.help) {
     io.stdout.write(
       renderHelp({
-        usage: 'agentmark runs export <run> --otel [--otel-content] [--otel-timeout <seconds>]',
+        usage: 'agentmark runs export <run> --otel [--otel-content] [--otel-trace-per run|row] [--otel-timeout <seconds>]',
         summary:
           "Sends a past run as one OpenTelemetry trace, with the run's and rows' original times, so\n" +
           'history can be back-filled into Langfuse, Phoenix, Jaeger or Grafana. Exit 1 when spans\ndid not get out (one warning line says how many).',
@@ -46,6 +47,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const settings = resolveOtelSettings(io.env, {
     ...(flags['otel-timeout'] === undefined ? {} : { timeoutMs: Math.round(flags['otel-timeout'] * 1000) }),
     ...(flags['otel-content'] ? { content: true } : {}),
+    ...(flags['otel-trace-per'] === undefined ? {} : { tracePer: flags['otel-trace-per'] }),
   });
   // Only for the judge's model and the OpenAI base URL: a config that no longer loads costs those attributes, not the export.
   const config: LoadedConfig | undefined = await loadConfig(project, { fsCache: true }).catch(() => undefined);

@@ -6,7 +6,7 @@ const usage =
   'Usage: agentmark runs [--prompt <path>] [--limit <n>] [--format table|json]\n' +
   '       agentmark runs show <run> [--format table|json|jsonl|csv|junit|markdown|html]\n' +
   '       agentmark runs prune (--keep <n> | --older-than <days>d) [--prompt <path>] [--dry-run]\n' +
-  '       agentmark runs export <run> --otel [--otel-content] [--otel-timeout <seconds>]\n\n' +
+  '       agentmark runs export <run> --otel [--otel-content] [--otel-trace-per run|row] [--otel-timeout <seconds>]\n\n' +
   'Lists past runs (newest first), prints a run\'s report again from disk, or deletes old run\n' +
   'folders (never the response cache). A run is named by its id or a unique prefix, `latest`,\n' +
   '`latest~N`, `@<git-ref>` or a path to a run folder.\n\n' +

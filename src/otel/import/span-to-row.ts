@@ -14,7 +14,8 @@ export interface TraceRow {
 /**
  * The row a span holds, if any: AgentMark's row spans carry the prompt's input props
  * (`agentmark.row.input`, exported with `--otel-content`); other GenAI spans carry their input
- * messages (`gen_ai.input.messages`), which become `input.messages`.
+ * messages (`gen_ai.input.messages`), which become `input.messages`. AgentMark's model call
+ * spans are skipped: their row span holds the row.
  */
 export function spanToRow(span: JsonSpan, file: string): TraceRow | undefined {
   const ids = { traceId: span.traceId, spanId: span.spanId };
@@ -24,6 +25,8 @@ export function spanToRow(span: JsonSpan, file: string): TraceRow | undefined {
     const output = span.attributes['langfuse.observation.output'];
     return { input: props, ...(output === undefined ? {} : { output: outputValue(output, span, file) }), ...ids };
   }
+  // AgentMark's own model call spans (`agentmark.retries`) repeat their row span's input as messages.
+  if (span.attributes['agentmark.retries'] !== undefined) return undefined;
   const messages = parse('gen_ai.input.messages');
   if (Array.isArray(messages)) {
     const output = assistantText(parse('gen_ai.output.messages'));

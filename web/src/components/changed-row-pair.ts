@@ -50,7 +50,7 @@ export function ChangedRowPair({ row, baseId, headId }: { row: ChangedRow; baseI
         ([name, e]) => html`<tr data-eval=${name} data-change=${e.change}><th scope="row">${name}</th>
           <td class="base-verdict"><${Chip} verdict=${verdictOf(e.base)} detail=${detail(e.base)} /></td>
           <td class="head-verdict"><${Chip} verdict=${verdictOf(e.head)} detail=${detail(e.head)} /></td>
-          <td class="reason">${e.base?.error ?? e.base?.reason ?? ''}</td><td class="reason">${e.head?.error ?? e.head?.reason ?? ''}</td></tr>`,
+          <td class="reason" data-side="base">${e.base?.error ?? e.base?.reason ?? ''}</td><td class="reason" data-side="head">${e.head?.error ?? e.head?.reason ?? ''}</td></tr>`,
       )}</tbody>
     </table></div>
   </article>`;

@@ -31,17 +31,17 @@ export function CompareEvals({ evals, alpha }: { evals: readonly EvalComparison[
       const { base, head, diff } = primary(e);
       return html`<tr data-eval=${e.name}>
         <th scope="row">${e.name} <span class="muted small">(${e.kind === 'verdict' ? 'pass rate' : 'mean score'})</span></th>
-        <td class="base num">${base}</td><td class="head num">${head}</td>
-        <td class="difference">${diff
+        <td class="base num" data-label="base">${base}</td><td class="head num" data-label="head">${head}</td>
+        <td class="difference" data-label="difference [95% CI]">${diff
           ? html`<span class="num">${signedPoints(diff.estimate)} pts ${pointsInterval(diff.ci95)}</span>
               <${DifferenceBar} estimate=${diff.estimate} interval=${diff.ci95} scale=${scale} label=${`${e.name} difference`} />`
           : 'n/a'}</td>
-        <td class="bootstrap num">${pointsInterval(diff?.bootstrapCi95)}</td>
-        <td class="p-holm num">${formatP(diff?.pValueHolm)}</td>
-        <td class="p num">${formatP(diff?.pValue)}</td>
-        <td class="counts num">${e.improved} / ${e.regressed} / ${e.unchanged}</td>
-        <td class="detectable num">${e.undetectable ? `not detectable with ${e.pairs} pairs` : e.minDetectable === undefined ? 'n/a' : `${(e.minDetectable * 100).toFixed(1)} pts`}</td>
-        <td class="eval-gate">${e.gate?.outcome ?? 'n/a'}</td>
+        <td class="bootstrap num" data-label="bootstrap 95%">${pointsInterval(diff?.bootstrapCi95)}</td>
+        <td class="p-holm num" data-label="p (Holm)">${formatP(diff?.pValueHolm)}</td>
+        <td class="p num" data-label="p (unadjusted)">${formatP(diff?.pValue)}</td>
+        <td class="counts num" data-label="improved / regressed / same">${e.improved} / ${e.regressed} / ${e.unchanged}</td>
+        <td class="detectable num" data-label="detectable drop">${e.undetectable ? `not detectable with ${e.pairs} pairs` : e.minDetectable === undefined ? 'n/a' : `${(e.minDetectable * 100).toFixed(1)} pts`}</td>
+        <td class="eval-gate" data-label="gate">${e.gate?.outcome ?? 'n/a'}</td>
       </tr>`;
     })}</tbody>
   </table></div>

@@ -102,7 +102,7 @@ export function RowLabels({ labelling, row, current }: { labelling: Labelling; r
           <td class="judge">${judgeText(row.evals[spec.name], spec)}</td>
           <td><ul class="in-force">${own.length === 0 ? html`<li class="muted">none</li>` : own.map((l) => html`<${LabelInForce} label=${l} />`)}</ul></td>
           ${canWrite
-            ? html`<td><${Controls} key=${`${row.index}:${row.repeat}:${spec.name}`} spec=${spec} mine=${labelling.mine(row.index, row.repeat, spec.name)}
+            ? html`<td class="controls"><${Controls} key=${`${row.index}:${row.repeat}:${spec.name}`} spec=${spec} mine=${labelling.mine(row.index, row.repeat, spec.name)}
                 onSave=${(value: LabelValue | null, note?: string) => void labelling.save(row.index, row.repeat, spec.name, value, note).catch(() => undefined)} /></td>`
             : null}
         </tr>`;

@@ -94,12 +94,17 @@ export function RunPage({ source, id }: { source: DataSource; id: string }): VNo
   // Flips against the previous run of this prompt (a watch rerun's predecessor), computed by the
   // server from the two indexes it holds; asked again as live rows arrive.
   const [flipState, setFlipState] = useState<{ previous: string; flips: Map<number, 'pass' | 'fail'> } | undefined>();
+  const [nothingToCompare, setNothingToCompare] = useState<string | undefined>();
   const indexedCount = loaded?.indexed ? loaded.count : -1;
   useEffect(() => {
     if (indexedCount < 0 || !source.flips) return;
     let cancelled = false;
     const timer = setTimeout(() => {
-      source.flips?.(id).then((r) => cancelled || setFlipState(r.previous === null ? undefined : { previous: r.previous, flips: new Map(r.flips) }), () => undefined);
+      source.flips?.(id).then((r) => {
+        if (cancelled) return;
+        setFlipState(r.previous === null ? undefined : { previous: r.previous, flips: new Map(r.flips) });
+        setNothingToCompare(r.nothingToCompare);
+      }, () => undefined);
     }, indexedCount === 0 ? 0 : 100);
     return () => {
       cancelled = true;
@@ -154,6 +159,7 @@ export function RunPage({ source, id }: { source: DataSource; id: string }): VNo
     <${RunHeader} run=${run} />
     ${newer ? html`<p class="newer" role="status">A newer run of this prompt: <a href=${href.run(newer)}>${newer}</a></p>` : null}
     ${previousId !== undefined && flips ? html`<${FlipsLine} flips=${flips} previous=${previousId} id=${id} onShow=${() => set({ filter: 'flipped' })} />` : null}
+    ${previousId === undefined && nothingToCompare ? html`<p class="flips muted" data-testid="nothing-to-compare">${nothingToCompare}</p>` : null}
     <div class="cards">
       ${evals.map((summary) => {
         const k = columns.evalNames.indexOf(summary.name);
