@@ -5,6 +5,7 @@ import { judgeScorers } from './llm-judge.js';
 import { numericScorers } from './numeric.js';
 import { performanceScorers } from './performance.js';
 import { similarityScorers } from './similarity.js';
+import { textCheckScorers } from './text-checks.js';
 import { textMatchScorers } from './text-match.js';
 
 /** Every built-in scorer by name, in the order `--help` style listings show them. */
@@ -12,6 +13,7 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
   Object.fromEntries(
     [
       ...textMatchScorers,
+      ...textCheckScorers,
       ...jsonScorers,
       ...similarityScorers,
       ...numericScorers,
