@@ -3,6 +3,7 @@ import { agentScorers } from './tool-calls.js';
 import { jsonScorers } from './json.js';
 import { judgeScorers } from './llm-judge.js';
 import { numericScorers } from './numeric.js';
+import { overlapScorers } from './overlap-scorers.js';
 import { performanceScorers } from './performance.js';
 import { similarityScorers } from './similarity.js';
 import { textCheckScorers } from './text-checks.js';
@@ -16,6 +17,7 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...textCheckScorers,
       ...jsonScorers,
       ...similarityScorers,
+      ...overlapScorers,
       ...numericScorers,
       ...agentScorers,
       ...performanceScorers,
