@@ -1,9 +1,10 @@
 /**
  * Sentence-level overlap metrics over word tokens, written to give the same numbers as NLTK 3.8
- * (`nltk.translate`) for one reference: BLEU with smoothing method1, GLEU, METEOR (exact matches
- * only), and ROUGE-N / ROUGE-L F-measures. Tokens come from `tokenize`; the tests pass NLTK the
+ * (`nltk.translate`) for one reference: BLEU with smoothing method1, GLEU, METEOR (exact and
+ * Porter-stem matches, no WordNet synonyms), and ROUGE-N / ROUGE-L F-measures. Tokens come from `tokenize`; the tests pass NLTK the
  * same tokens (`text.lower().split()`).
  */
+import { porterStem } from './porter-stemmer.js';
 import { MAX_CELLS } from './similarity.js';
 
 /** Lower-case, then split on runs of whitespace: Python's `text.lower().split()` for ASCII text. */
@@ -114,23 +115,31 @@ export interface MeteorResult {
 }
 
 /**
- * `single_meteor_score(ref, hyp)` of NLTK with only its first stage, exact matching (no stemmer,
- * no WordNet synonyms). Alignment is NLTK's greedy one: hypothesis words from the last, each to
- * the last unmatched equal reference word. alpha 0.9, beta 3, gamma 0.5.
+ * `single_meteor_score(ref, hyp)` of NLTK without its WordNet synonym stage: exact matches, then
+ * (with `stem`) matches of the Porter stems of the words left. Each stage aligns greedily as NLTK
+ * does: the output's unmatched words from the last, each to the last unmatched equal reference
+ * word. alpha 0.9, beta 3, gamma 0.5.
  */
-export function meteor(reference: string[], hypothesis: string[], alpha = 0.9, beta = 3, gamma = 0.5): MeteorResult {
+export function meteor(reference: string[], hypothesis: string[], stem = false, alpha = 0.9, beta = 3, gamma = 0.5): MeteorResult {
   checkCells(reference.length, hypothesis.length, 'meteor');
-  const used = new Uint8Array(reference.length);
+  const refUsed = new Uint8Array(reference.length);
+  const hypUsed = new Uint8Array(hypothesis.length);
   const pairs: Array<[number, number]> = [];
-  for (let i = hypothesis.length - 1; i >= 0; i--) {
-    for (let j = reference.length - 1; j >= 0; j--) {
-      if (used[j] === 0 && hypothesis[i] === reference[j]) {
-        used[j] = 1;
-        pairs.push([i, j]);
-        break;
+  const align = (hyp: string[], ref: string[]): void => {
+    for (let i = hyp.length - 1; i >= 0; i--) {
+      if (hypUsed[i] === 1) continue;
+      for (let j = ref.length - 1; j >= 0; j--) {
+        if (refUsed[j] === 0 && hyp[i] === ref[j]) {
+          refUsed[j] = 1;
+          hypUsed[i] = 1;
+          pairs.push([i, j]);
+          break;
+        }
       }
     }
-  }
+  };
+  align(hypothesis, reference);
+  if (stem) align(hypothesis.map(porterStem), reference.map(porterStem));
   const matches = pairs.length;
   if (matches === 0) return { score: 0, matches: 0, chunks: 0 };
   pairs.sort((a, b) => a[0] - b[0]);

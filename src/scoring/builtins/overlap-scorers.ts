@@ -58,9 +58,29 @@ export const gleu = overlapScorer('gleu', 'Sentence GLEU (Google BLEU, 1..4-gram
   detail: words(hypothesis, reference),
 }));
 
-export const meteorScorer = overlapScorer('meteor', 'METEOR (exact word matches, no stemming or synonyms) against the expected output; passes at a threshold.', 0.5, (reference, hypothesis) => {
-  const result = meteor(reference, hypothesis);
-  return { score: result.score, detail: `${result.matches} matched words in ${result.chunks} chunk${result.chunks === 1 ? '' : 's'}, ${words(hypothesis, reference)}` };
+export interface MeteorOptions extends OverlapOptions {
+  /** After exact matches, match words by their Porter stems (NLTK's default stemmer). @default true */
+  stem?: boolean;
+}
+
+export const meteorScorer = defineScorer<MeteorOptions>({
+  name: 'meteor',
+  description: 'METEOR (exact, then Porter-stem word matches; no synonyms) against the expected output; passes at a threshold.',
+  options: {
+    type: 'object',
+    properties: { stem: { type: 'boolean', description: 'Also match Porter stems.' }, threshold, value },
+    additionalProperties: false,
+  },
+  create: (options) => {
+    const bar = options.threshold ?? 0.5;
+    const stem = options.stem ?? true;
+    return (params) => {
+      const { reference, hypothesis } = tokens(options, params, 'meteor');
+      const result = meteor(reference, hypothesis, stem);
+      const chunks = `${result.chunks} chunk${result.chunks === 1 ? '' : 's'}`;
+      return scored(result.score, bar, 'meteor', `${result.matches} matched words in ${chunks}, ${words(hypothesis, reference)}`);
+    };
+  },
 });
 
 export const rougeLScorer = overlapScorer('rouge_l', 'ROUGE-L F-measure (longest common word subsequence) against the expected output; passes at a threshold.', 0.75, (reference, hypothesis) => {
