@@ -3,8 +3,10 @@ import { agentScorers } from './tool-calls.js';
 import { jsonScorers } from './json.js';
 import { judgeScorers } from './llm-judge.js';
 import { numericScorers } from './numeric.js';
+import { overlapScorers } from './overlap-scorers.js';
 import { performanceScorers } from './performance.js';
 import { similarityScorers } from './similarity.js';
+import { textCheckScorers } from './text-checks.js';
 import { textMatchScorers } from './text-match.js';
 
 /** Every built-in scorer by name, in the order `--help` style listings show them. */
@@ -12,8 +14,10 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
   Object.fromEntries(
     [
       ...textMatchScorers,
+      ...textCheckScorers,
       ...jsonScorers,
       ...similarityScorers,
+      ...overlapScorers,
       ...numericScorers,
       ...agentScorers,
       ...performanceScorers,

@@ -1,14 +1,14 @@
 import { EvalBindingError } from '../../errors/index.js';
-import type { BuiltinScorer, EvalParams, EvalResult } from '../types.js';
+import type { BuiltinScorer, EvalParams, EvalResult, ScorerContext } from '../types.js';
 import { compileSafeRegex, UnsupportedPattern, type SafeRegex } from '../safe-regex.js';
 import { firstDifference } from './deep-equal.js';
 import { defineScorer } from './define-scorer.js';
 import { normalizeText, outputText, parseJson, quote, requireExpectedText } from './text.js';
 
-const ignoreCase = { type: 'boolean', description: 'Compare case-insensitively.' };
+export const ignoreCase = { type: 'boolean', description: 'Compare case-insensitively.' };
 const trim = { type: 'boolean', description: 'Trim surrounding whitespace before comparing.' };
 
-function verdict(passed: boolean, reason: string): EvalResult {
+export function verdict(passed: boolean, reason: string): EvalResult {
   return { passed, score: passed ? 1 : 0, reason };
 }
 
@@ -100,35 +100,41 @@ export interface RegexOptions {
   flags?: string;
 }
 
+export const regexOptions = {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string', description: 'Regular expression in RE2 syntax, without slashes.' },
+    flags: { type: 'string', description: 'Flags: i, m, s.' },
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+} as const;
+
 export const regex = defineScorer<RegexOptions>({
   name: 'regex',
   description: 'Passes when the output matches a regular expression (RE2 syntax, linear time).',
-  options: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', description: 'Regular expression in RE2 syntax, without slashes.' },
-      flags: { type: 'string', description: 'Flags: i, m, s.' },
-    },
-    required: ['pattern'],
-    additionalProperties: false,
-  },
+  options: regexOptions,
   create: async (options, ctx) => {
-    let re: SafeRegex;
-    try {
-      re = await compileSafeRegex(options.pattern, options.flags);
-    } catch (error) {
-      if (!(error instanceof UnsupportedPattern)) throw error;
-      throw new EvalBindingError('EVAL_INVALID_OPTIONS', `eval "${ctx.evalName}": regex option: ${error.message}`, {
-        location: ctx.locateOption ? await ctx.locateOption('pattern') : { file: ctx.promptPath },
-        hint: error.hint,
-      });
-    }
+    const re = await bindRegex(options, ctx, 'regex');
     return (params) => {
       const matched = re.test(outputText(params.output));
       return verdict(matched, matched ? `output matches ${re.shown}` : `output does not match ${re.shown}`);
     };
   },
 });
+
+/** Compiles a scorer's `pattern`; a pattern RE2 refuses is a binding error at the option's file:line:col. */
+export async function bindRegex(options: RegexOptions, ctx: ScorerContext, scorer: string): Promise<SafeRegex> {
+  try {
+    return await compileSafeRegex(options.pattern, options.flags);
+  } catch (error) {
+    if (!(error instanceof UnsupportedPattern)) throw error;
+    throw new EvalBindingError('EVAL_INVALID_OPTIONS', `eval "${ctx.evalName}": ${scorer} option: ${error.message}`, {
+      location: ctx.locateOption ? await ctx.locateOption('pattern') : { file: ctx.promptPath },
+      hint: error.hint,
+    });
+  }
+}
 
 export interface StartsWithOptions {
   /** The prefix. @default the row's expected_output */
