@@ -2,7 +2,7 @@ import type { Attributes } from '@opentelemetry/api';
 import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OUTPUT_MESSAGES } from '@opentelemetry/semantic-conventions/incubating';
 import type { ChatMessage, ContentPart } from '../prompt/types.js';
 import type { RunManifest } from '../store/types.js';
-import { json } from './tool-spans.js';
+import { json } from './json-attribute.js';
 
 /** A row's input props → the messages its prompt rendered to (undefined when it cannot be rendered). */
 export type RenderMessages = (input: Record<string, unknown>) => ChatMessage[] | undefined;

@@ -11,7 +11,8 @@ import { emitAgentSpans } from './agent-spans.js';
 import { evaluationEvent, EVALUATION_EVENT } from './evaluation-event.js';
 import { chatRequestAttributes, finishReasons, openInferenceLlm, usageAttributes, type ServerOf } from './gen-ai.js';
 import { inputMessageAttributes, outputMessageAttributes } from './messages.js';
-import { emitToolSpans, json } from './tool-spans.js';
+import { json } from './json-attribute.js';
+import { emitToolSpans } from './tool-spans.js';
 import { errorStatus } from './error-status.js';
 import type { RowSpanContext } from './span-context.js';
 

@@ -10,6 +10,7 @@ import {
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { RowResult } from '../experiment/types.js';
 import { errorStatus } from './error-status.js';
+import { json } from './json-attribute.js';
 import type { RowSpanContext } from './span-context.js';
 
 /** A row's tool calls as `execute_tool` spans under `parent`, at `at` (their exact times are not kept). */
@@ -28,8 +29,4 @@ export function emitToolSpans(row: RowResult, ctx: RowSpanContext, parent: Conte
     if (call.error !== undefined) span.setStatus(errorStatus(call.error, ctx.content));
     span.end(at);
   }
-}
-
-export function json(value: unknown): string {
-  return JSON.stringify(value) ?? 'null';
 }

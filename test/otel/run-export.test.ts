@@ -287,7 +287,8 @@ describe('--otel', () => {
     const failed = await project.run(['runs', 'export', 'latest', '--otel', '--otel-timeout', '1'], { env: otelEnv(receiver.url) });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
-    expect(failed.stderr).toMatch(/^warning: otel: 19 of 19 spans not exported to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(\d+ failed exports?; last: .+\)\n$/);
+    // A loaded machine may not see the 503s' retries end within the 1 s bound: either way no span went out.
+    expect(failed.stderr).toMatch(/^warning: otel: 19 of 19 spans not exported to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \((?:\d+ failed exports?; last: .+|no answer within 1 s)\)\n$/);
     const noTarget = await project.run(['runs', 'export', 'latest']);
     expect(noTarget).toMatchObject({ code: 2, stderr: 'error: runs export needs a target\n  hint: add --otel (the OTLP endpoint comes from OTEL_EXPORTER_OTLP_ENDPOINT)\n' });
     const watched = await project.run(['run-experiment', 'prompts/words.prompt.mdx', '--watch', '--otel']);
