@@ -1,50 +1,8 @@
 import type { RateLimitReading } from './rate-limit-headers.js';
+import { LOW_SHARE, minOf, PROVIDER_SHARE, rateText, tolerance } from './pace.js';
+import { RateLimitWaitError, type Permit, type RateCaps, type Waiter } from './permit.js';
 
-/** A user's own ceiling on a key (`--rpm`/`--tpm`, `rateLimit` in the config), below the provider's. */
-export interface RateCaps {
-  rpm?: number;
-  tpm?: number;
-  /** Named in the progress line: `--rpm`, `rateLimit.openai in the config`. */
-  by: string;
-}
-
-/** Leave to the request the limiter let through; hand it back with one of the limiter's outcomes. */
-export interface Permit {
-  /** The concurrency window's generation when it was granted: a 429 halves the window once per generation. */
-  readonly epoch: number;
-  /** Tokens charged up front (the estimate, scaled), corrected when the answer's usage is known. */
-  readonly tokens: number;
-  /** The caller's own estimate, before scaling. */
-  readonly estimate: number;
-}
-
-/** Refused: the request waited for the rate limit longer than its deadline (`--timeout` in all). */
-export class RateLimitWaitError extends Error {
-  override readonly name = 'RateLimitWaitError';
-  constructor(readonly waitedMs: number, readonly refused: number) {
-    super(`waited ${Math.round(waitedMs / 100) / 10}s for the rate limit${refused > 0 ? ` (${refused} request${refused === 1 ? '' : 's'} refused with 429)` : ''}`);
-  }
-}
-
-interface Waiter {
-  tokens: number;
-  resolve: (permit: Permit) => void;
-  reject: (error: unknown) => void;
-  cleanup: () => void;
-}
-
-/**
- * Paced at this share of the provider's stated limit: a client exactly at the limit meets a
- * 429 whenever its requests bunch on the way (measured on the bench's 6,000 RPM server: 0.97
- * keeps the refusals under 1% and costs 3% of the wall).
- */
-const PROVIDER_SHARE = 0.99;
-/**
- * ...and at this share, with no tolerance, while the provider says its bucket is nearly empty
- * (under 5% left, or after a 429): the bucket then refills instead of meeting every request
- * that goes a little early.
- */
-const LOW_SHARE = 0.9;
+export { RateLimitWaitError, type Permit, type RateCaps };
 
 /**
  * The pace of one provider key and model family, shared by every caller in the process (runs,
@@ -340,30 +298,4 @@ export class RateLimiter {
     this.#tokenLevel = Math.min(this.#tokenCapacity(), this.#tokenLevel + (now - this.#tokenAt) * rate);
     this.#tokenAt = now;
   }
-}
-
-/**
- * How early a request may go before its slot, so that a timer firing late or an event loop busy
- * with the rows does not lose the slot: 250 ms (measured on the 6,000 RPM bench on a loaded
- * machine: a slot's tolerance, 10 ms, ran 13% under the rate, 50 ms 12%; the token bucket, a
- * second deep, lost nothing). The slots stay where they are (GCRA): over any stretch the pace is
- * the rate, and at most 250 ms of it goes at once, after a stall. Slow paces get less, 10 s² ÷
- * the slot (a slot of 100 ms: 100 ms; `--rpm 60`: 10 ms), so one request a second stays that.
- * None while the provider's bucket is nearly empty.
- */
-function tolerance(interval: number): number {
-  return Math.min(250, 10_000 / interval);
-}
-
-function minOf(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return Math.min(a, b);
-}
-
-/** `100 req/s`, `1 req/s`, `30 req/min`, `16,667 tokens/s`. */
-function rateText(perMinute: number, unit: string): string {
-  const perSecond = perMinute / 60;
-  if (perSecond >= 1) return `${Number(perSecond.toFixed(perSecond >= 10 ? 0 : 1)).toLocaleString('en-US')} ${unit}/s`;
-  return `${Number(perMinute.toFixed(1)).toLocaleString('en-US')} ${unit}/min`;
 }
