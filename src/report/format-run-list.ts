@@ -2,7 +2,9 @@ import { resumeCommandOf, type RunManifest } from '../store/index.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatPercent } from './format-percent.js';
+import { fitTable, leftOutNote, type FitColumn } from './fit-table.js';
 import { renderTable } from './render-table.js';
+import { shortenList } from './shorten-cells.js';
 
 /** One past run as `agentmark runs --format json` lists it. */
 export interface RunListEntry {
@@ -55,10 +57,32 @@ function evalCell(entry: RunListEntry): string {
     .join(', ');
 }
 
-/** The `agentmark runs` table: newest first. `*` after a commit: the tree had uncommitted changes. */
-export function formatRunList(entries: readonly RunListEntry[]): string {
+/**
+ * How the runs table gives way to a narrow terminal (see fit-table.ts): paths and the model are
+ * cut, the eval list keeps whole entries (`exact 67%, +2 more`), then Dataset, Commit, Cost,
+ * Duration, Started and Model are left out in that order. Run, Rows and Status always show.
+ */
+const COLUMNS: readonly FitColumn[] = [
+  { header: 'Run' },
+  { header: 'Started (UTC)', drop: 5 },
+  { header: 'Prompt', shrink: 'cut' },
+  { header: 'Model', shrink: 'cut', drop: 6 },
+  { header: 'Dataset', shrink: 'cut', drop: 1 },
+  { header: 'Rows (run/errored)' },
+  { header: 'Evals', shrink: (text, width) => shortenList(text, width) },
+  { header: 'Status' },
+  { header: 'Commit', drop: 2 },
+  { header: 'Duration', drop: 4 },
+  { header: 'Cost', drop: 3 },
+];
+
+/**
+ * The `agentmark runs` table: newest first. `*` after a commit: the tree had uncommitted changes.
+ * Fitted to `width` columns when given.
+ */
+export function formatRunList(entries: readonly RunListEntry[], width?: number): string {
   if (entries.length === 0) return 'No runs yet.\n';
-  const headers = ['Run', 'Started (UTC)', 'Prompt', 'Model', 'Dataset', 'Rows (run/errored)', 'Evals', 'Status', 'Commit', 'Duration', 'Cost'];
+  const headers = COLUMNS.map((column) => column.header);
   const rows = entries.map((e) => [
     e.id,
     when(e.startedAt),
@@ -74,5 +98,7 @@ export function formatRunList(entries: readonly RunListEntry[]): string {
   ]);
   const resumable = entries.filter((e) => e.status === 'interrupted' && e.resume !== undefined);
   const notes = resumable.map((e) => `${e.id} was interrupted; continue it with: ${e.resume}\n`).join('');
-  return `${renderTable(headers, rows)}\n${notes === '' ? '' : `\n${notes}`}`;
+  const fitted = width === undefined ? undefined : fitTable(COLUMNS, rows, width);
+  const left = leftOutNote(fitted, width, '--format json').map((line) => `${line}\n`).join('');
+  return `${renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows)}\n${left}${notes === '' ? '' : `\n${notes}`}`;
 }

@@ -4,11 +4,12 @@ import { formatCompareTable } from './compare/format-compare-table.js';
 import { formatEvalCell } from './format-eval-cell.js';
 import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
-import { fitColumns } from './fit-columns.js';
+import { fitTable, leftOutNote, type FitColumn } from './fit-table.js';
 import { renderBlocks } from './render-blocks.js';
 import { renderTable, type CellStyle } from './render-table.js';
 import { createPalette, type Palette } from './palette.js';
 import { rowLabel } from './row-label.js';
+import { shortenEvalCell } from './shorten-cells.js';
 import { truncate } from './truncate.js';
 import type { OutputStream, Reporter, ReporterOptions, RunInfo } from './types.js';
 
@@ -37,6 +38,21 @@ function cellStyle(palette: Palette): CellStyle {
     if (whole.startsWith('SKIP')) return palette.dim(text);
     return text;
   };
+}
+
+/**
+ * How the results table gives way to a narrow terminal: inputs and outputs are cut first, then
+ * eval reasons (never the verdict or the eval's name), then Expected Output and Input are left
+ * out; narrower still, the caller shows one block per row.
+ */
+function tableColumns(evalNames: readonly string[]): FitColumn[] {
+  return [
+    { header: '#' },
+    { header: 'Input', shrink: 'cut', drop: 2 },
+    { header: 'AI Result', shrink: 'cut' },
+    { header: 'Expected Output', shrink: 'cut', drop: 1 },
+    ...evalNames.map((name): FitColumn => ({ header: name, shrink: (text, size) => shortenEvalCell(text, size) })),
+  ];
 }
 
 /**
@@ -75,14 +91,15 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
       } else {
         const headers = ['#', 'Input', 'AI Result', 'Expected Output', ...evalNames];
         const rows = kept.map((row) => rowCells(row, evalNames, withRepeat, max));
-        const fitted = width === undefined ? [headers, ...rows] : fitColumns(headers, rows, width);
-        if (fitted) {
-          const [fittedHeaders = headers, ...fittedRows] = fitted;
-          lines.push(renderTable(fittedHeaders, fittedRows, style, palette.bold));
+        const fitted = width === undefined ? undefined : fitTable(tableColumns(evalNames), rows, width);
+        if (width === undefined || fitted) {
+          const shownStyle: CellStyle = fitted ? (text, column, whole) => style(text, fitted.kept[column] ?? column, whole) : style;
+          lines.push(renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows, shownStyle, palette.bold));
+          lines.push(...leftOutNote(fitted, width, '-o report.html'));
         } else {
           // Too narrow for the columns even cut down: one block per row reads better than a
           // table of `…` cells or one that wraps every line.
-          lines.push(renderBlocks(headers, rows, width ?? 0, style));
+          lines.push(renderBlocks(headers, rows, width, style));
         }
         const omitted = seen - kept.length;
         if (omitted > 0) {
@@ -93,7 +110,7 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
         }
       }
       lines.push('', ...formatSummary(summary, info, { ...(width === undefined ? {} : { width }), palette }));
-      if (info.comparison) lines.push('', formatCompareTable(info.comparison, { truncate: max }).trimEnd());
+      if (info.comparison) lines.push('', formatCompareTable(info.comparison, { truncate: max, ...(width === undefined ? {} : { width }) }).trimEnd());
       out.write(`${lines.join('\n')}\n`);
     },
   };

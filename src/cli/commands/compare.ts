@@ -102,6 +102,9 @@ async function runGrid(runs: StoredRun[], { format, sort, options, projectRoot }
   return grid.comparisons.some((c) => gateFails(c, failOnInconclusive)) ? ExitCode.gateFailed : ExitCode.ok;
 }
 
+/** The width a table written to `stream` fits: the terminal's, else COLUMNS, else 100; none for a file. */
+const widthOf = (stream: { columns?: number }): { width?: number } => (stream.columns !== undefined && stream.columns > 0 ? { width: stream.columns } : {});
+
 async function gridHtml(grid: GridResult, runs: readonly StoredRun[]): Promise<string> {
   const { buildGridReportData, renderReportHtml } = await import('../../view/index.js');
   return renderReportHtml(buildGridReportData(grid, runs));
@@ -161,7 +164,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (format === 'json') output.stream.write(`${JSON.stringify(agreement ? { ...result, agreement } : result, null, 2)}\n`);
     else if (page !== undefined) output.stream.write(page);
     else if (format === 'markdown') output.stream.write(formatCompareMarkdown(result) + (agreement ? formatCompareAgreement(agreement, true) : ''));
-    else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200 }) + (agreement ? formatCompareAgreement(agreement) : ''));
+    else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200, ...widthOf(output.stream) }) + (agreement ? formatCompareAgreement(agreement) : ''));
   } finally {
     output.close();
   }

@@ -90,7 +90,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const experiments = experimentsOf(promptPaths, models, project);
   if (options.list) {
     // Runs nothing: the same plan as a run (filter, then sampling), printed.
-    for (const promptPath of promptPaths) io.stdout.write(formatRowList(await listRows({ ...settings.run, project, config, promptPath, signal: io.signal })));
+    for (const promptPath of promptPaths) io.stdout.write(formatRowList(await listRows({ ...settings.run, project, config, promptPath, signal: io.signal }), io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined));
     return ExitCode.ok;
   }
   if (format === 'html' && experiments.length > 1) {
@@ -172,8 +172,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       const comparisons = await compareWithFirst(finished, options.alpha ?? 0.05);
       if (format === 'table') {
         const { formatSideBySide } = await import('../../report/compare/index.js');
-        output.stream.write(`\n${formatSideBySide(finished, comparisons)}`);
         const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
+        output.stream.write(`\n${formatSideBySide(finished, comparisons, width)}`);
         output.stream.write(`\n${await runsGrid(finished, comparisons, { truncate: settings.report.truncate, ...(width === undefined ? {} : { width }) })}`);
       }
       // json: each run's document carries its comparison with the first.
