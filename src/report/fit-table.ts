@@ -18,6 +18,10 @@ export interface FitColumn {
    * @default 'keep'
    */
   shrink?: 'cut' | 'keep' | Shorten;
+  /** Cut the header too (a run's label), down to its cells' width or 12; an eval's name never is. */
+  cutHeader?: boolean;
+  /** The header shown once the column's cells are shortened (`Difference` for `Difference [95% CI]`). */
+  shortHeader?: string;
   /** When even the shortest cells do not fit, columns are dropped by this rank, 1 first; never without one. */
   drop?: number;
 }
@@ -77,10 +81,16 @@ function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly str
       return length(text) <= size ? text : shorten(text, size, r);
     });
   };
+  const headerOf = (c: number): string => {
+    const column = columns[c] as FitColumn;
+    return column.shortHeader !== undefined && (target[c] ?? 0) < (natural[c] ?? 0) ? column.shortHeader : column.header;
+  };
   const measure = (c: number, cells: readonly string[]): number => {
     const column = columns[c] as FitColumn;
-    const header = column.shrink === 'cut' ? Math.min(length(column.header), target[c] ?? 0) : length(column.header);
-    return cells.reduce((max, cell) => Math.max(max, length(cell)), header);
+    const body = cells.reduce((max, cell) => Math.max(max, length(cell)), 0);
+    if (column.cutHeader === true) return Math.max(body, Math.min(length(column.header), Math.max(MIN_CUT, body)));
+    const header = column.shrink === 'cut' ? Math.min(length(column.header), target[c] ?? 0) : length(headerOf(c));
+    return Math.max(body, header);
   };
   const cells = columns.map((_, c) => shown(c));
   const widths = columns.map((_, c) => measure(c, cells[c] ?? []));
@@ -143,7 +153,7 @@ function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly str
     widths[narrowest] = target[narrowest] ?? 0;
   }
   for (const c of cuttable) cells[c] = shown(c);
-  const headers = columns.map((column, c) => (column.shrink === 'cut' ? truncate(column.header, widths[c] ?? 0) : column.header));
+  const headers = columns.map((column, c) => (column.shrink === 'cut' || column.cutHeader === true ? truncate(column.header, widths[c] ?? 0) : headerOf(c)));
   return { headers, rows: rows.map((_, r) => columns.map((__, c) => cells[c]?.[r] ?? '')) };
 }
 

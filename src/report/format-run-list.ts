@@ -2,7 +2,8 @@ import { resumeCommandOf, type RunManifest } from '../store/index.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatPercent } from './format-percent.js';
-import { fitTable, leftOutNote, type FitColumn } from './fit-table.js';
+import { fitTable, leftOutNote, MIN_CUT, type FitColumn } from './fit-table.js';
+import { truncate } from './truncate.js';
 import { renderTable } from './render-table.js';
 import { shortenList } from './shorten-cells.js';
 
@@ -58,17 +59,21 @@ function evalCell(entry: RunListEntry): string {
 }
 
 /**
- * How the runs table gives way to a narrow terminal (see fit-table.ts): paths and the model are
- * cut, the eval list keeps whole entries (`exact 67%, +2 more`), then Dataset, Commit, Cost,
- * Duration, Started and Model are left out in that order. Run, Rows and Status always show.
+ * How the runs table gives way to a narrow terminal (see fit-table.ts): the dataset and model are
+ * cut, the prompt shows its name alone, Started loses its year and seconds, the eval list keeps
+ * whole entries (`exact 67%, +2 more`), then Dataset, Commit, Cost,
+ * Duration, Started, Model and Prompt are left out in that order. Run, Rows, Evals and Status
+ * always show.
  */
 const COLUMNS: readonly FitColumn[] = [
   { header: 'Run' },
-  { header: 'Started (UTC)', drop: 5 },
-  { header: 'Prompt', shrink: 'cut' },
+  // `2026-12-01 22:14:25` → `12-01 22:14`.
+  { header: 'Started (UTC)', shrink: (text) => text.slice(5, 16), drop: 5 },
+  // `prompts/classify-intent.prompt.mdx` → `classify-intent`, then cut.
+  { header: 'Prompt', shrink: (text, width) => truncate(text.replace(/^.*\//, '').replace(/\.prompt\.mdx$/, ''), Math.max(width, MIN_CUT)), drop: 7 },
   { header: 'Model', shrink: 'cut', drop: 6 },
   { header: 'Dataset', shrink: 'cut', drop: 1 },
-  { header: 'Rows (run/errored)' },
+  { header: 'Rows' },
   { header: 'Evals', shrink: (text, width) => shortenList(text, width) },
   { header: 'Status' },
   { header: 'Commit', drop: 2 },
@@ -89,7 +94,7 @@ export function formatRunList(entries: readonly RunListEntry[], width?: number):
     e.prompt,
     e.model,
     e.dataset ?? '',
-    e.rows === undefined ? '' : `${e.rows}/${e.errored ?? 0}`,
+    e.rows === undefined ? '' : `${e.rows}${e.errored ? ` (${e.errored} errored)` : ''}`,
     evalCell(e),
     e.status,
     e.git ? `${e.git.commit.slice(0, 7)}${e.git.dirty ? '*' : ''}` : '',

@@ -16,7 +16,7 @@ afterAll(async () => {
   await project.cleanup();
 });
 
-const run = (args: string[]) => project.run(['run-experiment', '--no-cache', '--quiet', '--concurrency', '2', ...args], { server });
+const run = (args: string[]) => project.run(['run-experiment', '--no-cache', '--quiet', '--concurrency', '2', ...args], { server, env: { COLUMNS: '300' } });
 
 describe('several models side by side', () => {
   it('one run per model over the same rows, one side-by-side summary, each compared with the first', async () => {

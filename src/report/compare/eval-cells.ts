@@ -12,10 +12,10 @@ export const EVAL_HEADERS = ['Eval', 'Base', 'Head', 'Difference [95% CI]', 'Boo
  * same and p (Holm) are left out in that order. The eval's name and the gate always show.
  */
 export const EVAL_COLUMNS: readonly FitColumn[] = [
-  { header: 'Eval' },
+  { header: 'Eval', shrink: (text) => text.replace(/ \((pass rate|mean score)\)$/, '') },
   { header: 'Base', shrink: withoutIntervals },
   { header: 'Head', shrink: withoutIntervals },
-  { header: 'Difference [95% CI]', shrink: withoutIntervals },
+  { header: 'Difference [95% CI]', shortHeader: 'Difference', shrink: withoutIntervals },
   { header: 'Bootstrap 95%', drop: 1 },
   { header: 'p (Holm)', drop: 4 },
   { header: 'Improved / regressed / same', drop: 3 },

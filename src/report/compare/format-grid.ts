@@ -7,14 +7,14 @@ import { cellFacts, cellOutput, evalChip, gridCaption, headLines } from './grid-
 
 const oneLine = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ');
 
-/** `output · chips · timings` in `size` characters: the output cut at a word, then left out, then the timings. */
+/** `output · chips · timings` in `size` characters: the output cut at a word, then the timings left out, then the output. */
 function shortenGridCell(output: string, facts: readonly string[], chips: readonly string[], size: number): string {
-  const whole = facts.join(' · ');
-  const room = size - Array.from(whole).length - 3;
-  const cut = room > 0 ? cutAtWord(output, room) : undefined;
-  if (cut !== undefined) return `${cut} · ${whole}`;
-  if (Array.from(whole).length <= size || chips.length === 0) return whole;
-  return chips.join(' · ');
+  const fit = (tail: readonly string[]): string | undefined => {
+    const rest = tail.join(' · ');
+    const cut = cutAtWord(output, size - Array.from(rest).length - 3);
+    return cut === undefined || output === '' ? undefined : `${cut} · ${rest}`;
+  };
+  return fit(facts) ?? fit(chips) ?? (chips.length > 0 ? chips.join(' · ') : facts.join(' · '));
 }
 
 export interface GridTableOptions {
@@ -39,7 +39,7 @@ export function formatGridTable(grid: GridResult, options: GridTableOptions = {}
   const columns: FitColumn[] = [
     { header: '#' },
     { header: 'Input', shrink: 'cut', drop: 1 },
-    ...grid.runs.map((run, i): FitColumn => ({ header: run.label, shrink: (_, size, r) => shortenGridCell(outputs[r]?.[i] ?? '', facts[r]?.[i] ?? [], chips[r]?.[i] ?? [], size) })),
+    ...grid.runs.map((run, i): FitColumn => ({ header: run.label, cutHeader: true, shrink: (_, size, r) => shortenGridCell(outputs[r]?.[i] ?? '', facts[r]?.[i] ?? [], chips[r]?.[i] ?? [], size) })),
   ];
   const lines = [
     `GRID: ${grid.runs.map((r, i) => `${r.label} (${r.id})${i === 0 ? ' [base]' : ''}`).join(', ')}`,
