@@ -18,6 +18,8 @@ export interface FitColumn {
    * @default 'keep'
    */
   shrink?: 'cut' | 'keep' | Shorten;
+  /** Columns of one group are given back their whole cells together or not at all (Base and Head alike). */
+  group?: string;
   /** Cut the header too (a run's label), down to its cells' width or 12; an eval's name never is. */
   cutHeader?: boolean;
   /** The header shown once the column's cells are shortened (`Difference` for `Difference [95% CI]`). */
@@ -127,11 +129,35 @@ function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly str
     cells[widest] = next;
     widths[widest] = after;
   }
+  // A group is shortened as one: when one member lost its intervals, every member does.
+  for (const c of shrinking) {
+    const group = columns[c]?.group;
+    if (group === undefined || !shrinking.some((o) => columns[o]?.group === group && (target[o] ?? 0) < (natural[o] ?? 0))) continue;
+    target[c] = 0;
+    cells[c] = shown(c);
+    widths[c] = measure(c, cells[c] ?? []);
+  }
   if (total() > width) return undefined;
 
   // A shortening can take off more than was needed (`PASS (1.00 - output equals…)` → `PASS (1.00)`):
   // what is left goes back, to the shortened cells first (they were cut last), then to the text.
+  const groups = new Set(shrinking.flatMap((c) => (columns[c]?.group === undefined ? [] : [columns[c]?.group])));
+  for (const group of groups) {
+    const members = shrinking.filter((c) => columns[c]?.group === group);
+    const before = members.map((c) => target[c] ?? 0);
+    for (const c of members) target[c] = natural[c] ?? 0;
+    const whole = members.map((c) => shown(c));
+    const grown = members.map((c, i) => measure(c, whole[i] ?? []));
+    const extra = members.reduce((sum, c, i) => sum + (grown[i] ?? 0) - (widths[c] ?? 0), 0);
+    if (total() + extra <= width) {
+      members.forEach((c, i) => {
+        cells[c] = whole[i] ?? [];
+        widths[c] = grown[i] ?? 0;
+      });
+    } else members.forEach((c, i) => (target[c] = before[i] ?? 0));
+  }
   for (const c of shrinking) {
+    if (columns[c]?.group !== undefined) continue;
     for (let size = (target[c] ?? 0) + 1; size <= (natural[c] ?? 0); size++) {
       const saved = target[c] ?? 0;
       target[c] = size;

@@ -13,9 +13,9 @@ export const EVAL_HEADERS = ['Eval', 'Base', 'Head', 'Difference [95% CI]', 'Boo
  */
 export const EVAL_COLUMNS: readonly FitColumn[] = [
   { header: 'Eval', shrink: (text) => text.replace(/ \((pass rate|mean score)\)$/, '') },
-  { header: 'Base', shrink: withoutIntervals },
-  { header: 'Head', shrink: withoutIntervals },
-  { header: 'Difference [95% CI]', shortHeader: 'Difference', shrink: withoutIntervals },
+  { header: 'Base', shrink: withoutIntervals, group: 'intervals' },
+  { header: 'Head', shrink: withoutIntervals, group: 'intervals' },
+  { header: 'Difference [95% CI]', shortHeader: 'Difference', shrink: withoutIntervals, group: 'intervals' },
   { header: 'Bootstrap 95%', drop: 1 },
   { header: 'p (Holm)', drop: 4 },
   { header: 'Improved / regressed / same', drop: 3 },

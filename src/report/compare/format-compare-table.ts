@@ -6,6 +6,7 @@ import { formatValue } from '../format-value.js';
 import { truncate } from '../truncate.js';
 import { evalsNote, renderEvalTable } from './eval-cells.js';
 import { wordDiff } from './word-diff.js';
+import { wrapWords } from '../wrap-words.js';
 
 export interface CompareTableOptions {
   /** Longest input/output shown for a changed row; 0 keeps them whole. @default 200 */
@@ -83,7 +84,7 @@ export function formatCompareTable(result: CompareResult, options: CompareTableO
   if (pairing.warning !== undefined) lines.push(`  ⚠ ${pairing.warning}`);
   lines.push('');
   if (result.evals.length > 0) {
-    lines.push(renderEvalTable(result.evals, options.width), evalsNote(result.evals, result.settings), '');
+    lines.push(renderEvalTable(result.evals, options.width), ...wrapWords(evalsNote(result.evals, result.settings), options.width ?? 0), '');
   } else {
     lines.push('No evals to compare.', '');
   }
