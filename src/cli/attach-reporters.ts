@@ -27,7 +27,7 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   const width = out.columns !== undefined && out.columns > 0 ? out.columns : undefined;
   const report =
     extra.report ??
-    reporters[settings.format](out, { truncate: settings.truncate, ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
+    reporters[settings.format](out, { truncate: settings.truncate, ...(settings.allRows || settings.output !== undefined ? { allRows: true } : {}), ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
   // With -o the report is in a file: stderr still says how the run went and where the report is.
   const told: Reporter | undefined =
     settings.output === undefined || settings.quiet

@@ -11,6 +11,7 @@ import { createPalette, type Palette } from './palette.js';
 import { rowLabel } from './row-label.js';
 import { shortenEvalCell } from './shorten-cells.js';
 import { truncate } from './truncate.js';
+import { wrapWords } from './wrap-words.js';
 import type { OutputStream, Reporter, ReporterOptions, RunInfo } from './types.js';
 
 const cell = (text: string, max: number): string => truncate(text.replace(/\r\n|[\r\n\t]/g, ' '), max);
@@ -40,6 +41,13 @@ function cellStyle(palette: Palette): CellStyle {
   };
 }
 
+/** Above this many rows, the table lists the rows that failed or errored only (unless `allRows`). */
+export const LARGE_RUN = 50;
+
+/** A row to show in a large run's table: it errored, or an eval failed or errored. */
+const notPassing = (row: RowResult): boolean =>
+  row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false);
+
 /**
  * How the results table gives way to a narrow terminal: inputs and outputs are cut first, then
  * eval reasons (never the verdict or the eval's name), then Expected Output and Input are left
@@ -67,27 +75,35 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
   const palette = createPalette(options.color === true);
   const style = cellStyle(palette);
   let seen = 0;
+  let failing = 0;
   let withRepeat = false;
   const extraEvals = new Set<string>();
 
   return {
     onRowEnd(row) {
       seen += 1;
+      if (notPassing(row)) failing += 1;
       if (row.repeat > 0) withRepeat = true;
       for (const name in row.evals) extraEvals.add(name);
     },
     async onRunEnd(summary: RunSummary, info: RunInfo, allRows) {
+      // A large run shows what needs a look: its failed and errored rows, the first LARGE_RUN of them.
+      const large = options.allRows !== true && seen > LARGE_RUN;
+      const limit = large ? Math.min(cap, LARGE_RUN) : cap;
       const kept: RowResult[] = [];
-      if (cap > 0) {
+      if (limit > 0 && (!large || failing > 0)) {
         for await (const row of allRows()) {
+          if (large && !notPassing(row)) continue;
           kept.push(row);
-          if (kept.length >= cap) break;
+          if (kept.length >= limit) break;
         }
       }
       const evalNames = [...info.evalNames, ...[...extraEvals].filter((name) => !info.evalNames.includes(name))];
       const lines: string[] = [];
       if (seen === 0) {
         lines.push('No rows were run.');
+      } else if (large && kept.length === 0) {
+        lines.push(...wrapWords(`All ${seen.toLocaleString('en-US')} rows passed; every row: --all-rows, or -o report.html.`, width ?? 0));
       } else {
         const headers = ['#', 'Input', 'AI Result', 'Expected Output', ...evalNames];
         const rows = kept.map((row) => rowCells(row, evalNames, withRepeat, max));
@@ -102,7 +118,13 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
           lines.push(renderBlocks(headers, rows, width, style));
         }
         const omitted = seen - kept.length;
-        if (omitted > 0) {
+        if (large) {
+          const more = failing - kept.length;
+          const text =
+            `${kept.length.toLocaleString('en-US')} of ${seen.toLocaleString('en-US')} rows shown: the failed and errored ones` +
+            `${more > 0 ? ` (${more.toLocaleString('en-US')} more not shown)` : ''}; every row: --all-rows, or -o report.html.`;
+          lines.push(...wrapWords(text, width ?? 0));
+        } else if (omitted > 0) {
           lines.push(
             `… ${omitted.toLocaleString('en-US')} more rows not shown (first ${kept.length.toLocaleString('en-US')} ` +
               `of ${seen.toLocaleString('en-US')}); full results: ${join(info.runDir, 'results.jsonl')}`,

@@ -236,3 +236,47 @@ it: -o report.html).`,
     expect(out.text).toBe(`No rows were run.\n\n${SUMMARY}`);
   });
 });
+
+describe('a run of more than 50 rows', () => {
+  const passing = (index: number): RowResult => ({ ...rows[3]!, index, output: '4', evals: { exact: { score: 1, passed: true } } });
+  const failing = (index: number): RowResult => ({ ...rows[3]!, index, output: 'five', evals: { exact: { score: 0, passed: false, reason: 'mismatch' } } });
+
+  test('2,000 passing rows: no table, one line that says how to see them', async () => {
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 80 }), Array.from({ length: 2000 }, (_, i) => passing(i)), { ...info, evalNames: ['exact'] });
+    expect(out.text.split('\n\nSUMMARY')[0]).toBe('All 2,000 rows passed; every row: --all-rows, or -o report.html.');
+    expect(out.text.split('\n').length).toBeLessThan(40);
+  });
+
+  test('the failed and errored rows, the first 50 of them, with a count of the rest', async () => {
+    const list = Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? failing(i) : i === 7 ? { ...passing(i), error: 'model call failed: 500' } : passing(i)));
+    const out = new MemoryStream();
+    await play(createTableReporter(out, { width: 80 }), list, { ...info, evalNames: ['exact'] });
+    const table = (out.text.split('\n\nSUMMARY')[0] ?? '').split('\n');
+    // 67 failed rows (every third of 200) and one errored: 50 shown, 18 counted.
+    expect(table.filter((line) => line.startsWith('│ ') && !line.startsWith('│ #'))).toHaveLength(50);
+    expect(table.slice(0, 8)).toEqual([
+      '┌─────┬─────────────┬────────────────┬────────────────┬────────────────────────┐',
+      '│ #   │ Input       │ AI Result      │ Expected Outp… │ exact                  │',
+      '├─────┼─────────────┼────────────────┼────────────────┼────────────────────────┤',
+      '│ 0   │ {"q":"2+2"} │ five           │ 4              │ FAIL (0.00 - mismatch) │',
+      '│ 3   │ {"q":"2+2"} │ five           │ 4              │ FAIL (0.00 - mismatch) │',
+      '│ 6   │ {"q":"2+2"} │ five           │ 4              │ FAIL (0.00 - mismatch) │',
+      '│ 7   │ {"q":"2+2"} │ ERROR: model … │ 4              │ PASS (1.00)            │',
+      '│ 9   │ {"q":"2+2"} │ five           │ 4              │ FAIL (0.00 - mismatch) │',
+    ]);
+    expect(table.slice(-2)).toEqual([
+      '50 of 200 rows shown: the failed and errored ones (18 more not shown); every row:',
+      '--all-rows, or -o report.html.',
+    ]);
+  });
+
+  test('allRows (--all-rows, -o) lists every row; 50 rows or fewer always do', async () => {
+    const all = new MemoryStream();
+    await play(createTableReporter(all, { allRows: true }), Array.from({ length: 60 }, (_, i) => passing(i)), { ...info, evalNames: ['exact'] });
+    expect(all.text.split('\n').filter((line) => /^│ \d/.test(line))).toHaveLength(60);
+    const small = new MemoryStream();
+    await play(createTableReporter(small), Array.from({ length: 50 }, (_, i) => passing(i)), { ...info, evalNames: ['exact'] });
+    expect(small.text.split('\n').filter((line) => /^│ \d/.test(line))).toHaveLength(50);
+  });
+});
