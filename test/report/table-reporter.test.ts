@@ -266,8 +266,8 @@ describe('a run of more than 50 rows', () => {
       '│ 9   │ {"q":"2+2"} │ five           │ 4              │ FAIL (0.00 - mismatch) │',
     ]);
     expect(table.slice(-2)).toEqual([
-      '50 of 200 rows shown: the failed and errored ones (18 more not shown); every row:',
-      '--all-rows, or -o report.html.',
+      '50 of 200 rows shown: the failed and errored ones (18 more not shown); every',
+      'row: --all-rows, or -o report.html.',
     ]);
   });
 
