@@ -8,6 +8,7 @@ import { fitTable, leftOutNote, type FitColumn } from './fit-table.js';
 import { renderBlocks } from './render-blocks.js';
 import { renderTable, type CellStyle } from './render-table.js';
 import { createPalette, type Palette } from './palette.js';
+import { LARGE_RUN } from './large-run.js';
 import { rowLabel } from './row-label.js';
 import { shortenEvalCell } from './shorten-cells.js';
 import { truncate } from './truncate.js';
@@ -41,8 +42,6 @@ function cellStyle(palette: Palette): CellStyle {
   };
 }
 
-/** Above this many rows, the table lists the rows that failed or errored only (unless `allRows`). */
-export const LARGE_RUN = 50;
 
 /** A row to show in a large run's table: it errored, or an eval failed or errored. */
 const notPassing = (row: RowResult): boolean =>
@@ -88,7 +87,7 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
     },
     async onRunEnd(summary: RunSummary, info: RunInfo, allRows) {
       // A large run shows what needs a look: its failed and errored rows, the first LARGE_RUN of them.
-      const large = options.allRows !== true && seen > LARGE_RUN;
+      const large = options.allRows !== true && seen > (options.largeRun ?? LARGE_RUN);
       const limit = large ? Math.min(cap, LARGE_RUN) : cap;
       const kept: RowResult[] = [];
       if (limit > 0 && (!large || failing > 0)) {

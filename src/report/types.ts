@@ -30,6 +30,8 @@ export interface ReporterOptions {
    * failed and errored rows only). @default false
    */
   allRows?: boolean;
+  /** A run of more rows than this is large (its table lists the failed and errored rows). @default 50 */
+  largeRun?: number;
   /** Terminal width to fit the table into (the CLI passes it when stdout is a terminal). @default no limit */
   width?: number;
   /** Colour verdicts, errors and the result line (the CLI sets it per stream). @default false */

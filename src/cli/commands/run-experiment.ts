@@ -4,6 +4,7 @@ import { isAgentmarkError, UsageError, type AgentmarkError } from '../../errors/
 import { formatRowList, writeCsv, writeJson, writeJunit, type FinishedRun, type Reporter, type ReporterName } from '../../report/index.js';
 import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
+import { LARGE_RUN } from '../../report/large-run.js';
 import { tuneHeapForRun } from '../heap-tuning.js';
 import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -112,7 +113,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // Several models run one after another, so they share the one --concurrency limit.
     for (const { promptPath, model, label } of experiments) {
       if (io.signal.aborted) break;
-      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1 });
+      // Side by side, the set is large above 50 rows in all: each run's table then lists what failed.
+      const largeRun = sideBySide ? Math.floor(LARGE_RUN / experiments.length) : undefined;
+      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1, ...(largeRun === undefined ? {} : { largeRun }) });
       let comparison: CompareResult | undefined;
       let noComparison: AgentmarkError | undefined;
       try {
@@ -174,7 +177,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         const { formatSideBySide } = await import('../../report/compare/index.js');
         const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
         output.stream.write(`\n${formatSideBySide(finished, comparisons, width)}`);
-        output.stream.write(`\n${await runsGrid(finished, comparisons, { truncate: settings.report.truncate, ...(width === undefined ? {} : { width }) })}`);
+        output.stream.write(`\n${await runsGrid(finished, comparisons, { truncate: settings.report.truncate, allRows: settings.report.allRows === true || settings.report.output !== undefined, ...(width === undefined ? {} : { width }) })}`);
       }
       // json: each run's document carries its comparison with the first.
       for (const run of combined ?? []) {
