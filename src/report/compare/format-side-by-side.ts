@@ -24,6 +24,23 @@ function evalCell(summary: RunSummary, name: string): string {
   return parts.length === 0 ? 'n/a' : parts.join(', ');
 }
 
+const GATE_MARK = { regressed: '✘', inconclusive: '?', 'no regression': '✔' } as const;
+
+/**
+ * What changed, in words that agree with the counts: rows whose verdict flipped (pass/fail evals),
+ * then each score-only eval's rows scored lower / higher / the same, then the gate's own verdict.
+ */
+function changeLines(c: CompareResult): string[] {
+  const lines: string[] = [];
+  if (c.evals.some((e) => e.kind === 'verdict')) lines.push(`Verdicts changed: ${c.changedRows.regressed} rows regressed, ${c.changedRows.improved} improved.`);
+  for (const e of c.evals) {
+    if (e.kind === 'verdict') continue;
+    lines.push(`Scores of ${e.name}: lower on ${e.regressed} rows, higher on ${e.improved}, the same on ${e.unchanged}.`);
+  }
+  lines.push(`${c.gate.checked ? 'Gate' : 'Regression check'}: ${GATE_MARK[c.gate.outcome]} ${c.gate.message}`);
+  return lines;
+}
+
 /**
  * Several runs over the same rows (several models, or prompt variants): a column per run, then
  * the paired comparison of each run against the first.
@@ -49,7 +66,7 @@ export function formatSideBySide(runs: readonly SideBySideRun[], comparisons: re
     const other = runs[i + 1]?.label ?? c.head.id;
     lines.push('', `${other} vs ${first} (head − base; ${c.pairing.paired} paired rows, p-values Holm-adjusted across evals):`);
     if (c.evals.length > 0) lines.push(renderEvalTable(c.evals, width));
-    lines.push(`Changed rows: ${c.changedRows.regressed} regressed, ${c.changedRows.improved} improved. ${c.gate.failed ? 'Worse: ' : ''}${c.gate.message}`);
+    lines.push(...changeLines(c));
   });
   return `${lines.join('\n')}\n`;
 }
