@@ -1,4 +1,5 @@
 import { buildGrid, compareRuns, type CompareResult, type GridResult } from '../../compare/index.js';
+import { outputFormat } from '../report-format.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
 import { RunStore, type StoredRun } from '../../store/index.js';
@@ -16,7 +17,7 @@ import { projectPath } from '../project-path.js';
 
 export const compareOptions = {
   ...commonOptions,
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, markdown or html (one self-contained page, e.g. -o compare.html)' },
+  format: { type: 'string', value: '<fmt>', description: "table, json, markdown or html (one self-contained page); default: from -o's extension (grid.html, .json, .md), else table" },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the comparison to a file instead of stdout' },
   'fail-on-regression': { type: 'boolean', description: 'Exit 1 when the gate says regressed: an eval significantly worse in head (one-sided, after Holm)' },
   'fail-on-inconclusive': { type: 'boolean', description: 'Exit 1 also when the gate says inconclusive: the test could not have seen a drop of --max-drop points' },
@@ -121,7 +122,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       hint: 'e.g. `agentmark compare latest~1 latest`',
     });
   }
-  const format = options.format ?? 'table';
+  const format = outputFormat(options.format, options.output, ['table', 'json', 'markdown', 'html'], 'compare');
   if (!['table', 'json', 'markdown', 'html'].includes(format)) {
     throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: compare prints table, json, markdown or html`);
   }
