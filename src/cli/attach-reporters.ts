@@ -12,6 +12,8 @@ export interface AttachOptions {
   report?: Reporter;
   /** Several prompts share the report: rows name their prompt (jsonl). */
   withPrompt?: boolean;
+  /** Rows above which a run's table lists its failed and errored rows only. @default 50 */
+  largeRun?: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   const width = out.columns !== undefined && out.columns > 0 ? out.columns : undefined;
   const report =
     extra.report ??
-    reporters[settings.format](out, { truncate: settings.truncate, ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
+    reporters[settings.format](out, { truncate: settings.truncate, ...(settings.allRows || settings.output !== undefined ? { allRows: true } : {}), ...(extra.largeRun === undefined ? {} : { largeRun: extra.largeRun }), ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
   // With -o the report is in a file: stderr still says how the run went and where the report is.
   const told: Reporter | undefined =
     settings.output === undefined || settings.quiet

@@ -31,6 +31,7 @@ export const runOptions = {
   format: { type: 'string', value: '<fmt>', description: "table, json, jsonl, csv, junit, markdown or html (default: from the -o file's extension, else table)" },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file (.json, .jsonl, .csv, .xml for junit, .md, .html pick the format); the summary, verdict and path go to stderr' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 1000, description: 'Cut table cells to n characters (0: never; as AgentMark)' },
+  'all-rows': { type: 'boolean', description: 'The table shows every row (above 50 rows it shows the failed and errored ones)' },
   threshold: { type: 'number', value: '<percent>', min: 0, max: 100, description: 'Fail when the pass rate is below this (0..100)' },
   'eval-timeout': { type: 'number', value: '<seconds>', min: 0.001, default: 30, description: 'Per eval' },
   'judge-model': { type: 'string', value: '<provider/model>', description: 'Model for LLM-judge evals' },

@@ -20,6 +20,8 @@ export interface ReportSettings {
   output?: string;
   truncate: number;
   quiet: boolean;
+  /** `--all-rows`: the table lists every row of a large run. */
+  allRows?: boolean;
 }
 
 /** Checks and converts run-experiment's flags; conflicting or malformed flags are usage errors. */
@@ -84,6 +86,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   const report: ReportSettings = {
     format,
     truncate: options.truncate ?? 1000,
+    ...(options['all-rows'] ? { allRows: true } : {}),
     quiet: options.quiet ?? false,
     ...(options.output === undefined ? {} : { output: options.output }),
   };

@@ -6,6 +6,7 @@ import type { LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { openRunFolder } from '../store/index.js';
 import { projectPath } from './project-path.js';
+import { LARGE_RUN } from '../report/large-run.js';
 
 /** One run the command makes: a prompt, and the model overriding its own when several are compared. */
 export interface Experiment {
@@ -56,9 +57,12 @@ export const RUN_GRID_ROWS = 100;
  * The results grid of the runs (rows side by side, one column per run), for the table after the
  * side-by-side summary; the statistics are the comparisons already made, not computed again.
  */
-export async function runsGrid(runs: readonly FinishedExperiment[], comparisons: CompareResult[], options: { truncate: number; width?: number }): Promise<string> {
+export async function runsGrid(runs: readonly FinishedExperiment[], comparisons: CompareResult[], options: { truncate: number; width?: number; allRows?: boolean }): Promise<string> {
   const [{ buildGrid }, { formatGridTable }] = await Promise.all([import('../compare/index.js'), import('../report/compare/index.js')]);
   const opened = await Promise.all(runs.map((run) => openRunFolder(run.runDir)));
-  const grid = await buildGrid(opened, { comparisons, limit: RUN_GRID_ROWS });
-  return formatGridTable(grid, { statistics: false, truncate: options.truncate, ...(options.width === undefined ? {} : { width: options.width }) });
+  // Above 50 rows in all, the rows where some run failed, the first 50 (as each run's own table).
+  const large = options.allRows !== true && runs.reduce((sum, run) => sum + run.summary.rows, 0) > LARGE_RUN;
+  const grid = await buildGrid(opened, { comparisons, limit: large ? LARGE_RUN : RUN_GRID_ROWS, ...(large ? { failed: true } : {}) });
+  const table = formatGridTable(grid, { statistics: false, truncate: options.truncate, ...(options.width === undefined ? {} : { width: options.width }) });
+  return large ? `${table}Every row: --all-rows, or compare ${runs.map((run) => run.runId).join(' ')} -o grid.html.\n` : table;
 }

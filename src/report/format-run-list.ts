@@ -2,7 +2,10 @@ import { resumeCommandOf, type RunManifest } from '../store/index.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
 import { formatPercent } from './format-percent.js';
+import { fitTable, leftOutNote, MIN_CUT, type FitColumn } from './fit-table.js';
+import { truncate } from './truncate.js';
 import { renderTable } from './render-table.js';
+import { shortenList } from './shorten-cells.js';
 
 /** One past run as `agentmark runs --format json` lists it. */
 export interface RunListEntry {
@@ -55,17 +58,43 @@ function evalCell(entry: RunListEntry): string {
     .join(', ');
 }
 
-/** The `agentmark runs` table: newest first. `*` after a commit: the tree had uncommitted changes. */
-export function formatRunList(entries: readonly RunListEntry[]): string {
+/**
+ * How the runs table gives way to a narrow terminal (see fit-table.ts): the dataset and model are
+ * cut, the prompt shows its name alone, Started loses its year and seconds, the eval list keeps
+ * whole entries (`exact 67%, +2 more`), then Dataset, Commit, Cost,
+ * Duration, Started, Model and Prompt are left out in that order. Run, Rows, Evals and Status
+ * always show.
+ */
+const COLUMNS: readonly FitColumn[] = [
+  { header: 'Run' },
+  // `2026-12-01 22:14:25` → `12-01 22:14`.
+  { header: 'Started (UTC)', shrink: (text) => text.slice(5, 16), drop: 5 },
+  // `prompts/classify-intent.prompt.mdx` → `classify-intent`, then cut.
+  { header: 'Prompt', shrink: (text, width) => truncate(text.replace(/^.*\//, '').replace(/\.prompt\.mdx$/, ''), Math.max(width, MIN_CUT)), drop: 7 },
+  { header: 'Model', shrink: 'cut', drop: 6 },
+  { header: 'Dataset', shrink: 'cut', drop: 1 },
+  { header: 'Rows' },
+  { header: 'Evals', shrink: (text, width) => shortenList(text, width) },
+  { header: 'Status' },
+  { header: 'Commit', drop: 2 },
+  { header: 'Duration', drop: 4 },
+  { header: 'Cost', drop: 3 },
+];
+
+/**
+ * The `agentmark runs` table: newest first. `*` after a commit: the tree had uncommitted changes.
+ * Fitted to `width` columns when given.
+ */
+export function formatRunList(entries: readonly RunListEntry[], width?: number): string {
   if (entries.length === 0) return 'No runs yet.\n';
-  const headers = ['Run', 'Started (UTC)', 'Prompt', 'Model', 'Dataset', 'Rows (run/errored)', 'Evals', 'Status', 'Commit', 'Duration', 'Cost'];
+  const headers = COLUMNS.map((column) => column.header);
   const rows = entries.map((e) => [
     e.id,
     when(e.startedAt),
     e.prompt,
     e.model,
     e.dataset ?? '',
-    e.rows === undefined ? '' : `${e.rows}/${e.errored ?? 0}`,
+    e.rows === undefined ? '' : `${e.rows}${e.errored ? ` (${e.errored} errored)` : ''}`,
     evalCell(e),
     e.status,
     e.git ? `${e.git.commit.slice(0, 7)}${e.git.dirty ? '*' : ''}` : '',
@@ -74,5 +103,7 @@ export function formatRunList(entries: readonly RunListEntry[]): string {
   ]);
   const resumable = entries.filter((e) => e.status === 'interrupted' && e.resume !== undefined);
   const notes = resumable.map((e) => `${e.id} was interrupted; continue it with: ${e.resume}\n`).join('');
-  return `${renderTable(headers, rows)}\n${notes === '' ? '' : `\n${notes}`}`;
+  const fitted = width === undefined ? undefined : fitTable(COLUMNS, rows, width);
+  const left = leftOutNote(fitted, width, '--format json').map((line) => `${line}\n`).join('');
+  return `${renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows)}\n${left}${notes === '' ? '' : `\n${notes}`}`;
 }

@@ -35,6 +35,10 @@ const CLEAR_LINE = '\r\x1b[2K';
  * fast run does not spend its time repainting. Elsewhere (CI logs): a plain line every
  * `intervalMs` or every 10%, so logs show progress without thousands of lines.
  */
+/** Rows and seconds a rate is measured over before it predicts an ETA. */
+const ETA_MIN_ROWS = 3;
+const ETA_MIN_SECONDS = 1;
+
 export function createProgressReporter(out: ProgressStream, options: ProgressOptions = {}): ProgressReporter {
   const now = options.now ?? Date.now;
   const tty = options.isTTY ?? out.isTTY === true;
@@ -62,7 +66,10 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
     if (elapsed > 0) {
       const rate = done / elapsed;
       parts.push(`${rate.toFixed(1)} rows/s`);
-      if (!final && total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
+      // No ETA from a rate not yet measured: the first rows end together as the pool fills (one
+      // row in 1 s of a 900-row run said 15m for an 8 s run).
+      const measured = done >= ETA_MIN_ROWS && elapsed >= ETA_MIN_SECONDS;
+      if (!final && measured && total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
     }
     // Last: on a narrow terminal the line is cut, and the counts and the ETA matter more.
     if (pacedBy !== undefined && !final) parts.push(`paced: ${pacedBy}`);

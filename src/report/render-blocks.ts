@@ -1,23 +1,16 @@
 import type { CellStyle } from './render-table.js';
+import { wrapWords } from './wrap-words.js';
 
 const chars = (text: string): string[] => Array.from(text);
 
 /** Below this many characters for a value, values go under their label instead of beside it. */
 const MIN_VALUE = 20;
 
-/** `text` cut into lines of at most `size` characters (code points), at least one line. */
-function wrap(text: string, size: number): string[] {
-  const all = chars(text);
-  if (all.length === 0) return [''];
-  const lines: string[] = [];
-  for (let i = 0; i < all.length; i += size) lines.push(all.slice(i, i + size).join(''));
-  return lines;
-}
 
 /**
  * The table as one block per row, for a terminal too narrow for its columns: a rule naming the
  * row (the first cell), then each header beside its value, long values wrapped to the width
- * rather than cut, since here nothing else competes for the line.
+ * at spaces rather than cut, since here nothing else competes for the line.
  */
 export function renderBlocks(
   headers: readonly string[],
@@ -35,7 +28,7 @@ export function renderBlocks(
     lines.push(title + '─'.repeat(Math.max(0, width - chars(title).length)));
     labels.forEach((label, i) => {
       const column = i + 1;
-      const value = wrap(row[column] ?? '', valueWidth).map((part) => style(part, column, row[column] ?? ''));
+      const value = wrapWords(row[column] ?? '', valueWidth).map((part) => style(part, column, row[column] ?? ''));
       if (beside) {
         const indent = ' '.repeat(labelWidth + 4);
         lines.push(`  ${label}${' '.repeat(labelWidth - chars(label).length)}  ${value[0] ?? ''}`, ...value.slice(1).map((part) => indent + part));

@@ -4,12 +4,15 @@ import { formatCompareTable } from './compare/format-compare-table.js';
 import { formatEvalCell } from './format-eval-cell.js';
 import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
-import { fitColumns } from './fit-columns.js';
+import { fitTable, leftOutNote, type FitColumn } from './fit-table.js';
 import { renderBlocks } from './render-blocks.js';
 import { renderTable, type CellStyle } from './render-table.js';
 import { createPalette, type Palette } from './palette.js';
+import { LARGE_RUN } from './large-run.js';
 import { rowLabel } from './row-label.js';
+import { shortenEvalCell } from './shorten-cells.js';
 import { truncate } from './truncate.js';
+import { wrapWords } from './wrap-words.js';
 import type { OutputStream, Reporter, ReporterOptions, RunInfo } from './types.js';
 
 const cell = (text: string, max: number): string => truncate(text.replace(/\r\n|[\r\n\t]/g, ' '), max);
@@ -39,6 +42,26 @@ function cellStyle(palette: Palette): CellStyle {
   };
 }
 
+
+/** A row to show in a large run's table: it errored, or an eval failed or errored. */
+const notPassing = (row: RowResult): boolean =>
+  row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false);
+
+/**
+ * How the results table gives way to a narrow terminal: inputs and outputs are cut first, then
+ * eval reasons (never the verdict or the eval's name), then Expected Output and Input are left
+ * out; narrower still, the caller shows one block per row.
+ */
+function tableColumns(evalNames: readonly string[]): FitColumn[] {
+  return [
+    { header: '#' },
+    { header: 'Input', shrink: 'cut', drop: 2 },
+    { header: 'AI Result', shrink: 'cut' },
+    { header: 'Expected Output', shrink: 'cut', drop: 1 },
+    ...evalNames.map((name): FitColumn => ({ header: name, shrink: (text, size) => shortenEvalCell(text, size) })),
+  ];
+}
+
 /**
  * The AgentMark-style results table, then the summary. Its rows are the first `maxTableRows`
  * in dataset order, read back from the run's results file at the end; the rest are counted,
@@ -51,41 +74,56 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
   const palette = createPalette(options.color === true);
   const style = cellStyle(palette);
   let seen = 0;
+  let failing = 0;
   let withRepeat = false;
   const extraEvals = new Set<string>();
 
   return {
     onRowEnd(row) {
       seen += 1;
+      if (notPassing(row)) failing += 1;
       if (row.repeat > 0) withRepeat = true;
       for (const name in row.evals) extraEvals.add(name);
     },
     async onRunEnd(summary: RunSummary, info: RunInfo, allRows) {
+      // A large run shows what needs a look: its failed and errored rows, the first LARGE_RUN of them.
+      const large = options.allRows !== true && seen > (options.largeRun ?? LARGE_RUN);
+      const limit = large ? Math.min(cap, LARGE_RUN) : cap;
       const kept: RowResult[] = [];
-      if (cap > 0) {
+      if (limit > 0 && (!large || failing > 0)) {
         for await (const row of allRows()) {
+          if (large && !notPassing(row)) continue;
           kept.push(row);
-          if (kept.length >= cap) break;
+          if (kept.length >= limit) break;
         }
       }
       const evalNames = [...info.evalNames, ...[...extraEvals].filter((name) => !info.evalNames.includes(name))];
       const lines: string[] = [];
       if (seen === 0) {
         lines.push('No rows were run.');
+      } else if (large && kept.length === 0) {
+        lines.push(...wrapWords(`All ${seen.toLocaleString('en-US')} rows passed; every row: --all-rows, or -o report.html.`, width ?? 0));
       } else {
         const headers = ['#', 'Input', 'AI Result', 'Expected Output', ...evalNames];
         const rows = kept.map((row) => rowCells(row, evalNames, withRepeat, max));
-        const fitted = width === undefined ? [headers, ...rows] : fitColumns(headers, rows, width);
-        if (fitted) {
-          const [fittedHeaders = headers, ...fittedRows] = fitted;
-          lines.push(renderTable(fittedHeaders, fittedRows, style, palette.bold));
+        const fitted = width === undefined ? undefined : fitTable(tableColumns(evalNames), rows, width);
+        if (width === undefined || fitted) {
+          const shownStyle: CellStyle = fitted ? (text, column, whole) => style(text, fitted.kept[column] ?? column, whole) : style;
+          lines.push(renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows, shownStyle, palette.bold));
+          lines.push(...leftOutNote(fitted, width, '-o report.html'));
         } else {
           // Too narrow for the columns even cut down: one block per row reads better than a
           // table of `…` cells or one that wraps every line.
-          lines.push(renderBlocks(headers, rows, width ?? 0, style));
+          lines.push(renderBlocks(headers, rows, width, style));
         }
         const omitted = seen - kept.length;
-        if (omitted > 0) {
+        if (large) {
+          const more = failing - kept.length;
+          const text =
+            `${kept.length.toLocaleString('en-US')} of ${seen.toLocaleString('en-US')} rows shown: the failed and errored ones` +
+            `${more > 0 ? ` (${more.toLocaleString('en-US')} more not shown)` : ''}; every row: --all-rows, or -o report.html.`;
+          lines.push(...wrapWords(text, width ?? 0));
+        } else if (omitted > 0) {
           lines.push(
             `… ${omitted.toLocaleString('en-US')} more rows not shown (first ${kept.length.toLocaleString('en-US')} ` +
               `of ${seen.toLocaleString('en-US')}); full results: ${join(info.runDir, 'results.jsonl')}`,
@@ -93,7 +131,7 @@ export function createTableReporter(out: OutputStream, options: ReporterOptions 
         }
       }
       lines.push('', ...formatSummary(summary, info, { ...(width === undefined ? {} : { width }), palette }));
-      if (info.comparison) lines.push('', formatCompareTable(info.comparison, { truncate: max }).trimEnd());
+      if (info.comparison) lines.push('', formatCompareTable(info.comparison, { truncate: max, ...(width === undefined ? {} : { width }) }).trimEnd());
       out.write(`${lines.join('\n')}\n`);
     },
   };

@@ -25,6 +25,13 @@ export interface ReporterOptions {
   truncate?: number;
   /** Rows the table shows before it only counts the rest. @default 1000 */
   maxTableRows?: number;
+  /**
+   * Every row in the table, also for a run of more than 50 rows (which otherwise shows its
+   * failed and errored rows only). @default false
+   */
+  allRows?: boolean;
+  /** A run of more rows than this is large (its table lists the failed and errored rows). @default 50 */
+  largeRun?: number;
   /** Terminal width to fit the table into (the CLI passes it when stdout is a terminal). @default no limit */
   width?: number;
   /** Colour verdicts, errors and the result line (the CLI sets it per stream). @default false */

@@ -46,6 +46,8 @@ class WatchSession {
   private readonly screen: Screen;
   private ready = false;
   private closing = false;
+  /** Counts notices, so that only the latest one is taken down when its reruns end. */
+  private notices = 0;
   /** `q` came before the first runs finished: say so on the way out rather than vanish. */
   private quitEarly = false;
   /** Runs the session's end cancelled, as `label (run id)`. */
@@ -195,16 +197,17 @@ class WatchSession {
       targets: this.options.targets,
     });
     if (route.shared) {
-      this.screen.note(`changed: ${labels} → rerunning all`);
-      void this.reloadAndRerunAll();
+      const notice = this.notice(`changed: ${labels} → rerunning all`);
+      void this.reloadAndRerunAll().then(() => this.untilIdle(notice));
       return;
     }
     for (const path of route.dropped) void this.drop(path);
     for (const path of route.added) this.add(path);
     if (route.affected.size === 0) return;
     const names = [...route.affected].map((path) => this.experiments.get(path)?.label ?? path);
-    this.screen.note(`changed: ${labels} → rerunning ${names.join(', ')}`);
+    const notice = this.notice(`changed: ${labels} → rerunning ${names.join(', ')}`);
     for (const path of route.affected) this.scheduler.request(path);
+    this.untilIdle(notice);
   }
 
   private onKey(action: KeyAction): void {
@@ -214,15 +217,35 @@ class WatchSession {
     }
     if (action === 'interrupt') return this.finish(130);
     if (action === 'rerun-all') {
-      this.screen.note('rerunning all');
-      if (!this.shared.config) void this.reloadAndRerunAll();
-      else for (const path of this.experiments.keys()) this.scheduler.request(path);
+      const notice = this.notice('rerunning all');
+      if (!this.shared.config) void this.reloadAndRerunAll().then(() => this.untilIdle(notice));
+      else {
+        for (const path of this.experiments.keys()) this.scheduler.request(path);
+        this.untilIdle(notice);
+      }
       return;
     }
     const failed = [...this.experiments.values()].filter((e) => (e.last?.outcome.failedIndexes.size ?? 0) > 0);
     if (failed.length === 0) return this.screen.note('no failed rows to rerun');
-    this.screen.note(`rerunning failed rows of ${failed.map((e) => e.label).join(', ')}`);
+    const notice = this.notice(`rerunning failed rows of ${failed.map((e) => e.label).join(', ')}`);
     for (const e of failed) this.scheduler.request(e.path, { onlyIndexes: e.last?.outcome.failedIndexes ?? new Set() });
+    this.untilIdle(notice);
+  }
+
+  private notice(text: string): number {
+    this.screen.note(text);
+    return ++this.notices;
+  }
+
+  /**
+   * The footer says what is happening now: a notice of reruns comes down once they have ended
+   * (on a terminal; a log keeps its lines), unless a newer notice replaced it.
+   */
+  private untilIdle(notice: number): void {
+    if (!this.screen.interactive) return;
+    void this.scheduler.idle().then(() => {
+      if (notice === this.notices && !this.closing) this.screen.note(`${this.watchingLine()} — ${KEY_HELP}`);
+    });
   }
 
   private blockOptions(): BlockOptions {

@@ -28,7 +28,8 @@ afterAll(async () => {
   await project.cleanup();
 });
 
-const compare = (base: string, head: string, ...args: string[]) => project.run(['compare', ids[base] as string, ids[head] as string, ...args]);
+// Whole tables (every column): piped, they fit 100 columns unless COLUMNS says more.
+const compare = (base: string, head: string, ...args: string[]) => project.run(['compare', ids[base] as string, ids[head] as string, ...args], { env: { COLUMNS: '300' } });
 
 describe('compare gate outcomes and exit codes', () => {
   it('no regression: not significant, and 120 pairs could see a 5-point drop → exit 0', async () => {

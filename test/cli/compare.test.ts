@@ -26,11 +26,11 @@ afterAll(async () => {
 
 describe('agentmark runs', () => {
   it('lists runs newest first as a table and as JSON', async () => {
-    const table = await project.run(['runs']);
+    const table = await project.run(['runs'], { env: { COLUMNS: '300' } });
     expect(table.code).toBe(0);
     const lines = normalize(table.stdout).split('\n');
-    expect(lines[1]).toMatch(/│ Run\s+│ Started \(UTC\)\s+│ Prompt\s+│ Model\s+│ Dataset\s+│ Rows \(run\/errored\) │ Evals\s+│ Status\s+│ Commit │ Duration │ Cost\s+│/);
-    expect(lines[3]).toContain('│ prompts/echo.prompt.mdx │ openai/gpt-4o-mini │ datasets/words.jsonl │ 3/0                │ exact 33% │ completed │');
+    expect(lines[1]).toMatch(/│ Run\s+│ Started \(UTC\)\s+│ Prompt\s+│ Model\s+│ Dataset\s+│ Rows │ Evals\s+│ Status\s+│ Commit │ Duration │ Cost\s+│/);
+    expect(lines[3]).toContain('│ prompts/echo.prompt.mdx │ openai/gpt-4o-mini │ datasets/words.jsonl │ 3    │ exact 33% │ completed │');
     const json = await project.run(['runs', '--format', 'json', '--limit', '1']);
     const entries = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
     expect(entries).toHaveLength(1);
@@ -44,7 +44,7 @@ describe('agentmark runs', () => {
     const shown = await project.run(['runs', 'show', 'latest~1', '--format', 'jsonl']);
     expect(shown.code).toBe(1);
     expect(shown.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { output: string }).output)).toEqual(['alpha', 'beta', 'gamma']);
-    const table = await project.run(['runs', 'show', first.slice(0, 18)]);
+    const table = await project.run(['runs', 'show', first.slice(0, 18)], { env: { COLUMNS: '300' } });
     expect(table.stdout).toContain(`Run:      ${first} (.agentmark/runs/${first})`);
     expect(table.stdout).toContain('│ 2 │ {"word":"gamma"} │ gamma     │ GAMMA           │ FAIL');
     const markdown = await project.run(['runs', 'show', first, '--format', 'markdown']);
@@ -89,7 +89,7 @@ describe('agentmark runs prune', () => {
 
 describe('agentmark compare', () => {
   it('table: header, per-eval statistics, changed rows with a word diff, the regression check (3 rows: inconclusive)', async () => {
-    const result = await project.run(['compare', 'latest~1', 'latest']);
+    const result = await project.run(['compare', 'latest~1', 'latest'], { env: { COLUMNS: '300' } });
     expect(result.code).toBe(0);
     const out = normalize(result.stdout);
     expect(out).toContain('  Differs: nothing (same prompt, model, settings, dataset and commit)');

@@ -47,10 +47,14 @@ describe('-o <file>', () => {
     expect(told).toMatch(/\n {2}Result: {3}FAILED\n/);
   });
 
-  it('--format wins over the extension; -q keeps stderr empty', async () => {
+  it('--format that the extension contradicts is a usage error (exit 2, nothing written); a matching one or an unknown extension is fine; -q keeps stderr empty', async () => {
     const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'csv', '-o', 'out.json', '-q'], { server });
-    expect(result).toMatchObject({ code: 1, stdout: '', stderr: '' });
-    expect(await project.read('out.json')).toMatch(/^index,repeat,name,tags,input,/);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('error: --format csv does not match -o out.json, which names json\n  hint: drop --format (the extension picks json), or name the file for csv\n');
+    await expect(project.read('out.json')).rejects.toThrow();
+    const csv = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--format', 'csv', '-o', 'out.data', '-q'], { server });
+    expect(csv).toMatchObject({ code: 1, stdout: '', stderr: '' });
+    expect(await project.read('out.data')).toMatch(/^index,repeat,name,tags,input,/);
   });
 
   it('an unknown extension writes the table', async () => {

@@ -85,13 +85,14 @@ describe('--output', () => {
     expect(first.code).toBe(0);
     const [id] = await project.runIds();
     expect((await project.read('report.jsonl')).trimEnd().split('\n')).toHaveLength(2);
-    await project.write('report.jsonl', 'stale\n');
+    await project.write('report.csv', 'stale\n');
     // Resuming a finished run runs no row; the (empty) report still belongs to this run.
-    const again = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--rows', '0-1', '--quiet', '--resume', id ?? '', '--format', 'csv', '-o', 'report.jsonl'], {
+    // (--format csv with -o report.jsonl is now a usage error: the file is named for csv.)
+    const again = await project.run(['run-experiment', 'prompts/many.prompt.mdx', '--rows', '0-1', '--quiet', '--resume', id ?? '', '--format', 'csv', '-o', 'report.csv'], {
       server,
     });
     expect(again.code).toBe(0);
-    expect(await project.read('report.jsonl')).toMatch(/^index,/);
+    expect(await project.read('report.csv')).toMatch(/^index,/);
   });
 });
 

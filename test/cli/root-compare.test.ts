@@ -17,7 +17,7 @@ describe('the README walkthrough: two recorded variants compared offline', () =>
       expect(run.stderr).toBe('');
       expect(run.stdout).not.toMatch(/"errorCode":"/);
     }
-    const result = await runCli(['compare', 'latest~1', 'latest'], { cwd: dir, env: {} });
+    const result = await runCli(['compare', 'latest~1', 'latest'], { cwd: dir, env: { COLUMNS: '300' } });
     expect(result.code).toBe(0);
     const out = normalize(result.stdout);
     expect(out).toContain('    prompt: prompts/classify-intent.prompt.mdx ');

@@ -19,9 +19,9 @@ const suite =
   '{"tags": ["smoke"], "input": {"word": "gamma"}, "expected_output": "gamma"}\n' +
   '{"name": "fourth", "input": {"word": "delta"}, "expected_output": "delta"}\n';
 
-async function run(args: string[], dataset = suite): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function run(args: string[], dataset = suite, env: NodeJS.ProcessEnv = { COLUMNS: '300' }): Promise<{ code: number | null; stdout: string; stderr: string }> {
   project = await cliProject({ 'datasets/words.jsonl': dataset });
-  return project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', ...args], { server });
+  return project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', ...args], { server, env });
 }
 
 /** The words the model was asked for, in any order (rows run concurrently). */
@@ -52,11 +52,12 @@ describe('rows with names and tags', { timeout: 60_000 }, () => {
 
   it('--list without a filter lists every row; long inputs are cut', async () => {
     const long = `{"input": {"word": "${'x'.repeat(80)}"}}\n`;
-    const result = await run(['--list'], long);
+    // The input takes what is left of the line: 80 columns less 17 for the rest.
+    const result = await run(['--list'], long, { COLUMNS: '80' });
     expect(result.stdout).toBe(
       'prompts/echo.prompt.mdx: 1 of 1 row of datasets/words.jsonl selected\n' +
         '  #  name  tags  input\n' +
-        `  0  -     -     {"word":"${'x'.repeat(50)}…\n`,
+        `  0  -     -     {"word":"${'x'.repeat(53)}…\n`,
     );
     expect(result.code).toBe(0);
   });

@@ -22,7 +22,8 @@ const prompt = (settings: string): string =>
 
 async function run(files: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   project = await cliProject(files);
-  return project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', ...args], { server });
+  // Whole cells: piped, a table fits 100 columns unless COLUMNS says more.
+  return project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet', ...args], { server, env: { COLUMNS: '300' } });
 }
 
 const gateLines = (stdout: string): string[] => stdout.split('\n').filter((line) => /^ {4}[✔✘] /.test(line) || /^ {2}Result: /.test(line));

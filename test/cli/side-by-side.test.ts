@@ -6,8 +6,11 @@ import { cliProject, normalize, type CliProject } from './cli-project.js';
 let server: OpenAIServer;
 let project: CliProject;
 beforeAll(async () => {
-  server = await startOpenAIServer({ handler: (r) => ({ text: r.model === 'loud' ? r.lastUserText.toUpperCase() : r.lastUserText }) });
+  server = await startOpenAIServer({
+    handler: (r) => ({ text: r.model === 'loud' ? r.lastUserText.toUpperCase() : r.model === 'short' ? r.lastUserText.slice(0, 2) : r.lastUserText }),
+  });
   project = await cliProject({
+    'prompts/length.prompt.mdx': '---\nname: length\ntext_config:\n  model_name: openai/gpt-4o-mini\ntest_settings:\n  dataset: ../datasets/words.jsonl\n  evals: [length]\n---\n\n<User>{props.word}</User>\n',
     'prompts/shout-variant.prompt.mdx': (await import('node:fs')).readFileSync(new URL('../fixtures/cli/echo/prompts/echo.prompt.mdx', import.meta.url), 'utf8').replace('name: echo', 'name: echo-loud').replace('model_name: openai/gpt-4o-mini', 'model_name: openai/loud'),
   });
 });
@@ -16,7 +19,7 @@ afterAll(async () => {
   await project.cleanup();
 });
 
-const run = (args: string[]) => project.run(['run-experiment', '--no-cache', '--quiet', '--concurrency', '2', ...args], { server });
+const run = (args: string[]) => project.run(['run-experiment', '--no-cache', '--quiet', '--concurrency', '2', ...args], { server, env: { COLUMNS: '300' } });
 
 describe('several models side by side', () => {
   it('one run per model over the same rows, one side-by-side summary, each compared with the first', async () => {
@@ -35,8 +38,9 @@ describe('several models side by side', () => {
     // the side-by-side block, the results grid of the runs, then the one overall line of the several runs
     const lines = side.trimEnd().split('\n');
     const gridAt = lines.indexOf('GRID: openai/gpt-4o-mini (<run-id>) [base], openai/loud (<run-id>)');
-    expect(lines.slice(gridAt - 2, gridAt)).toEqual([
-      'Changed rows: 2 regressed, 1 improved. inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2468 more paired rows needed (2471 in all)',
+    expect(lines.slice(gridAt - 3, gridAt)).toEqual([
+      'Verdicts changed: 2 rows regressed, 1 improved.',
+      'Regression check: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2468 more paired rows needed (2471 in all)',
       '',
     ]);
     expect(lines.slice(gridAt + 1)).toEqual([
@@ -81,5 +85,15 @@ describe('prompt variants side by side', () => {
     expect(out).toMatch(/│ {19}│ prompts\/echo\.prompt\.mdx +│ prompts\/shout-variant\.prompt\.mdx +│/);
     expect(out).toContain('prompts/shout-variant.prompt.mdx vs prompts/echo.prompt.mdx (head − base; 3 paired rows');
     expect((await run(['prompts/echo.prompt.mdx', '--side-by-side'])).stderr).toMatch(/^error: --side-by-side compares several prompts: give two or more/);
+  });
+
+  it('a score-only eval: its rows scored lower / higher / the same, in words that agree with the counts', async () => {
+    // "short" answers with the word's first two letters: length 5, 4, 5 → 2, 2, 2.
+    const result = await run(['prompts/length.prompt.mdx', '--model', 'openai/gpt-4o-mini,openai/short']);
+    const out = normalize(result.stdout);
+    expect(out).toContain('openai/short vs openai/gpt-4o-mini (head − base; 3 paired rows, p-values Holm-adjusted across evals):');
+    expect(out).toContain('\nScores of length: lower on 3 rows, higher on 0, the same on 0.\nRegression check: ');
+    expect(out).not.toContain('Verdicts changed');
+    expect(out).not.toContain('Worse: ');
   });
 });

@@ -32,15 +32,18 @@ const piped = async (env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null
 const WHOLE = readFileSync(`${FIXTURES}cli/formats/table.txt`, 'utf8');
 const SUMMARY_AT = WHOLE.indexOf('\nSUMMARY\n');
 
-/** The same report fitted to 80 columns: the widest column (the eval's) gives way. */
+/**
+ * The same report fitted to 80 columns: the inputs and outputs are cut first, then the eval's
+ * reason at a word; the verdict and its score stay whole.
+ */
 const AT_80 =
-  `┌───┬──────────────────┬───────────┬─────────────────┬─────────────────────────┐
-│ # │ Input            │ AI Result │ Expected Output │ exact                   │
-├───┼──────────────────┼───────────┼─────────────────┼─────────────────────────┤
-│ 0 │ {"word":"alpha"} │ alpha     │ alpha           │ PASS (1.00 - output eq… │
-│ 1 │ {"word":"beta"}  │ beta      │ beta            │ PASS (1.00 - output eq… │
-│ 2 │ {"word":"gamma"} │ gamma     │ GAMMA           │ FAIL (0.00 - output "g… │
-└───┴──────────────────┴───────────┴─────────────────┴─────────────────────────┘
+  `┌───┬───────────────┬───────────┬──────────────┬───────────────────────────────┐
+│ # │ Input         │ AI Result │ Expected Ou… │ exact                         │
+├───┼───────────────┼───────────┼──────────────┼───────────────────────────────┤
+│ 0 │ {"word":"alp… │ alpha     │ alpha        │ PASS (1.00 - output equals…)  │
+│ 1 │ {"word":"bet… │ beta      │ beta         │ PASS (1.00 - output equals…)  │
+│ 2 │ {"word":"gam… │ gamma     │ GAMMA        │ FAIL (0.00 - output "gamma"…) │
+└───┴───────────────┴───────────┴──────────────┴───────────────────────────────┘
 ` +
   WHOLE.slice(SUMMARY_AT)
     // The summary's long lines go on under themselves rather than wrap at the terminal's edge.

@@ -23,7 +23,8 @@ describe('progress reporter', () => {
     expect(out.text).toBe(''); // rate-limited
     time.set(1000);
     await progress.onRowEnd?.(rows[1]!);
-    expect(out.text).toBe('\r\x1b[2K2/4 rows (50%) · pass 50.0% · 2.0 rows/s · ETA 1.0s');
+    // Two rows are not yet a measured rate: no ETA.
+    expect(out.text).toBe('\r\x1b[2K2/4 rows (50%) · pass 50.0% · 2.0 rows/s');
     out.text = '';
     time.set(1020);
     await progress.onRowEnd?.(rows[2]!);
@@ -61,13 +62,29 @@ describe('progress reporter', () => {
     time.set(9500);
     await progress.onRowEnd?.(passRow(3)); // 20%
     expect(out.text).toBe(
-      '2/20 rows (10%) · pass 100.0% · 1.0 rows/s · ETA 18.0s\n' +
+      '2/20 rows (10%) · pass 100.0% · 1.0 rows/s\n' +
         '3/20 rows (15%) · pass 100.0% · 0.3 rows/s · ETA 51.0s\n' +
         '4/20 rows (20%) · pass 100.0% · 0.4 rows/s · ETA 38.0s\n',
     );
     out.text = '';
     await progress.onRunEnd?.(summary, info, inOrder([]));
     expect(out.text).toBe('');
+  });
+
+  test('no ETA until the rate is measured over 3 rows and a second', async () => {
+    const out = new MemoryStream();
+    const time = clock();
+    const progress = createProgressReporter(out, { now: time.now, isTTY: true, minLineMs: 0 });
+    await progress.onRunStart?.({ ...info, total: 900 });
+    for (let index = 0; index < 3; index += 1) {
+      time.set(200 * (index + 1));
+      await progress.onRowEnd?.(passRow(index));
+    }
+    // Three rows in 0.6 s: not a second yet.
+    expect(out.text.split('\r\x1b[2K').at(-1)).toBe('3/900 rows (0%) · pass 100.0% · 5.0 rows/s');
+    time.set(1000);
+    await progress.onRowEnd?.(passRow(3));
+    expect(out.text.split('\r\x1b[2K').at(-1)).toBe('4/900 rows (0%) · pass 100.0% · 4.0 rows/s · ETA 3m 44s');
   });
 
   test('without a TTY a short run ends on the final count, with no ETA left standing', async () => {
@@ -82,10 +99,10 @@ describe('progress reporter', () => {
       time.set(500 + index * 20);
       await progress.onRowEnd?.(passRow(index));
     }
-    expect(out.text).toBe('1/6 rows (17%) · pass 100.0% · 2.0 rows/s · ETA 2.5s\n');
+    expect(out.text).toBe('1/6 rows (17%) · pass 100.0% · 2.0 rows/s\n');
     time.set(650);
     await progress.onRunEnd?.(summary, info, inOrder([]));
-    expect(out.text).toBe('1/6 rows (17%) · pass 100.0% · 2.0 rows/s · ETA 2.5s\n6/6 rows (100%) · pass 100.0% · 9.2 rows/s\n');
+    expect(out.text).toBe('1/6 rows (17%) · pass 100.0% · 2.0 rows/s\n6/6 rows (100%) · pass 100.0% · 9.2 rows/s\n');
   });
 
   test('without a TTY an interrupted run ends on the count reached, with no ETA', async () => {

@@ -19,6 +19,7 @@ afterEach(async () => {
 const CLEAR = '\x1b[H\x1b[2J\x1b[3J';
 const HEADER = 'agentmark watch · watching 8 files for 2 experiments — r rerun all · f rerun failed · q quit\r\n';
 
+const FOOTER = '\r\nwatching 8 files for 2 experiments — r rerun all · f rerun failed · q quit\r\n';
 const screens = (output: string): string[] => output.split(CLEAR).slice(1);
 const lastScreen = (output: string): string => screens(output).at(-1) ?? '';
 /** The last screen, once it is whole, nothing is running and it shows every one of `texts`. */
@@ -58,8 +59,11 @@ test('on a terminal the whole screen is redrawn in place; r reruns all, f the fa
 
   // One key press, no Enter: the terminal is in raw mode.
   terminal.type('r');
-  out = await terminal.waitFor(settledWith('3 rows · 3 cached', '2 rows · 2 cached', '\r\nrerunning all\r\n'), 'r to rerun both from the cache');
+  out = await terminal.waitFor(settledWith('3 rows · 3 cached', '2 rows · 2 cached', FOOTER), 'r to rerun both from the cache');
   expect(server.requests).toHaveLength(5);
+  // The footer said what was happening while it happened, and is the watching line again after.
+  expect(screens(out).some((screen) => screen.endsWith('\r\nrerunning all\r\n'))).toBe(true);
+  expect(lastScreen(out).endsWith(FOOTER)).toBe(true);
 
   await edit(dir, 'prompts/beta.jsonl', (text) => text.replace('"expected_output": "mountains"', '"expected_output": "hills"'));
   out = await terminal.waitFor(settledWith('row 1 pass→fail'), 'beta to rerun after the edit');
@@ -67,7 +71,8 @@ test('on a terminal the whole screen is redrawn in place; r reruns all, f the fa
   expect(lastScreen(out)).toMatch(/mentions {2}pass 50\.0% ▼ 50\.0 pts/);
 
   terminal.type('f');
-  out = await terminal.waitFor(settledWith('1 row (failed rows only; ▲/▼ vs the same rows before) · 0 cached'), 'f to rerun the failed row live');
+  out = await terminal.waitFor(settledWith('1 row (failed rows only; ▲/▼ vs the same rows before) · 0 cached', FOOTER), 'f to rerun the failed row live');
+  expect(lastScreen(out)).not.toContain('rerunning failed rows of');
   expect(server.requests).toHaveLength(6);
   expect(runIdOf(lastScreen(out), 'prompts/alpha.prompt.mdx')).toBe(alphaRun);
   // Row 1 failed before and fails again: no change against the same row (was `pass 0.0% ▼ -50.0%`).

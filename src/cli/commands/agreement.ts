@@ -1,3 +1,4 @@
+import { outputFormat } from '../report-format.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
 import { formatAgreementMarkdown, formatAgreementTable } from '../../report/format-agreement-report.js';
@@ -12,7 +13,7 @@ import { openReportOutput } from '../report-output.js';
 
 const options = {
   ...commonOptions,
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json or markdown' },
+  format: { type: 'string', value: '<fmt>', description: "table, json or markdown; default: from -o's extension (.json, .md), else table" },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write to a file instead of stdout' },
 } satisfies OptionTable;
 
@@ -36,7 +37,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const [ref, extra] = positionals;
   if (ref === undefined) throw new UsageError('USAGE_MISSING_RUN', 'agreement needs a run', { hint: 'e.g. `agentmark agreement latest`' });
   if (extra !== undefined) throw new UsageError('USAGE_BAD_ARGUMENT', `agreement takes one run, got also "${extra}"`);
-  const format = flags.format ?? 'table';
+  const format = outputFormat(flags.format, flags.output, ['table', 'json', 'markdown'], 'agreement');
   if (!['table', 'json', 'markdown'].includes(format)) throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: agreement prints table, json or markdown`);
   const project = await openProject(flags.project, io.cwd);
   const store = new RunStore(project.root);

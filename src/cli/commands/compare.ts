@@ -1,4 +1,5 @@
 import { buildGrid, compareRuns, type CompareResult, type GridResult } from '../../compare/index.js';
+import { outputFormat } from '../report-format.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
 import { RunStore, type StoredRun } from '../../store/index.js';
@@ -16,7 +17,7 @@ import { projectPath } from '../project-path.js';
 
 export const compareOptions = {
   ...commonOptions,
-  format: { type: 'string', value: '<fmt>', default: 'table', description: 'table, json, markdown or html (one self-contained page, e.g. -o compare.html)' },
+  format: { type: 'string', value: '<fmt>', description: "table, json, markdown or html (one self-contained page); default: from -o's extension (grid.html, .json, .md), else table" },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the comparison to a file instead of stdout' },
   'fail-on-regression': { type: 'boolean', description: 'Exit 1 when the gate says regressed: an eval significantly worse in head (one-sided, after Holm)' },
   'fail-on-inconclusive': { type: 'boolean', description: 'Exit 1 also when the gate says inconclusive: the test could not have seen a drop of --max-drop points' },
@@ -102,6 +103,9 @@ async function runGrid(runs: StoredRun[], { format, sort, options, projectRoot }
   return grid.comparisons.some((c) => gateFails(c, failOnInconclusive)) ? ExitCode.gateFailed : ExitCode.ok;
 }
 
+/** The width a table written to `stream` fits: the terminal's, else COLUMNS, else 100; none for a file. */
+const widthOf = (stream: { columns?: number }): { width?: number } => (stream.columns !== undefined && stream.columns > 0 ? { width: stream.columns } : {});
+
 async function gridHtml(grid: GridResult, runs: readonly StoredRun[]): Promise<string> {
   const { buildGridReportData, renderReportHtml } = await import('../../view/index.js');
   return renderReportHtml(buildGridReportData(grid, runs));
@@ -118,7 +122,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       hint: 'e.g. `agentmark compare latest~1 latest`',
     });
   }
-  const format = options.format ?? 'table';
+  const format = outputFormat(options.format, options.output, ['table', 'json', 'markdown', 'html'], 'compare');
   if (!['table', 'json', 'markdown', 'html'].includes(format)) {
     throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: compare prints table, json, markdown or html`);
   }
@@ -161,7 +165,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (format === 'json') output.stream.write(`${JSON.stringify(agreement ? { ...result, agreement } : result, null, 2)}\n`);
     else if (page !== undefined) output.stream.write(page);
     else if (format === 'markdown') output.stream.write(formatCompareMarkdown(result) + (agreement ? formatCompareAgreement(agreement, true) : ''));
-    else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200 }) + (agreement ? formatCompareAgreement(agreement) : ''));
+    else output.stream.write(formatCompareTable(result, { truncate: options.truncate ?? 200, ...widthOf(output.stream) }) + (agreement ? formatCompareAgreement(agreement) : ''));
   } finally {
     output.close();
   }

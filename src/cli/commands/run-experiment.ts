@@ -4,6 +4,7 @@ import { isAgentmarkError, UsageError, type AgentmarkError } from '../../errors/
 import { formatRowList, writeCsv, writeJson, writeJunit, type FinishedRun, type Reporter, type ReporterName } from '../../report/index.js';
 import { printError } from '../print-error.js';
 import { attachReporters } from '../attach-reporters.js';
+import { LARGE_RUN } from '../../report/large-run.js';
 import { tuneHeapForRun } from '../heap-tuning.js';
 import { openProject, resolvePromptPaths } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -90,7 +91,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const experiments = experimentsOf(promptPaths, models, project);
   if (options.list) {
     // Runs nothing: the same plan as a run (filter, then sampling), printed.
-    for (const promptPath of promptPaths) io.stdout.write(formatRowList(await listRows({ ...settings.run, project, config, promptPath, signal: io.signal })));
+    for (const promptPath of promptPaths) io.stdout.write(formatRowList(await listRows({ ...settings.run, project, config, promptPath, signal: io.signal }), io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined));
     return ExitCode.ok;
   }
   if (format === 'html' && experiments.length > 1) {
@@ -112,7 +113,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // Several models run one after another, so they share the one --concurrency limit.
     for (const { promptPath, model, label } of experiments) {
       if (io.signal.aborted) break;
-      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1 });
+      // Side by side, the set is large above 50 rows in all: each run's table then lists what failed.
+      const largeRun = sideBySide ? Math.floor(LARGE_RUN / experiments.length) : undefined;
+      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1, ...(largeRun === undefined ? {} : { largeRun }) });
       let comparison: CompareResult | undefined;
       let noComparison: AgentmarkError | undefined;
       try {
@@ -172,9 +175,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       const comparisons = await compareWithFirst(finished, options.alpha ?? 0.05);
       if (format === 'table') {
         const { formatSideBySide } = await import('../../report/compare/index.js');
-        output.stream.write(`\n${formatSideBySide(finished, comparisons)}`);
         const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
-        output.stream.write(`\n${await runsGrid(finished, comparisons, { truncate: settings.report.truncate, ...(width === undefined ? {} : { width }) })}`);
+        output.stream.write(`\n${formatSideBySide(finished, comparisons, width)}`);
+        output.stream.write(`\n${await runsGrid(finished, comparisons, { truncate: settings.report.truncate, allRows: settings.report.allRows === true || settings.report.output !== undefined, ...(width === undefined ? {} : { width }) })}`);
       }
       // json: each run's document carries its comparison with the first.
       for (const run of combined ?? []) {

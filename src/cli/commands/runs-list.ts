@@ -37,6 +37,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     ...(flags.limit === undefined ? {} : { limit: flags.limit }),
   });
   const entries = manifests.map(runListEntry);
-  io.stdout.write(format === 'json' ? `${JSON.stringify(entries, null, 2)}\n` : formatRunList(entries));
+  io.stdout.write(format === 'json' ? `${JSON.stringify(entries, null, 2)}\n` : formatRunList(entries, io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined));
   return ExitCode.ok;
 }

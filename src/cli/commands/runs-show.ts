@@ -18,6 +18,7 @@ const options = {
   format: { type: 'string', value: '<fmt>', description: 'table, json, jsonl, csv, junit, markdown or html (default: from the -o file\'s extension, else table)' },
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
+  'all-rows': { type: 'boolean', description: 'The table shows every row (above 50 rows it shows the failed and errored ones)' },
   prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
 } satisfies OptionTable;
 
@@ -52,7 +53,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
     const width = output.stream.columns !== undefined && output.stream.columns > 0 ? output.stream.columns : undefined;
-    const reporter = reporters[format](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(width === undefined ? {} : { width }), ...(output.stream.color ? { color: true } : {}) });
+    const reporter = reporters[format](output.stream, { truncate: flags.truncate ?? 200, cwd: io.cwd, ...(flags['all-rows'] || flags.output !== undefined ? { allRows: true } : {}), ...(width === undefined ? {} : { width }), ...(output.stream.color ? { color: true } : {}) });
     await reporter.onRunStart?.(info);
     // Only a reporter that listens row by row (the table, jsonl) gets the extra pass: the others
     // read the rows once, at the end (a 1,000,000-row run is a second's parse a pass).

@@ -1,7 +1,35 @@
 import type { EvalComparison } from '../../compare/index.js';
+import { fitTable, leftOutNote, type FitColumn } from '../fit-table.js';
+import { renderTable } from '../render-table.js';
+import { withoutIntervals } from '../shorten-cells.js';
 import { formatP, pointsInterval, signedPoints, valueWithInterval } from './format-numbers.js';
 
 export const EVAL_HEADERS = ['Eval', 'Base', 'Head', 'Difference [95% CI]', 'Bootstrap 95%', 'p (Holm)', 'Improved / regressed / same', 'Detectable drop', 'Gate'];
+
+/**
+ * How the comparison table gives way to a narrow terminal (see fit-table.ts): Base, Head and the
+ * difference lose their intervals, then Bootstrap 95%, Detectable drop, Improved / regressed /
+ * same and p (Holm) are left out in that order. The eval's name and the gate always show.
+ */
+export const EVAL_COLUMNS: readonly FitColumn[] = [
+  { header: 'Eval', shrink: (text) => text.replace(/ \((pass rate|mean score)\)$/, '') },
+  { header: 'Base', shrink: withoutIntervals, group: 'intervals' },
+  { header: 'Head', shrink: withoutIntervals, group: 'intervals' },
+  { header: 'Difference [95% CI]', shortHeader: 'Difference', shrink: withoutIntervals, group: 'intervals' },
+  { header: 'Bootstrap 95%', drop: 1 },
+  { header: 'p (Holm)', drop: 4 },
+  { header: 'Improved / regressed / same', drop: 3 },
+  { header: 'Detectable drop', drop: 2 },
+  { header: 'Gate' },
+];
+
+/** The comparison table of `evals`, fitted to `width` when given, with a line naming what was left out. */
+export function renderEvalTable(evals: readonly EvalComparison[], width?: number): string {
+  const rows = evals.map(evalCells);
+  const fitted = width === undefined ? undefined : fitTable(EVAL_COLUMNS, rows, width);
+  const table = renderTable(fitted?.headers ?? EVAL_HEADERS, fitted?.rows ?? rows);
+  return [table, ...leftOutNote(fitted, width, '--format json')].join('\n');
+}
 
 /** One eval's row of the comparison table: its primary measure (pass rate for verdict evals, else mean score). */
 export function evalCells(e: EvalComparison): string[] {

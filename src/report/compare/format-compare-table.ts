@@ -3,14 +3,16 @@ import type { ChangedRow, CompareResult, RunDescription, RunPerformance } from '
 import { formatCost } from '../format-cost.js';
 import { formatDuration } from '../format-duration.js';
 import { formatValue } from '../format-value.js';
-import { renderTable } from '../render-table.js';
 import { truncate } from '../truncate.js';
-import { EVAL_HEADERS, evalCells, evalsNote } from './eval-cells.js';
+import { evalsNote, renderEvalTable } from './eval-cells.js';
 import { wordDiff } from './word-diff.js';
+import { wrapWords } from '../wrap-words.js';
 
 export interface CompareTableOptions {
   /** Longest input/output shown for a changed row; 0 keeps them whole. @default 200 */
   truncate?: number;
+  /** Terminal width to fit the tables to; undefined: no fitting. */
+  width?: number;
 }
 
 const oneLine = (text: string, max: number): string => truncate(text.replace(/\r\n|[\r\n\t]/g, ' '), max);
@@ -82,7 +84,7 @@ export function formatCompareTable(result: CompareResult, options: CompareTableO
   if (pairing.warning !== undefined) lines.push(`  ⚠ ${pairing.warning}`);
   lines.push('');
   if (result.evals.length > 0) {
-    lines.push(renderTable(EVAL_HEADERS, result.evals.map(evalCells)), evalsNote(result.evals, result.settings), '');
+    lines.push(renderEvalTable(result.evals, options.width), ...wrapWords(evalsNote(result.evals, result.settings), options.width ?? 0), '');
   } else {
     lines.push('No evals to compare.', '');
   }

@@ -1,10 +1,21 @@
 import type { GridResult } from '../../compare/index.js';
-import { fitColumns } from '../fit-columns.js';
+import { fitTable, leftOutNote, type FitColumn } from '../fit-table.js';
 import { renderTable } from '../render-table.js';
+import { cutAtWord } from '../shorten-cells.js';
 import { truncate } from '../truncate.js';
-import { cellFacts, cellOutput, gridCaption, headLines } from './grid-cells.js';
+import { cellFacts, cellOutput, evalChip, gridCaption, headLines } from './grid-cells.js';
 
 const oneLine = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ');
+
+/** `output · chips · timings` in `size` characters: the output cut at a word, then the timings left out, then the output. */
+function shortenGridCell(output: string, facts: readonly string[], chips: readonly string[], size: number): string {
+  const fit = (tail: readonly string[]): string | undefined => {
+    const rest = tail.join(' · ');
+    const cut = cutAtWord(output, size - Array.from(rest).length - 3);
+    return cut === undefined || output === '' ? undefined : `${cut} · ${rest}`;
+  };
+  return fit(facts) ?? fit(chips) ?? (chips.length > 0 ? chips.join(' · ') : facts.join(' · '));
+}
 
 export interface GridTableOptions {
   /** Cut each output to n characters (0: never). @default 200 */
@@ -19,20 +30,26 @@ export interface GridTableOptions {
 export function formatGridTable(grid: GridResult, options: GridTableOptions = {}): string {
   const max = options.truncate ?? 200;
   const headers = ['#', 'Input', ...grid.runs.map((r) => r.label)];
-  const rows = grid.rows.map((row) => [
-    String(row.index),
-    truncate(oneLine(row.input), max),
-    ...row.cells.map((cell) => [truncate(cellOutput(cell), max), ...cellFacts(cell)].join(' · ')),
-  ]);
+  const outputs = grid.rows.map((row) => row.cells.map((cell) => truncate(cellOutput(cell), max)));
+  const facts = grid.rows.map((row) => row.cells.map((cell) => cellFacts(cell)));
+  const chips = grid.rows.map((row) => row.cells.map((cell) => Object.entries(cell.evals).map(([name, e]) => evalChip(name, e))));
+  const rows = grid.rows.map((row, r) => [String(row.index), truncate(oneLine(row.input), max), ...row.cells.map((_, i) => [outputs[r]?.[i] ?? '', ...(facts[r]?.[i] ?? [])].join(' · '))]);
+  // A run's cell gives way by its output; its chips (the verdicts) and timings stay, then the
+  // timings go. The run labels (headers) are cut like text, the Input column goes first.
+  const columns: FitColumn[] = [
+    { header: '#' },
+    { header: 'Input', shrink: 'cut', drop: 1 },
+    ...grid.runs.map((run, i): FitColumn => ({ header: run.label, cutHeader: true, shrink: (_, size, r) => shortenGridCell(outputs[r]?.[i] ?? '', facts[r]?.[i] ?? [], chips[r]?.[i] ?? [], size) })),
+  ];
   const lines = [
     `GRID: ${grid.runs.map((r, i) => `${r.label} (${r.id})${i === 0 ? ' [base]' : ''}`).join(', ')}`,
     ...(options.statistics === false ? [] : [...headLines(grid), '']),
     gridCaption(grid),
   ];
   if (rows.length > 0) {
-    const fitted = options.width === undefined ? [headers, ...rows] : fitColumns(headers, rows, options.width);
-    const [h = headers, ...body] = fitted ?? [headers, ...rows.map((cells) => cells.map((cell) => truncate(cell, 12)))];
-    lines.push(renderTable(h, body));
+    const fitted = options.width === undefined ? undefined : fitTable(columns, rows, options.width);
+    lines.push(renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows));
+    lines.push(...leftOutNote(fitted, options.width, '-o grid.html'));
   } else lines.push('No rows to show.');
   if (grid.omitted > 0) lines.push(`… ${grid.omitted} more rows not shown`);
   return `${lines.join('\n')}\n`;
