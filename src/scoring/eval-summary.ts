@@ -6,7 +6,7 @@ export interface EvalSummary {
   errored: number;
   /** Results a scorer declined to judge (e.g. latency of a cached row); left out of rates and means. */
   skipped?: number;
-  /** Results with a verdict (that carried `passed`): the pass rate's denominator. Older manifests name it `passCount`; the store reads them under this name. */
+  /** Results with a verdict (that carried `passed`), plus the errored ones of an eval that gives verdicts (an errored result did not pass): the pass rate's denominator. Older manifests name it `passCount`; the store reads them under this name. */
   verdictCount: number;
   /** Results that passed: the pass rate's numerator. Older manifests name it `passed` (next to the run's boolean `passed`); read under this name. */
   passedCount: number;

@@ -50,7 +50,7 @@ describe('agentmark runs', () => {
     const markdown = await project.run(['runs', 'show', first, '--format', 'markdown']);
     expect(normalize(markdown.stdout)).toBe(
       '### ❌ prompts/echo.prompt.mdx · openai/gpt-4o-mini\n\n3 rows run, 0 errored, 0 cached. Run `<run-id>`.\n\n' +
-        '| Eval | Pass rate | 95% CI | Raw mean | Errors |\n|---|---|---|---|---|\n| exact | 66.7% (2/3) | 20.8%–93.9% | 0.67 (95% CI 0.00–1.00) | 0 |\n\n' +
+        '| Eval | Pass rate | 95% CI | Raw mean | Errors |\n|---|---|---|---|---|\n| exact | 66.7% (2/3) | 9.4%–99.2% | 0.67 (95% CI 0.00–1.00) | 0 |\n\n' +
         'Latency p50 [...]ms, p95 [...]ms (live calls) · tokens 18 in / 3 out · cost <$0.0001\n\n' +
         '- ✘ evals: 1 of 3 eval results did not pass\n- ✔ errors: no row errored\n\n<details><summary>1 row did not pass</summary>\n\n' +
         '| # | Input | Output | Evals |\n|---|---|---|---|\n| 2 | {"word":"gamma"} | gamma | exact: FAIL (0.00 - output "gamma" does not equal expected "GAMMA") |\n\n</details>\n',
@@ -95,7 +95,7 @@ describe('agentmark compare', () => {
     expect(out).toContain('  Differs: nothing (same prompt, model, settings, dataset and commit)');
     expect(out).toContain('  Rows:    3 paired, 0 only in base, 0 only in head');
     expect(out).toContain(
-      '│ exact (pass rate) │ 66.7% [20.8–93.9] │ 33.3% [6.1–79.2] │ −33.3 pts [−87.7, +58.5] │ [−100.0, +100.0] │ 1.00     │ 1 / 2 / 0                   │ not detectable with 3 pairs │ inconclusive │',
+      '│ exact (pass rate) │ 66.7% [9.4–99.2] │ 33.3% [0.8–90.6] │ −33.3 pts [−87.7, +58.5] │ [−100.0, +100.0] │ 1.00     │ 1 / 2 / 0                   │ not detectable with 3 pairs │ inconclusive │',
     );
     expect(out).toContain('Detectable drop: smallest drop the one-sided test finds with 80% power at α = 0.05. ');
     expect(out).toContain('Changed rows: 2 regressed, 1 improved');

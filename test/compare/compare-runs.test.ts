@@ -97,9 +97,10 @@ describe('repeats: the row is the unit', () => {
     const rows = (failing: number): RowSpec[] => Array.from({ length: 60 }, (_, i) => ({ input: { i }, evals: { ok: Array.from({ length: 5 }, () => (i < failing ? fail() : pass())) } }));
     const result = await compare(rows(12), rows(12), ['ok']);
     const ok = result.evals[0];
-    // The same computation as summarizeEvals (test/scoring/statistics.test.ts): [0.678311, 0.883559].
-    expect(ok?.base.passRateCi95?.[0]).toBeCloseTo(0.678310597769, 9);
-    expect(ok?.base.passRateCi95?.[1]).toBeCloseTo(0.883558645945, 9);
+    // The same computation as summarizeEvals (test/scoring/statistics.test.ts; scipy,
+    // test/fixtures/statistics/pass-rate-reference.py "clustered 60x5 48/12"): [0.676700, 0.892159].
+    expect(ok?.base.passRateCi95?.[0]).toBeCloseTo(0.6766995761987096, 9);
+    expect(ok?.base.passRateCi95?.[1]).toBeCloseTo(0.892158877475638, 9);
     expect(ok?.head.passRateCi95).toEqual(ok?.base.passRateCi95);
     expect(ok?.passRate).toMatchObject({ test: 'wilcoxon', estimate: 0, pValue: 1 });
     // Nothing moved: the floor of 5 rows of 60 (8.3 points) is above the default 5: inconclusive.
