@@ -3,7 +3,8 @@ import { minDetectableMean, minDetectablePassRate, pairsNeeded, type Detectable 
 
 function detect(power: NonNullable<RawEvalStats['power']>, n: number, alpha: number): Detectable | undefined {
   if (power.test === 'mcnemar') return minDetectablePassRate(n, (power.discordant / power.n) * n, alpha);
-  return minDetectableMean(n, power.sd, alpha);
+  // At another n, the same share of the rows changed.
+  return minDetectableMean(n, power.sd, alpha, Math.round((power.nonZero / power.n) * n));
 }
 
 /**

@@ -4,8 +4,11 @@ import { bootstrapMeanInterval, mcnemarExact, newcombePairedInterval, pairedT, w
 import { scoreChange, type EvalPairs } from './eval-pairs.js';
 import type { EvalComparison, SideStats } from './types.js';
 
-/** What the smallest detectable drop is computed from, once α is known across evals. */
-export type PowerInput = { test: 'mcnemar'; n: number; discordant: number } | { test: 'mean'; n: number; sd: number };
+/**
+ * What the smallest detectable drop is computed from, once α is known across evals. `nonZero`:
+ * the differences the signed-rank test ranks (not zero).
+ */
+export type PowerInput = { test: 'mcnemar'; n: number; discordant: number } | { test: 'mean'; n: number; sd: number; nonZero: number };
 
 export interface RawEvalStats {
   comparison: EvalComparison;
@@ -121,7 +124,7 @@ export function evalStatistics(pairs: EvalPairs, options: { resamples: number; s
         pWorse: rank.pWorse,
         method: rank.method,
       };
-      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0 } });
+      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0, nonZero: rank.n } });
     }
   }
   if (baseS.length > 0) {
@@ -139,7 +142,7 @@ export function evalStatistics(pairs: EvalPairs, options: { resamples: number; s
     };
     if (!baseN) {
       countChanges(comparison, baseS, headS);
-      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0 } });
+      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0, nonZero: rank.n } });
     }
   }
   return raw;

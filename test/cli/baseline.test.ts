@@ -42,7 +42,7 @@ describe('run-experiment --baseline', () => {
     const document = JSON.parse(json.stdout) as { comparison: { base: { id: string }; gate: { message: string } }; rows: unknown[] };
     expect(document.comparison.base.id).toBe(first);
     expect(document.rows).toHaveLength(3);
-    expect(json.stderr).toBe(`baseline ${first}: inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 97 more paired rows needed (100 in all)\n`);
+    expect(json.stderr).toBe(`baseline ${first}: inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 131 more paired rows needed (134 in all)\n`);
     expect(json.code).toBe(1); // the run's own gate: gamma fails
     // --gate regression: only the comparison decides, and it did not regress.
     const onlyRegression = await run(['--baseline', first, '--format', 'json', '--gate', 'regression']);

@@ -36,7 +36,7 @@ describe('several models side by side', () => {
     const lines = side.trimEnd().split('\n');
     const gridAt = lines.indexOf('GRID: openai/gpt-4o-mini (<run-id>) [base], openai/loud (<run-id>)');
     expect(lines.slice(gridAt - 2, gridAt)).toEqual([
-      'Changed rows: 2 regressed, 1 improved. inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2468 more paired rows needed (2471 in all)',
+      'Changed rows: 2 regressed, 1 improved. inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2499 more paired rows needed (2502 in all)',
       '',
     ]);
     expect(lines.slice(gridAt + 1)).toEqual([

@@ -165,18 +165,23 @@ describe('statistics on paired rows', () => {
     expect(result.gate.failed).toBe(true);
     expect(result.gate.reasons).toEqual(['ok: pass rate significantly worse (-40.0 points, one-sided p = 0.00049 after Holm < α = 0.05)']);
     const calm = await compare(withSecond(base), withSecond(base), ['ok', 'other'], { maxDrop: 5 });
-    // 30 pairs, none discordant, two evals: one-sided α/2 = 0.025 needs 6 flips, 6 of 30 = 20 points.
-    expect(calm.evals[0]?.minDetectable).toBeCloseTo(0.2, 12);
+    // 30 pairs, none discordant, two evals: one-sided α/2 = 0.025 needs 6 flips (6 of 30 = 20
+    // points), and the exact test has 80% power only at 25.07 points (scipy:
+    // test/fixtures/statistics/mcnemar-power-reference.py, power(30, 0, δ, 0.025) = 0.8).
+    expect(calm.evals[0]?.minDetectable).toBeCloseTo(0.25074758322700536, 6);
     expect(calm.evals[0]?.detectableAlpha).toBe(0.025);
     expect(calm.gate).toMatchObject({ checked: true, outcome: 'inconclusive', failed: false, reasons: [] });
     // An eval in head only has nothing to compare: it does not decide the outcome.
-    const rows = Array.from({ length: 120 }, (_, i) => ({ input: { i }, evals: { ok: pass() } }));
+    // (200 rows: with none discordant the exact test has 80% power from a 3.5-point drop; at 120
+    // rows it needs 5.5 points, above the default 5.)
+    const rows = Array.from({ length: 200 }, (_, i) => ({ input: { i }, evals: { ok: pass() } }));
     const withOk = await makeRun(root, { id: nextId(), rows, evalNames: ['ok'] });
     const withExtra = await makeRun(root, { id: nextId(), rows: rows.map((r) => ({ ...r, evals: { ...r.evals, extra: pass() } })), evalNames: ['ok', 'extra'] });
     const added = await compareRuns(withOk, withExtra, { projectRoot: root });
     expect(added.gate.outcome).toBe('no regression');
-    expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 120, 'no regression'], ['extra', 0, 'inconclusive']]);
-    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 20.0 points > max drop 5; about 90 more paired rows needed (120 in all)');
+    expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 200, 'no regression'], ['extra', 0, 'inconclusive']]);
+    // 157 pairs: the exact test's power at a 5-point drop is 0.8017 there, 0.7968 at 156 (scipy).
+    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 25.1 points > max drop 5; about 127 more paired rows needed (157 in all)');
     const small = tableRows(10, 2, 0, 8);
     const drop = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
     expect(drop.gate.failed).toBe(true);

@@ -5,7 +5,7 @@ import { passRateStats } from '../../src/scoring/pass-rate.js';
 import { summarizeEvals } from '../../src/scoring/index.js';
 import type { RowResult } from '../../src/experiment/types.js';
 
-// Every constant: `python3 test/fixtures/statistics/pass-rate-reference.py` (scipy 1.10's
+// Every constant: `python3 test/fixtures/statistics/pass-rate-reference.py` (scipy 1.17.1's
 // beta.ppf, t.ppf and norm.ppf), the line named in each comment.
 function close(actual: readonly number[] | undefined, expected: readonly number[], digits = 12): void {
   expect(actual).toBeDefined();
