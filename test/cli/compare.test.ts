@@ -116,7 +116,7 @@ describe('agentmark compare', () => {
     expect(markdown.stdout).toContain('<details><summary>Changed rows: 2 regressed, 1 improved</summary>');
   });
 
-  it('gates: --max-drop fires and says why (exit 1); on 3 rows --fail-on-regression says inconclusive (exit 0), --fail-on-inconclusive exits 1', async () => {
+  it('gates: on 3 rows --max-drop cannot fire (exit 0), --fail-on-regression says inconclusive (exit 0), --fail-on-inconclusive exits 1', async () => {
     const gate = await project.run(['compare', first, second, '--fail-on-regression']);
     expect(gate.code).toBe(0);
     expect(gate.stdout).toContain('Gate: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs;');
@@ -124,9 +124,11 @@ describe('agentmark compare', () => {
     expect(strict.code).toBe(1);
     const swapped = await project.run(['compare', second, first, '--max-drop', '0']);
     expect(swapped.code).toBe(0);
+    // A 33.3-point observed drop on 3 rows is not a drop past 10 points with 95% confidence:
+    // --max-drop is a one-sided test of the drop against the margin, not the observed drop.
     const fired = await project.run(['compare', first, second, '--max-drop', '10']);
-    expect(fired.code).toBe(1);
-    expect(fired.stdout).toContain('Gate: ✘ regressed: exact: pass rate dropped 33.3 points (more than --max-drop 10)\n');
+    expect(fired.code).toBe(0);
+    expect(fired.stdout).toContain('Gate: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs');
     const drop = await project.run(['compare', second, first, '--max-drop', '0', '--format', 'json']);
     expect(JSON.parse(drop.stdout).gate).toEqual({
       checked: true,

@@ -182,10 +182,19 @@ describe('statistics on paired rows', () => {
     expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 200, 'no regression'], ['extra', 0, 'inconclusive']]);
     // 157 pairs: the exact test's power at a 5-point drop is 0.8017 there, 0.7968 at 156 (scipy).
     expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 25.1 points > max drop 5; about 127 more paired rows needed (157 in all)');
+    // --max-drop is a one-sided test of the drop against the margin: 2 flips of 20 (a 10-point
+    // observed drop) are noise as far as 20 pairs can tell, and do not fail it.
     const small = tableRows(10, 2, 0, 8);
-    const drop = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
+    const noise = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
+    expect(noise.gate.failed).toBe(false);
+    expect(noise.evals[0]?.dropLowerBound).toBeLessThan(0.05);
+    // 40 flips of 100: the drop is past 5 points with 95% one-sided confidence.
+    const big = tableRows(50, 40, 0, 10);
+    const drop = await compare(big.base, big.head, ['ok'], { maxDrop: 5 });
     expect(drop.gate.failed).toBe(true);
-    expect(drop.gate.reasons).toEqual(['ok: pass rate dropped 10.0 points (more than --max-drop 5)']);
+    // (both of the eval's reasons, in one: significantly worse; and past the margin)
+    expect(drop.gate.reasons[0]).toMatch(/; ok: pass rate dropped 40\.0 points, at least \d+\.\d points with one-sided confidence 0\.95 \(more than --max-drop 5\)$/);
+    expect(drop.evals[0]?.dropLowerBound).toBeGreaterThan(0.05);
   });
 
   test("AgentMark's regression_tolerance: a row × eval score below base × (1 − tolerance)", async () => {

@@ -49,15 +49,14 @@ export function mcnemarPower(n: number, psi: number, delta: number, alpha: numbe
   const sd = Math.sqrt(n * share * (1 - share));
   const from = Math.max(0, Math.floor(mean - 9 * sd - 1));
   const to = Math.min(n, Math.ceil(mean + 9 * sd + 1));
-  const lnN = lnGamma(n + 1);
-  const lnShare = Math.log(share);
-  const lnRest = Math.log1p(-share);
+  // P(D = d) from its value at `from` by the ratio of successive terms (one ln Γ, not three a term).
+  const odds = share / (1 - share);
+  let pmf = Math.exp(lnGamma(n + 1) - lnGamma(from + 1) - lnGamma(n - from + 1) + from * Math.log(share) + (n - from) * Math.log1p(-share));
   let power = 0;
   for (let d = from; d <= to; d++) {
     const c = criticalCount(d, alpha);
-    if (c > d) continue;
-    const pmf = Math.exp(lnN - lnGamma(d + 1) - lnGamma(n - d + 1) + d * lnShare + (n - d) * lnRest);
-    power += pmf * upperTail(c, d, q);
+    if (c <= d && pmf > 1e-18) power += pmf * upperTail(c, d, q);
+    pmf *= ((n - d) / (d + 1)) * odds;
   }
   return Math.min(1, power);
 }

@@ -40,7 +40,7 @@ export function minDetectablePassRate(n: number, discordant: number, alpha = 0.0
   if (n > EXACT_POWER_LIMIT) return { value: Math.min(1, Math.max(connorDelta(n, psi, alpha), k / n)) };
   let lo = 0;
   let hi = 1;
-  for (let i = 0; i < 40 && hi - lo > 1e-7; i++) {
+  for (let i = 0; i < 40 && hi - lo > 1e-6; i++) {
     const mid = (lo + hi) / 2;
     if (mcnemarPower(n, psi, mid, alpha) >= POWER) hi = mid;
     else lo = mid;
