@@ -14,7 +14,7 @@ export interface EvalSummary {
   passRate?: number;
   /** 95% interval of the pass rate: Wilson's, or with repeats row-clustered (docs/statistics.md). */
   passRateCi95?: [number, number];
-  /** With repeats: the most repeats a row had (the k of pass^k and pass@k). */
+  /** With repeats: the k of pass^k and pass@k, the repeats every row had (with unequal attempts, the fewest a row had; see docs/statistics.md). */
   repeats?: number;
   /** pass^k: share of rows that passed in every repeat (an errored repeat did not pass), with Wilson's interval over rows. */
   passHatK?: number;

@@ -94,7 +94,11 @@ export function passRateStats(rows: RowVerdicts): PassRateStats | undefined {
 }
 
 export interface RepeatRates {
-  /** Repeats per row: the most any row had (the k of pass^k). */
+  /**
+   * The k of pass^k and pass@k: the repeats every row had. With unequal attempts (an
+   * interrupted or partly resumed run), the fewest any row had, each row's figure taken from its
+   * own attempts (see `repeatRates`).
+   */
   k: number;
   /** Rows with at least one result. */
   rows: number;
@@ -106,26 +110,44 @@ export interface RepeatRates {
   passAnyCi95: [number, number];
 }
 
+/** C(a, k) / C(b, k) for a ≤ b: the chance that k of b attempts drawn without replacement all come from a. */
+function choiceRatio(a: number, b: number, k: number): number {
+  let ratio = 1;
+  for (let j = 0; j < k; j++) ratio *= (a - j) / (b - j);
+  return Math.max(0, ratio);
+}
+
 /**
- * pass^k and pass@k over rows with repeats, each row one Bernoulli outcome, so Wilson's
- * interval over rows is exact in its unit. `attempts[i]` counts verdicts and errors on row i.
- * Undefined without repeats (k = 1: both equal the pass rate).
+ * pass^k and pass@k over rows with repeats. With every row at k attempts each row is one
+ * Bernoulli outcome (passed all / passed any), and Wilson's interval over rows is exact in its
+ * unit. With unequal attempts, k is the fewest attempts a row had and each row's share comes from
+ * its own m attempts, y of them passed, by the unbiased estimators C(y, k)/C(m, k) for pass^k
+ * (Yao et al. 2024) and 1 − C(m − y, k)/C(m, k) for pass@k (Chen et al. 2021): a row with 1
+ * attempt no longer counts as passing "every repeat" of 10. `attempts[i]` counts verdicts and
+ * errors on row i. Undefined without repeats (k = 1: both equal the pass rate).
  */
 export function repeatRates(attempts: ArrayLike<number>, passed: ArrayLike<number>): RepeatRates | undefined {
-  let k = 0;
+  let most = 0;
+  let fewest = Infinity;
   let rows = 0;
+  for (let i = 0; i < attempts.length; i++) {
+    const m = attempts[i] as number;
+    if (m === 0) continue;
+    rows++;
+    most = Math.max(most, m);
+    fewest = Math.min(fewest, m);
+  }
+  if (most < 2 || fewest < 2) return undefined;
+  const k = fewest;
   let all = 0;
   let any = 0;
   for (let i = 0; i < attempts.length; i++) {
     const m = attempts[i] as number;
     if (m === 0) continue;
-    const p = passed[i] as number;
-    rows++;
-    if (m > k) k = m;
-    if (p === m) all++;
-    if (p > 0) any++;
+    const y = passed[i] as number;
+    all += choiceRatio(y, m, k);
+    any += 1 - choiceRatio(m - y, m, k);
   }
-  if (k < 2) return undefined;
   return {
     k,
     rows,
