@@ -4,13 +4,11 @@ import { unfinishedRunError, type StoredRun } from '../store/index.js';
 import { ChangedRowCollector } from './changed-rows.js';
 import { describeRun, runDifferences, runPerformance } from './describe-run.js';
 import { EvalPairs, type RowChange } from './eval-pairs.js';
-import { assignDetectable } from './detectable.js';
 import { evalStatistics, type RawEvalStats } from './eval-statistics.js';
-import { evaluateGate } from './gate.js';
+import { gateEvals } from './gate-evals.js';
 import { promptDiff } from './prompt-diff.js';
 import { pairRows, type Unpaired } from './pair-rows.js';
 import { reduceRows, type ReducedRow } from './reduce-rows.js';
-import { holmAdjust } from './stats/index.js';
 import { ToleranceCollector } from './tolerance.js';
 import type { CompareResult, Pairing, RunDescription, UnpairedRow } from './types.js';
 
@@ -96,11 +94,9 @@ export async function compareRuns(baseSource: RunSource, headSource: RunSource, 
   const headDescription = describeRun(head, paired + unpaired.head.count);
   if (paired === 0) throw noPairedRows(baseDescription, headDescription);
   const raw: RawEvalStats[] = [...pairsByEval.values()].map((pairs, i) => evalStatistics(pairs, { resamples, seed: seed + 2 * i }));
-  adjustHolm(raw);
   const maxDropPoints = options.maxDrop ?? DEFAULT_MAX_DROP;
-  const needed = assignDetectable(raw, alpha, maxDropPoints / 100);
-  const evals = raw.map((r) => r.comparison);
   const checked = options.failOnRegression ?? options.maxDrop !== undefined;
+  const { evals, gate } = gateEvals(raw, { alpha, checked, maxDropPoints, maxDropGiven: options.maxDrop !== undefined });
   const warning = pairingWarning(paired, baseDescription, headDescription);
   return {
     version: 2,
@@ -119,7 +115,7 @@ export async function compareRuns(baseSource: RunSource, headSource: RunSource, 
     evals,
     performance: { base: runPerformance(base), head: runPerformance(head) },
     changedRows: changed.finish(),
-    gate: evaluateGate(evals, { alpha, checked, maxDropPoints, maxDropGiven: options.maxDrop !== undefined }, needed),
+    gate,
     ...(tolerance ? { tolerance: tolerance.finish() } : {}),
     promptDiff: await promptDiff(base, head),
   };
@@ -149,15 +145,3 @@ function noPairedRows(base: RunDescription, head: RunDescription): UsageError {
   });
 }
 
-/** Holm across the evals that have a test: two-sided p-values, and the one-sided ones the gate reads. */
-function adjustHolm(raw: RawEvalStats[]): void {
-  const tested = raw.filter((r) => r.pValue !== undefined && r.pWorse !== undefined);
-  const p = holmAdjust(tested.map((r) => r.pValue as number));
-  const worse = holmAdjust(tested.map((r) => r.pWorse as number));
-  tested.forEach((r, i) => {
-    const target = r.comparison.kind === 'verdict' ? r.comparison.passRate : r.comparison.score;
-    if (!target) return;
-    target.pValueHolm = p[i] as number;
-    target.pWorseHolm = worse[i] as number;
-  });
-}

@@ -1,11 +1,14 @@
 import { passRateStats } from '../scoring/pass-rate.js';
 import { meanStats } from '../scoring/statistics.js';
-import { bootstrapMeanInterval, mcnemarExact, newcombePairedInterval, pairedT, wilcoxonSignedRank } from './stats/index.js';
+import { bootstrapMeanInterval, mcnemarExact, newcombePairedInterval, normalQuantile, pairedT, tQuantile, wilcoxonSignedRank, type PairedTResult } from './stats/index.js';
 import { scoreChange, type EvalPairs } from './eval-pairs.js';
 import type { EvalComparison, SideStats } from './types.js';
 
-/** What the smallest detectable drop is computed from, once α is known across evals. */
-export type PowerInput = { test: 'mcnemar'; n: number; discordant: number } | { test: 'mean'; n: number; sd: number };
+/**
+ * What the smallest detectable drop is computed from, once α is known across evals. `nonZero`:
+ * the differences the signed-rank test ranks (not zero).
+ */
+export type PowerInput = { test: 'mcnemar'; n: number; discordant: number } | { test: 'mean'; n: number; sd: number; nonZero: number };
 
 export interface RawEvalStats {
   comparison: EvalComparison;
@@ -13,6 +16,8 @@ export interface RawEvalStats {
   pValue?: number;
   pWorse?: number;
   power?: PowerInput;
+  /** The one-sided (1 − level) lower bound of the drop, base − head (see EvalComparison.dropLowerBound). */
+  dropBound?: (level: number) => number | undefined;
 }
 
 function sideStats(verdicts: Float64Array | undefined, passed: Float64Array | undefined, scores: Float64Array): SideStats {
@@ -30,6 +35,11 @@ function sideStats(verdicts: Float64Array | undefined, passed: Float64Array | un
     if (stats.ci95) side.meanScoreCi95 = stats.ci95;
   }
   return side;
+}
+
+/** The paired t's one-sided bound of the drop: −(mean + t(1 − level, n − 1) · sd / √n). */
+function meanDropBound(t: PairedTResult | undefined): RawEvalStats['dropBound'] {
+  return (level) => (t && t.n >= 2 ? -(t.mean + (tQuantile(1 - level, t.n - 1) * t.sd) / Math.sqrt(t.n)) : undefined);
 }
 
 function differences(head: Float64Array, base: Float64Array): Float64Array {
@@ -107,6 +117,11 @@ export function evalStatistics(pairs: EvalPairs, options: { resamples: number; s
         pWorse: test.pWorse,
       };
       Object.assign(raw, { pValue: test.pValue, pWorse: test.pWorse, power: { test: 'mcnemar', n: baseShare.length, discordant: table.baseOnly + table.headOnly } });
+      // Newcombe's interval at z = Φ⁻¹(1 − level): its upper end of head − base bounds the drop.
+      raw.dropBound = (level) => {
+        const interval = newcombePairedInterval(table, normalQuantile(1 - level));
+        return interval && baseShare.length >= 2 ? -interval[1] : undefined;
+      };
     } else {
       countChanges(comparison, baseShare, headShare);
       const t = pairedT(diffs);
@@ -121,7 +136,8 @@ export function evalStatistics(pairs: EvalPairs, options: { resamples: number; s
         pWorse: rank.pWorse,
         method: rank.method,
       };
-      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0 } });
+      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0, nonZero: rank.n } });
+      raw.dropBound = meanDropBound(t);
     }
   }
   if (baseS.length > 0) {
@@ -139,7 +155,8 @@ export function evalStatistics(pairs: EvalPairs, options: { resamples: number; s
     };
     if (!baseN) {
       countChanges(comparison, baseS, headS);
-      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0 } });
+      Object.assign(raw, { pValue: rank.pValue, pWorse: rank.pWorse, power: { test: 'mean', n: diffs.length, sd: t?.sd ?? 0, nonZero: rank.n } });
+      raw.dropBound = meanDropBound(t);
     }
   }
   return raw;

@@ -173,6 +173,13 @@ export interface EvalComparison {
   undetectable?: true;
   /** The one-sided level `minDetectable` is computed at. */
   detectableAlpha?: number;
+  /**
+   * The drop (base − head, a fraction) the paired rows show with one-sided confidence
+   * 1 − `detectableAlpha`: the lower end of the difference's interval at that level (Newcombe's
+   * for verdicts, paired t for shares and scores). `--max-drop` fails the gate only when this is
+   * past it, so noise alone fails it at most that often. Absent below two pairs.
+   */
+  dropLowerBound?: number;
   /** This eval's gate outcome. */
   gate?: EvalGate;
 }

@@ -14,6 +14,9 @@ export function agreementGates(minimums: Readonly<Record<string, number>> | unde
       return { name: gate, passed: false, message: `${name}: no rows carry a human label to hold the judge to κ ≥ ${minimum}` };
     }
     const { value, ci95 } = found.kappa;
+    if (found.kappa.undefinedReason) {
+      return { name: gate, passed: false, message: `${name}: κ is undefined over ${found.n} labelled row${found.n === 1 ? '' : 's'} (${found.kappa.undefinedReason}: the judge or the people gave one verdict only)` };
+    }
     if (value === undefined || ci95 === undefined) {
       return { name: gate, passed: false, message: `${name}: κ has no interval over ${found.n} labelled row${found.n === 1 ? '' : 's'} (needs two or more with verdicts that vary)` };
     }

@@ -3,8 +3,9 @@ import type { Estimate, EvalAgreement, ReviewerAgreement, RunAgreement } from '.
 const fixed = (value: number | undefined): string => (value === undefined ? 'n/a' : value.toFixed(2));
 const percent = (value: number | undefined): string => (value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 
-/** `0.62 [0.41, 0.80]`, or `n/a` when there is no figure. */
+/** `0.62 [0.41, 0.80]`; `undefined (no variation)` when a rater gave one verdict only; else `n/a` when there is no figure. */
 export function formatEstimate(estimate: Estimate, show: (value: number | undefined) => string = fixed): string {
+  if (estimate.undefinedReason) return `undefined (${estimate.undefinedReason})`;
   if (estimate.value === undefined) return 'n/a';
   return estimate.ci95 ? `${show(estimate.value)} [${show(estimate.ci95[0])}, ${show(estimate.ci95[1])}]` : show(estimate.value);
 }

@@ -39,9 +39,12 @@ function evalLines(summary: EvalSummary, nameWidth: number, width: number | unde
   const head = `    ${summary.name.padEnd(nameWidth)}  `;
   const lines: string[] = [];
   let line = head;
-  for (const [i, part] of evalParts(summary).entries()) {
+  const parts = evalParts(summary);
+  for (const [i, part] of parts.entries()) {
     const text = i === 0 ? part : `, ${part}`;
-    if (width !== undefined && line !== head && line.length + text.length > width) {
+    // A line that goes on under itself ends in a comma: room for it, unless this part is the last.
+    const comma = i < parts.length - 1 ? 1 : 0;
+    if (width !== undefined && line !== head && line.length + text.length + comma > width) {
       lines.push(`${line},`);
       line = ' '.repeat(head.length) + part;
     } else {

@@ -51,6 +51,8 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
   let errored = 0;
   let verdicts = 0;
   let passes = 0;
+  const byEval = new Map<string, { verdicts: number; errors: number }>();
+  let rowsWithoutEvals = 0;
   let lastDraw = -Infinity;
   let lastDecile = 0;
   let drawn = false;
@@ -105,11 +107,19 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
     onRowEnd(row: RowResult) {
       done += 1;
       if (row.error !== undefined) errored += 1;
-      for (const result of Object.values(row.evals)) {
+      // As in the summary: an errored result of an eval that gives verdicts did not pass, and
+      // neither did a row that failed before its evals ran, once for each such eval.
+      if (row.error !== undefined && Object.keys(row.evals).length === 0) rowsWithoutEvals += 1;
+      for (const [name, result] of Object.entries(row.evals)) {
+        let tally = byEval.get(name);
+        if (!tally) byEval.set(name, (tally = { verdicts: 0, errors: 0 }));
+        if (result.error !== undefined) tally.errors += 1;
         if (result.passed === undefined) continue;
-        verdicts += 1;
+        tally.verdicts += 1;
         if (result.passed) passes += 1;
       }
+      verdicts = 0;
+      for (const tally of byEval.values()) if (tally.verdicts > 0) verdicts += tally.verdicts + tally.errors + rowsWithoutEvals;
       const at = now();
       const finished = total !== undefined && done >= total;
       if (tty) {

@@ -6,7 +6,7 @@ export interface EvalSummary {
   errored: number;
   /** Results a scorer declined to judge (e.g. latency of a cached row); left out of rates and means. */
   skipped?: number;
-  /** Results with a verdict (that carried `passed`): the pass rate's denominator. Older manifests name it `passCount`; the store reads them under this name. */
+  /** Results with a verdict (that carried `passed`), plus the errored ones of an eval that gives verdicts (an errored result did not pass): the pass rate's denominator. Older manifests name it `passCount`; the store reads them under this name. */
   verdictCount: number;
   /** Results that passed: the pass rate's numerator. Older manifests name it `passed` (next to the run's boolean `passed`); read under this name. */
   passedCount: number;
@@ -14,7 +14,7 @@ export interface EvalSummary {
   passRate?: number;
   /** 95% interval of the pass rate: Wilson's, or with repeats row-clustered (docs/statistics.md). */
   passRateCi95?: [number, number];
-  /** With repeats: the most repeats a row had (the k of pass^k and pass@k). */
+  /** With repeats: the k of pass^k and pass@k, the repeats every row had (with unequal attempts, the fewest a row had; see docs/statistics.md). */
   repeats?: number;
   /** pass^k: share of rows that passed in every repeat (an errored repeat did not pass), with Wilson's interval over rows. */
   passHatK?: number;

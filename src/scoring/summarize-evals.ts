@@ -2,7 +2,8 @@ import type { EvalSummary } from './eval-summary.js';
 import type { ScoredEval, ScoredRow } from './types.js';
 import { passRateStats, repeatRates } from './pass-rate.js';
 import { FloatList } from './float-list.js';
-import { meanStats, spread, wilsonInterval, type Numbers, type ScoreRange } from './statistics.js';
+import { clopperPearsonInterval } from './exact-interval.js';
+import { meanStats, spread, type Numbers, type ScoreRange } from './statistics.js';
 
 /** EvalSummary plus what only scoring knows; assignable to EvalSummary. */
 export interface ScoredEvalSummary extends EvalSummary {
@@ -111,17 +112,21 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
     passedCount: tally.passedCount,
     scoredRows: tally.once ? tally.scores.length : tally.rowSum.size,
   };
+  // An errored result of an eval that gives verdicts is a verdict that did not pass (the one
+  // definition every surface and compare use); an eval without verdicts gets no pass rate.
+  const verdictEval = tally.verdictCount > 0;
+  if (verdictEval) summary.verdictCount += tally.errored;
   if (tally.once) return finishOnce(summary, tally, range);
   const rows = [...tally.rowVerdicts.values()].map(unpack);
-  const withVerdicts = rows.filter((row) => row.verdicts > 0);
-  const rate = passRateStats({ verdicts: withVerdicts.map((row) => row.verdicts), passed: withVerdicts.map((row) => row.passed) });
+  const counted = verdictEval ? rows.map((row) => ({ verdicts: row.verdicts + row.errored, passed: row.passed })).filter((row) => row.verdicts > 0) : [];
+  const rate = passRateStats({ verdicts: counted.map((row) => row.verdicts), passed: counted.map((row) => row.passed) });
   if (rate) {
     summary.passRate = rate.passRate;
     summary.passRateCi95 = rate.ci95;
   }
   // pass^k and pass@k: an errored repeat is a repeat that did not pass.
   const repeats =
-    withVerdicts.length > 0
+    verdictEval
       ? repeatRates(
           rows.map((row) => row.verdicts + row.errored),
           rows.map((row) => row.passed),
@@ -146,10 +151,10 @@ function finish(name: string, tally: Tally, range: ScoreRange | undefined): Scor
  * a row's mean its score, in the order the rows came), without them.
  */
 function finishOnce(summary: ScoredEvalSummary, tally: Tally, range: ScoreRange | undefined): ScoredEvalSummary {
-  // What passRateStats gives for one verdict a row: Wilson's interval over the verdicts.
-  if (tally.verdictCount > 0) {
-    summary.passRate = tally.passedCount / tally.verdictCount;
-    summary.passRateCi95 = wilsonInterval(tally.passedCount, tally.verdictCount) as [number, number];
+  // What passRateStats gives for one verdict a row: the exact interval over the verdicts.
+  if (summary.verdictCount > 0) {
+    summary.passRate = tally.passedCount / summary.verdictCount;
+    summary.passRateCi95 = clopperPearsonInterval(tally.passedCount, summary.verdictCount) as [number, number];
   }
   return finishScores(summary, tally, tally.scores.values(), range);
 }
@@ -197,6 +202,12 @@ export class EvalTallies {
       const tally = this.tallies.get(name);
       const result = row.evals[name];
       if (tally && result) add(tally, row.index, result);
+    }
+    // A row that errored before its evals ran holds none of them: each is an errored result
+    // there (as compare counts it), not a row left out of the rate.
+    if (row.error === undefined) return;
+    for (const [name, tally] of this.tallies) {
+      if (row.evals[name] === undefined) add(tally, row.index, { error: row.error });
     }
   }
 

@@ -83,6 +83,11 @@ export interface ScoredEval {
 export interface ScoredRow {
   index: number;
   evals: Record<string, ScoredEval>;
+  /**
+   * The row failed before its evals ran (the model call or the agent threw): every eval it
+   * lacks counts as errored on it, a repeat that did not pass.
+   */
+  error?: string;
 }
 
 /** Calls a model for an LLM judge; the runner wires it to the same cache, retries and timeouts as main calls. */

@@ -21,13 +21,13 @@ describe('the README walkthrough: two recorded variants compared offline', () =>
     expect(result.code).toBe(0);
     const out = normalize(result.stdout);
     expect(out).toContain('    prompt: prompts/classify-intent.prompt.mdx ');
-    expect(out).toContain('│ exact_intent (pass rate) │ 91.7% [64.6–98.5] │ 83.3% [55.2–95.3]   │ −8.3 pts [−38.2, +22.7] │');
+    expect(out).toContain('│ exact_intent (pass rate) │ 91.7% [61.5–99.8] │ 83.3% [51.6–97.9]   │ −8.3 pts [−38.2, +22.7] │');
     expect(out).toContain('Changed rows: 2 regressed, 1 improved');
     expect(out).toContain('▼ regressed #5  input: {"message":"Please refund order A-1042."');
     expect(out).toContain('▲ improved #11  input: {"message":"Can I delete my account?"');
     expect(out.trimEnd().split('\n').at(-1)).toBe(
-      'Regression check: ? inconclusive: exact_intent: no significant drop, but smallest detectable drop 50.0 points > max drop 5; about 771 more paired rows needed (783 in all); ' +
-        'known_intent: no significant drop, but smallest detectable drop 50.0 points > max drop 5; about 248 more paired rows needed (260 in all)',
+      'Regression check: ? inconclusive: exact_intent: no significant drop, but smallest detectable drop 57.8 points > max drop 5; about 805 more paired rows needed (817 in all); ' +
+        'known_intent: no significant drop, but smallest detectable drop 57.8 points > max drop 5; about 265 more paired rows needed (277 in all)',
     );
   }, 60_000);
 });

@@ -85,8 +85,8 @@ describe('the root example, offline from its sample responses in a fresh clone',
       [
         '  Rows:     12 run, 0 errored, 12 cached, 0 pre-generated',
         '  Evals:',
-        '    exact_intent  pass 91.7% (11/12, 95% CI 64.6%–98.5%), raw mean 0.92 (95% CI 0.73–1.00), 0 errors',
-        '    known_intent  pass 91.7% (11/12, 95% CI 64.6%–98.5%), raw mean 0.92 (95% CI 0.73–1.00), 0 errors',
+        '    exact_intent  pass 91.7% (11/12, 95% CI 61.5%–99.8%), raw mean 0.92 (95% CI 0.73–1.00), 0 errors',
+        '    known_intent  pass 91.7% (11/12, 95% CI 61.5%–99.8%), raw mean 0.92 (95% CI 0.73–1.00), 0 errors',
       ].join('\n'),
     );
     expect(summary(run.stdout)).toContain('    ✘ evals: 2 of 24 eval results did not pass\n    ✔ errors: no row errored\n  Result:   FAILED\n');

@@ -97,9 +97,10 @@ describe('repeats: the row is the unit', () => {
     const rows = (failing: number): RowSpec[] => Array.from({ length: 60 }, (_, i) => ({ input: { i }, evals: { ok: Array.from({ length: 5 }, () => (i < failing ? fail() : pass())) } }));
     const result = await compare(rows(12), rows(12), ['ok']);
     const ok = result.evals[0];
-    // The same computation as summarizeEvals (test/scoring/statistics.test.ts): [0.678311, 0.883559].
-    expect(ok?.base.passRateCi95?.[0]).toBeCloseTo(0.678310597769, 9);
-    expect(ok?.base.passRateCi95?.[1]).toBeCloseTo(0.883558645945, 9);
+    // The same computation as summarizeEvals (test/scoring/statistics.test.ts; scipy,
+    // test/fixtures/statistics/pass-rate-reference.py "clustered 60x5 48/12"): [0.676700, 0.892159].
+    expect(ok?.base.passRateCi95?.[0]).toBeCloseTo(0.6766995761987096, 9);
+    expect(ok?.base.passRateCi95?.[1]).toBeCloseTo(0.892158877475638, 9);
     expect(ok?.head.passRateCi95).toEqual(ok?.base.passRateCi95);
     expect(ok?.passRate).toMatchObject({ test: 'wilcoxon', estimate: 0, pValue: 1 });
     // Nothing moved: the floor of 5 rows of 60 (8.3 points) is above the default 5: inconclusive.
@@ -164,22 +165,36 @@ describe('statistics on paired rows', () => {
     expect(result.gate.failed).toBe(true);
     expect(result.gate.reasons).toEqual(['ok: pass rate significantly worse (-40.0 points, one-sided p = 0.00049 after Holm < α = 0.05)']);
     const calm = await compare(withSecond(base), withSecond(base), ['ok', 'other'], { maxDrop: 5 });
-    // 30 pairs, none discordant, two evals: one-sided α/2 = 0.025 needs 6 flips, 6 of 30 = 20 points.
-    expect(calm.evals[0]?.minDetectable).toBeCloseTo(0.2, 12);
+    // 30 pairs, none discordant, two evals: one-sided α/2 = 0.025 needs 6 flips (6 of 30 = 20
+    // points), and the exact test has 80% power only at 25.07 points (scipy:
+    // test/fixtures/statistics/mcnemar-power-reference.py, power(30, 0, δ, 0.025) = 0.8).
+    expect(calm.evals[0]?.minDetectable).toBeCloseTo(0.25074758322700536, 6);
     expect(calm.evals[0]?.detectableAlpha).toBe(0.025);
     expect(calm.gate).toMatchObject({ checked: true, outcome: 'inconclusive', failed: false, reasons: [] });
     // An eval in head only has nothing to compare: it does not decide the outcome.
-    const rows = Array.from({ length: 120 }, (_, i) => ({ input: { i }, evals: { ok: pass() } }));
+    // (200 rows: with none discordant the exact test has 80% power from a 3.5-point drop; at 120
+    // rows it needs 5.5 points, above the default 5.)
+    const rows = Array.from({ length: 200 }, (_, i) => ({ input: { i }, evals: { ok: pass() } }));
     const withOk = await makeRun(root, { id: nextId(), rows, evalNames: ['ok'] });
     const withExtra = await makeRun(root, { id: nextId(), rows: rows.map((r) => ({ ...r, evals: { ...r.evals, extra: pass() } })), evalNames: ['ok', 'extra'] });
     const added = await compareRuns(withOk, withExtra, { projectRoot: root });
     expect(added.gate.outcome).toBe('no regression');
-    expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 120, 'no regression'], ['extra', 0, 'inconclusive']]);
-    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 20.0 points > max drop 5; about 90 more paired rows needed (120 in all)');
+    expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 200, 'no regression'], ['extra', 0, 'inconclusive']]);
+    // 157 pairs: the exact test's power at a 5-point drop is 0.8017 there, 0.7968 at 156 (scipy).
+    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 25.1 points > max drop 5; about 127 more paired rows needed (157 in all)');
+    // --max-drop is a one-sided test of the drop against the margin: 2 flips of 20 (a 10-point
+    // observed drop) are noise as far as 20 pairs can tell, and do not fail it.
     const small = tableRows(10, 2, 0, 8);
-    const drop = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
+    const noise = await compare(small.base, small.head, ['ok'], { maxDrop: 5 });
+    expect(noise.gate.failed).toBe(false);
+    expect(noise.evals[0]?.dropLowerBound).toBeLessThan(0.05);
+    // 40 flips of 100: the drop is past 5 points with 95% one-sided confidence.
+    const big = tableRows(50, 40, 0, 10);
+    const drop = await compare(big.base, big.head, ['ok'], { maxDrop: 5 });
     expect(drop.gate.failed).toBe(true);
-    expect(drop.gate.reasons).toEqual(['ok: pass rate dropped 10.0 points (more than --max-drop 5)']);
+    // (both of the eval's reasons, in one: significantly worse; and past the margin)
+    expect(drop.gate.reasons[0]).toMatch(/; ok: pass rate dropped 40\.0 points, at least \d+\.\d points with one-sided confidence 0\.95 \(more than --max-drop 5\)$/);
+    expect(drop.evals[0]?.dropLowerBound).toBeGreaterThan(0.05);
   });
 
   test('the gate fires on the one-sided p: 5 of 30 rows worse, none better, is regressed (one-sided p = 1/32 < 0.05; the two-sided 1/16 is not)', async () => {

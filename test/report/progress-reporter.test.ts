@@ -31,8 +31,9 @@ describe('progress reporter', () => {
     expect(out.text).toBe('');
     time.set(1040);
     await progress.onRowEnd?.(passRow(1));
-    // The last row always draws, even inside the rate limit.
-    expect(out.text).toBe('\r\x1b[2K4/4 rows (100%) · pass 66.7% · 1 errored · 3.8 rows/s');
+    // The last row always draws, even inside the rate limit. exact passed 2 of 4: the errored
+    // row (evals {}) did not pass, as in the summary; tone gives no verdicts, its error no pass rate.
+    expect(out.text).toBe('\r\x1b[2K4/4 rows (100%) · pass 50.0% · 1 errored · 3.8 rows/s');
     out.text = '';
     await progress.onRunEnd?.(summary, info, inOrder([]));
     expect(out.text).toBe('\r\x1b[2K');

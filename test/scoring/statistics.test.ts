@@ -112,13 +112,13 @@ describe('summarizeEvals', () => {
     expect([q?.min, q?.median, q?.max]).toEqual([0.2, 0.5, 1.0]);
   });
 
-  it('pass rate over results carrying passed, errors counted apart; the row is the unit', () => {
-    // 3 passed of 5 verdicts, p = 0.6, but the verdicts sit in 3 rows (2 of 2, 1 of 2, 0 of 1).
-    // Row-clustered variance n/(n−1)·Σ(yᵢ − p·mᵢ)²/N² = 1.5·(0.8² + 0.2² + 0.6²)/25 = 0.0624;
-    // effective n = p(1 − p)/0.0624 = 3.846154; Wilson at that n with t(0.975, 2) = 4.302653.
-    // (Wilson over the 5 verdicts as if independent: [0.230724, 0.882379], too narrow.)
-    expect(b).toMatchObject({ count: 6, errored: 1, verdictCount: 5, passedCount: 3, passRate: 0.6 });
-    close(b?.passRateCi95, [0.0638023063222, 0.970601363403], 9);
+  it('pass rate over results carrying passed, an errored result a verdict that did not pass; the row is the unit', () => {
+    // 3 passed of 6 (row 2's errored repeat did not pass), p = 0.5, in 3 rows: 2 of 2, 1 of 2, 0 of 2.
+    // Failures, the rarer verdict at p ≥ 0.5, sit on 2 rows: the spread has 1 degree of freedom,
+    // too few to measure, so the rows are the sample: Clopper-Pearson at n = 3 with 1.5 passes.
+    // Reference: `python3 test/fixtures/statistics/pass-rate-reference.py` (scipy), "clustered 2/2 1/2 0/2".
+    expect(b).toMatchObject({ count: 6, errored: 1, verdictCount: 6, passedCount: 3, passRate: 0.5 });
+    close(b?.passRateCi95, [0.038747617785165174, 0.9612523822148348], 9);
     // pass^2: row 0 only (row 2's first repeat errored) → 1 of 3; pass@2: rows 0 and 1 → 2 of 3.
     expect(b).toMatchObject({ repeats: 2, passHatK: 1 / 3, passAtK: 2 / 3 });
     close(b?.passHatKCi95, wilsonInterval(1, 3) as [number, number], 12);
@@ -129,18 +129,20 @@ describe('summarizeEvals', () => {
     const rows = Array.from({ length: 300 }, (_, i) => result(Math.floor(i / 5), i % 5, { ok: { passed: Math.floor(i / 5) < 48 } }));
     const [ok] = summarizeEvals(rows, ['ok']);
     // Residuals yᵢ − p·mᵢ: +1 on 48 rows, −4 on 12; variance 60/59 · (48 + 192) / 300² = 0.0027119;
-    // effective n = 0.8 · 0.2 / 0.0027119 = 59 (rows), not 300 (results). Wilson over 300 would be
-    // [0.751, 0.841], 0.09 wide.
-    close(ok?.passRateCi95, [0.678310597769, 0.883558645945], 9);
+    // effective n = 0.8 · 0.2 / 0.0027119 = 59, times (z / t(0.975, 11))² for a spread measured on
+    // the 12 failing rows, is below the 60 rows: the rows are the sample, Clopper-Pearson at 48 of 60
+    // (scipy: pass-rate-reference.py "clustered 60x5 48/12"). Over the 300 results it would be ~0.09 wide.
+    close(ok?.passRateCi95, [0.6766995761987096, 0.892158877475638], 9);
     const [low, high] = ok?.passRateCi95 ?? [0, 0];
     expect(high - low).toBeGreaterThanOrEqual(0.18);
     expect(ok).toMatchObject({ passRate: 0.8, repeats: 5, passHatK: 0.8, passAtK: 0.8 });
   });
 
-  it('without repeats the pass rate interval is Wilson over the results, as before', () => {
+  it('without repeats the pass rate interval is Clopper-Pearson over the results', () => {
     const rows = Array.from({ length: 10 }, (_, i) => result(i, 0, { ok: { passed: i < 8 } }));
     const [ok] = summarizeEvals(rows, ['ok']);
-    close(ok?.passRateCi95, [0.490162471537, 0.943317848546], 9);
+    // scipy: beta.ppf(0.025, 8, 3), beta.ppf(0.975, 9, 2) (pass-rate-reference.py "cp 8 10")
+    close(ok?.passRateCi95, [0.4439045376923585, 0.9747892736731666], 9);
     expect(ok?.repeats).toBeUndefined();
     expect(ok?.passHatK).toBeUndefined();
   });

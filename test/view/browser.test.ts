@@ -106,13 +106,13 @@ describe('the viewer in a real browser', () => {
       expect(await card.locator('.ci-low').textContent()).toBe(pct(e.passRateCi95?.[0]));
       expect(await card.locator('.ci-high').textContent()).toBe(pct(e.passRateCi95?.[1]));
     }
-    // Independent reference: the 95% Wilson interval of 11 passes in 12, worked by hand from
-    // Wilson's formula (centre 0.8156, half-width 0.1695): [0.6461, 0.9851].
+    // Independent reference: the 95% Clopper-Pearson interval of 11 passes in 12, from scipy:
+    // beta.ppf(0.025, 11, 2), beta.ppf(0.975, 12, 1) = [0.6152, 0.9979].
     const exact = page.locator('.eval-card[data-eval="exact_intent"]');
     expect([await exact.locator('.pass-rate').textContent(), await exact.locator('.ci-low').textContent(), await exact.locator('.ci-high').textContent()]).toEqual([
       '91.7%',
-      '64.6%',
-      '98.5%',
+      '61.5%',
+      '99.8%',
     ]);
     await page.screenshot({ path: join(SCREENSHOTS, 'run.png'), fullPage: true });
   });

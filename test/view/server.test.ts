@@ -159,8 +159,9 @@ describe('the API', () => {
       [LIVE, 'running'],
       [RUN, 'completed'],
     ]);
-    // 1 passed of 2 verdicts; the Wilson interval comes from src/scoring, as stored in the manifest
-    expect(runs[1]?.evals).toEqual([{ name: 'correct', passedCount: 1, verdictCount: 2, passRate: 0.5, passRateCi95: expect.any(Array), meanScore: 0.5 }]);
+    // 1 passed of 3: the errored row did not pass (issue 35: one definition on every surface);
+    // the interval comes from src/scoring, as stored in the manifest
+    expect(runs[1]?.evals).toEqual([{ name: 'correct', passedCount: 1, verdictCount: 3, passRate: 1 / 3, passRateCi95: expect.any(Array), meanScore: 0.5 }]);
     expect(runs[1]).toMatchObject({ rows: 3, errored: 1, passed: false });
   });
 

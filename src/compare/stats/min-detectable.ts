@@ -1,5 +1,6 @@
 import { normalQuantile } from '../../scoring/special-functions.js';
 import { tQuantile } from '../../scoring/t-distribution.js';
+import { mcnemarPower } from './mcnemar-power.js';
 
 const POWER = 0.8;
 /** Beyond this many pairs `pairsNeeded` stops looking. */
@@ -20,45 +21,68 @@ export function minimumDiscordant(alpha: number): number {
  */
 export type Detectable = { value: number } | { undetectable: true };
 
+/** Past this many pairs the exact power sum gives way to Connor's approximation (discreteness no longer matters there). */
+const EXACT_POWER_LIMIT = 20_000;
+
 /**
  * Smallest paired drop in pass rate that McNemar's exact test, one-sided at α, finds with 80%
- * power, given n pairs and the observed share of discordant pairs ψ (Connor 1987's sample size
- * solved for the difference δ: δ√n = z₁₋α√ψ + z₀.₈√(ψ − δ²)). Never below
- * minimumDiscordant(α) / n; with no discordant pair, that floor.
+ * power, given n pairs and the observed share of discordant pairs ψ: the δ at which the exact
+ * test's power (`mcnemarPower`, which takes the discordant share as max(ψ, δ)) first reaches
+ * 0.8, found by bisection (power rises with δ). Connor (1987)'s normal-theory formula,
+ * δ√n = z₁₋α√ψ + z₀.₈√(ψ − δ²), overstated the power of the discrete test (0.56–0.785 at its δ at
+ * small n); it is used only past 20,000 pairs. Never below minimumDiscordant(α) / n.
  */
 export function minDetectablePassRate(n: number, discordant: number, alpha = 0.05): Detectable | undefined {
   if (n === 0) return undefined;
-  if (n < minimumDiscordant(alpha)) return { undetectable: true };
+  const k = minimumDiscordant(alpha);
+  if (n < k) return { undetectable: true };
   const psi = discordant / n;
+  if (n > EXACT_POWER_LIMIT) return { value: Math.min(1, Math.max(connorDelta(n, psi, alpha), k / n)) };
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 40 && hi - lo > 1e-6; i++) {
+    const mid = (lo + hi) / 2;
+    if (mcnemarPower(n, psi, mid, alpha) >= POWER) hi = mid;
+    else lo = mid;
+  }
+  return { value: Math.min(1, Math.max(hi, k / n)) };
+}
+
+/** Connor (1987)'s sample-size equation solved for δ (with δ ≤ ψ; ψ itself when even δ = ψ falls short). */
+function connorDelta(n: number, psi: number, alpha: number): number {
   const za = normalQuantile(1 - alpha);
   const zb = normalQuantile(POWER);
   const f = (delta: number): number => delta * Math.sqrt(n) - za * Math.sqrt(psi) - zb * Math.sqrt(Math.max(0, psi - delta * delta));
-  let delta = psi;
-  if (psi > 0 && f(psi) > 0) {
-    let lo = 0;
-    let hi = psi;
-    for (let i = 0; i < 100; i++) {
-      const mid = (lo + hi) / 2;
-      if (f(mid) < 0) lo = mid;
-      else hi = mid;
-    }
-    delta = hi;
+  if (!(psi > 0) || f(psi) <= 0) return psi;
+  let lo = 0;
+  let hi = psi;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) < 0) lo = mid;
+    else hi = mid;
   }
-  return { value: Math.min(1, Math.max(delta, minimumDiscordant(alpha) / n)) };
+  return hi;
 }
 
 /**
- * Smallest mean paired drop (normalised score, or pass share with repeats) that a one-sided
- * paired test at α finds with 80% power: (t₁₋α + t₀.₈)(n − 1) · sd / √n from the spread of the
- * observed differences. The signed-rank test used for the p-value cannot reach α below
- * minimumDiscordant(α) pairs (its smallest one-sided p is ½ⁿ): undetectable there. With
- * differences that do not vary (every row the same), the floor minimumDiscordant(α) / n.
+ * Smallest mean paired drop (normalised score, or pass share with repeats) that the one-sided
+ * signed-rank test at α finds with 80% power: (t₁₋α + t₀.₈)(n − 1) · sd / √n from the spread of
+ * the observed differences. The rank test drops zero differences, and its smallest one-sided p
+ * with z non-zero ones is ½ᶻ: with fewer than k = minimumDiscordant(α) rows changed it could
+ * not reach α on what was seen, and a drop is only seen once k rows move: then the figure is
+ * never below k / n (k rows moving all the way, the floor the sign pattern allows). That is what
+ * makes 20 rows × 3 repeats with one changed row inconclusive (25 points) rather than "no
+ * regression" at the 4.3 points the spread of that one changed row suggests. The same floor when
+ * the differences do not vary. Undetectable below k pairs (½ⁿ > α).
  */
-export function minDetectableMean(n: number, sd: number, alpha = 0.05): Detectable | undefined {
+export function minDetectableMean(n: number, sd: number, alpha = 0.05, nonZero = n): Detectable | undefined {
   if (n === 0) return undefined;
-  if (n < minimumDiscordant(alpha)) return { undetectable: true };
-  if (!(sd > 0)) return { value: Math.min(1, minimumDiscordant(alpha) / n) };
-  return { value: ((tQuantile(1 - alpha, n - 1) + tQuantile(POWER, n - 1)) * sd) / Math.sqrt(n) };
+  const k = minimumDiscordant(alpha);
+  if (n < k) return { undetectable: true };
+  const floor = Math.min(1, k / n);
+  if (!(sd > 0)) return { value: floor };
+  const value = ((tQuantile(1 - alpha, n - 1) + tQuantile(POWER, n - 1)) * sd) / Math.sqrt(n);
+  return { value: Math.min(1, nonZero < k ? Math.max(floor, value) : value) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { wilsonInterval } from '../../scoring/statistics.js';
+import { Z95, wilsonInterval } from '../../scoring/statistics.js';
 
 /**
  * A paired 2×2 table of verdicts: `both` passed in base and head, `baseOnly` passed in base
@@ -12,14 +12,14 @@ export interface PairedTable {
 }
 
 /**
- * 95% interval for the paired difference of pass rates, head − base: Newcombe's method 10
+ * 95% interval (another level with `z`) for the paired difference of pass rates, head − base: Newcombe's method 10
  * (Statistics in Medicine 17:2635–2650, 1998), which combines the Wilson score intervals of
  * the two pass rates and the correlation φ between the paired verdicts (its numerator reduced
  * by n/2 when positive, as in Newcombe's worked examples). Unlike the Wald
  * interval it stays inside [−1, 1] and is not zero-width when nothing changed.
  * Undefined when there are no pairs.
  */
-export function newcombePairedInterval(table: PairedTable): [number, number] | undefined {
+export function newcombePairedInterval(table: PairedTable, z = Z95): [number, number] | undefined {
   const { both, baseOnly, headOnly, neither } = table;
   const n = both + baseOnly + headOnly + neither;
   if (n === 0) return undefined;
@@ -27,8 +27,8 @@ export function newcombePairedInterval(table: PairedTable): [number, number] | u
   const basePassed = both + baseOnly;
   const p1 = headPassed / n;
   const p2 = basePassed / n;
-  const [l1, u1] = wilsonInterval(headPassed, n) as [number, number];
-  const [l2, u2] = wilsonInterval(basePassed, n) as [number, number];
+  const [l1, u1] = wilsonInterval(headPassed, n, z) as [number, number];
+  const [l2, u2] = wilsonInterval(basePassed, n, z) as [number, number];
   // φ between the paired verdicts; 0 when a margin is empty. A positive numerator is reduced
   // by n/2 (not below 0), as Newcombe specifies: with no discordant pairs φ would be 1 and the
   // interval would collapse to a point, claiming a certainty the data do not have.

@@ -13,6 +13,11 @@ export type VerdictKind = 'boolean' | 'numeric' | 'categorical';
 export interface Estimate {
   value?: number;
   ci95?: [number, number];
+  /**
+   * Why there is no figure where rows exist: `no variation` when a rater (the judge or the
+   * people) gave one verdict only, where kappa is 0/0 or a certain-looking 0 that says nothing.
+   */
+  undefinedReason?: 'no variation';
 }
 
 /** How far one eval's judge agrees with people, over the rows that have both. */
@@ -56,7 +61,7 @@ export function evalAgreement(name: string, kind: VerdictKind, pairs: readonly V
     kind,
     n: pairs.length,
     percentAgreement: estimate(keyed, ofSample(percentAgreement), percentAgreement(confusion.counts)),
-    kappa: estimate(keyed, ofSample((m) => kappa(m, weights)), kappa(confusion.counts, weights)),
+    kappa: kappaEstimate(keyed, ofSample((m) => kappa(m, weights)), confusion.counts, weights),
     confusion,
   };
   if (kind === 'numeric') {
@@ -68,10 +73,27 @@ export function evalAgreement(name: string, kind: VerdictKind, pairs: readonly V
   return result;
 }
 
+/**
+ * Kappa compares agreement with what chance gives from each rater's spread of verdicts; a rater
+ * who gave one verdict only has no spread, and kappa there is 0/0 (or exactly 0 however often
+ * the others agree with it): undefined, said as such in every format.
+ */
+function kappaEstimate<T>(items: readonly T[], statistic: (sample: readonly T[]) => number | undefined, counts: number[][], weights: 'none' | 'quadratic'): Estimate {
+  if (items.length > 0 && (!varies(counts.map((row) => row.reduce((a, b) => a + b, 0))) || !varies(counts[0]?.map((_, j) => counts.reduce((a, row) => a + (row[j] ?? 0), 0)) ?? []))) {
+    return { undefinedReason: 'no variation' };
+  }
+  return estimate(items, statistic, kappa(counts, weights));
+}
+
+/** More than one category in use. */
+const varies = (margins: readonly number[]): boolean => margins.filter((m) => m > 0).length > 1;
+
 function estimate<T>(items: readonly T[], statistic: (sample: readonly T[]) => number | undefined, value: number | undefined): Estimate {
   if (value === undefined) return {};
   const ci95 = rowBootstrapInterval(items, statistic, { seed: SEED });
-  return ci95 === undefined ? { value } : { value, ci95 };
+  // A zero-width interval from a handful of rows (every resample agreeing perfectly) claims a
+  // certainty those rows do not have: no interval rather than [1, 1].
+  return ci95 === undefined || ci95[1] - ci95[0] < 1e-12 ? { value } : { value, ci95 };
 }
 
 function categoryOrder(kind: VerdictKind, pairs: readonly VerdictPair[], categories?: readonly string[]): string[] {

@@ -10,6 +10,7 @@ const pct = (value: number | undefined): string => (value === undefined ? 'n/a' 
 
 /** `0.62 (95% 0.41 – 0.80)`, as `agentmark agreement` prints the same figure. */
 function EstimateText({ estimate, show = fixed, testid }: { estimate: Estimate; show?: (v: number | undefined) => string; testid: string }): VNode {
+  if (estimate.undefinedReason) return html`<span><b data-testid=${testid}>undefined</b> <span class="muted">(${estimate.undefinedReason})</span></span>`;
   return html`<span><b data-testid=${testid}>${show(estimate.value)}</b>${estimate.ci95
     ? html` <span class="muted">(95% <span data-testid=${`${testid}-low`}>${show(estimate.ci95[0])}</span> – <span data-testid=${`${testid}-high`}>${show(estimate.ci95[1])}</span>)</span>`
     : null}</span>`;
