@@ -64,7 +64,7 @@ describe('agentmark ci --base main', () => {
       '`prompts/delta.prompt.mdx` **new**',
       '`prompts/gamma.prompt.mdx` **removed**',
     ]);
-    expect(lines[0]).toContain('exact: 100.0% [61.0–100.0] → 0.0% [0.0–39.0]');
+    expect(lines[0]).toContain('exact: 100.0% [54.1–100.0] → 0.0% [0.0–45.9]');
     expect(markdown).toContain('<details open><summary>❌ prompts/alpha.prompt.mdx: regressed</summary>');
     expect(markdown.startsWith('<!-- agentmark-ci -->\n### ❌ AgentMark CI: 1 regressed, 1 new, 1 removed, 1 unchanged\n')).toBe(true);
     expect(repo.git('status', '--porcelain')).toBe('');
@@ -76,14 +76,14 @@ describe('agentmark ci --base main', () => {
         'agentmark ci: base main (<commit>) → working tree',
         '',
         '✘ regressed  prompts/alpha.prompt.mdx  (6 → 6 rows, $0.0000)',
-        '    exact: 100.0% [61.0–100.0] → 0.0% [0.0–39.0]',
+        '    exact: 100.0% [54.1–100.0] → 0.0% [0.0–45.9]',
         '    regressed: exact: pass rate significantly worse (-100.0 points, one-sided p',
         '      = 0.016 after Holm < α = 0.05)',
         '    rows flipped: 6 regressed, 0 improved',
         '= unchanged  prompts/beta.prompt.mdx  (6 rows, $0.0000)',
-        '    exact: 100.0% [61.0–100.0] (same)',
+        '    exact: 100.0% [54.1–100.0] (same)',
         '+ new        prompts/delta.prompt.mdx  (6 rows, $0.0000)',
-        '    exact: 100.0% [61.0–100.0]',
+        '    exact: 100.0% [54.1–100.0]',
         '- removed    prompts/gamma.prompt.mdx',
         '',
         '1 regressed, 1 new, 1 removed, 1 unchanged; exit 1: regressed:',

@@ -119,7 +119,7 @@ describe('reviewing in the viewer, in a real browser', () => {
     expect(expected?.n).toBe(3);
     const panel = page.locator('.agreement-eval[data-eval=helpful]');
     expect(await panel.locator('[data-testid=percent]').textContent()).toBe(`${((expected?.percentAgreement.value ?? 0) * 100).toFixed(1)}%`);
-    expect(await panel.locator('[data-testid=kappa]').textContent()).toBe(expected?.kappa.value === undefined ? 'n/a' : expected.kappa.value.toFixed(2));
+    expect(await panel.locator('[data-testid=kappa]').textContent()).toBe(expected?.kappa.undefinedReason !== undefined ? 'undefined' : expected?.kappa.value === undefined ? 'n/a' : expected.kappa.value.toFixed(2));
     expect(await panel.locator('table.confusion tbody tr').evaluateAll((rows) => rows.map((r) => r.textContent))).toEqual(['false01', 'true02']);
     const lines = (await annotations()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l['index'], l['eval'], l['value'], l['reviewer']])).toEqual([
