@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startViewServer, type ViewServer, type ViewServerOptions } from '../../src/view/index.js';
 
 /** Screenshots of each page (git-ignored); docs/ holds the committed copies shown in the README. */
 export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -26,6 +27,33 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close:
     close: async () => {
       await context.close();
       await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A viewer server and a page of a fresh Chromium on it, with the page's errors collected. */
+export interface OpenViewer {
+  server: ViewServer;
+  page: Page;
+  /** Uncaught errors of the page, in order (tests assert and empty it after each test). */
+  pageErrors: string[];
+  /** Closes the browser, then the server. */
+  close: () => Promise<void>;
+}
+
+export async function openViewer(options: ViewServerOptions): Promise<OpenViewer> {
+  const server = await startViewServer(options);
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return {
+    server,
+    page,
+    pageErrors,
+    close: async () => {
+      await browser.close();
+      await server.close();
     },
   };
 }

@@ -1,9 +1,9 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowResult } from '../../src/experiment/types.js';
-import { startViewServer, type ViewServer } from '../../src/view/index.js';
+import type { ViewServer } from '../../src/view/index.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { launchBrowser } from './browser.js';
+import { openViewer, type OpenViewer } from './browser.js';
 import { row, writeRun } from './synthetic-run.js';
 
 /** The browser globals that callbacks given to page.waitForFunction use (they run in the page). */
@@ -27,9 +27,9 @@ async function interrupted(projectRoot: string, id: string, promptPath: string):
 
 let project: { dir: string; cleanup: () => Promise<void> };
 let server: ViewServer;
-let browser: { context: BrowserContext; close: () => Promise<void> };
+let viewer: OpenViewer | undefined;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 describe('flips on the run page are counted against the previous run that has rows', () => {
   beforeAll(async () => {
@@ -39,15 +39,12 @@ describe('flips on the run page are counted against the previous run that has ro
     await writeRun(project.dir, { id: RERUN, evalNames: ['exact'], rows: rows([1]) });
     await interrupted(project.dir, LONE_EMPTY, 'prompts/other.prompt.mdx');
     await writeRun(project.dir, { id: LONE, promptPath: 'prompts/other.prompt.mdx', evalNames: ['exact'], rows: rows([]) });
-    server = await startViewServer({ projectRoot: project.dir, port: 0 });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    viewer = await openViewer({ projectRoot: project.dir, port: 0 });
+    ({ server, page, pageErrors } = viewer);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await viewer?.close();
     await project?.cleanup();
   });
 

@@ -1,13 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, loadProject } from '../../src/project/index.js';
 import { loadPrompt, type ChatMessage } from '../../src/prompt/index.js';
-import { startViewServer, type ViewServer } from '../../src/view/index.js';
+import type { ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { launchBrowser } from './browser.js';
+import { openViewer, type OpenViewer } from './browser.js';
 import { exampleProject } from './example-project.js';
 
 const PROMPT = 'prompts/support-reply.prompt.mdx';
@@ -15,13 +15,13 @@ const COMPONENT = 'prompts/components/tone-guide.mdx';
 
 let project: { dir: string; cleanup: () => Promise<void> };
 let server: ViewServer;
-let browser: { context: BrowserContext; close: () => Promise<void> };
+let viewer: OpenViewer | undefined;
 let page: Page;
 let oldRun: string;
 let newRun: string;
 /** Row 0's messages as the run sent them, rendered before the edit. */
 let sent: ChatMessage[];
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 /** The browser global that callbacks given to page.waitForFunction use (they run in the page). */
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
@@ -56,15 +56,12 @@ describe('a run edited after it ran, in a real browser', () => {
     // A run of the edited prompt (no recorded answers: its rows error, which a comparison allows).
     await runCli(['run-experiment', PROMPT, '--cache-only', '--format', 'jsonl', '-q'], { cwd: project.dir, env: {}, timeoutMs: 60_000 });
     newRun = await latestRun();
-    server = await startViewServer({ projectRoot: project.dir, port: 0 });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    viewer = await openViewer({ projectRoot: project.dir, port: 0 });
+    ({ server, page, pageErrors } = viewer);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await viewer?.close();
     await project?.cleanup();
   });
 

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowResult } from '../../src/experiment/types.js';
 import { appendAnnotations, labelLine } from '../../src/review/index.js';
-import { startViewServer, type ViewServer } from '../../src/view/index.js';
-import { launchBrowser } from './browser.js';
+import type { ViewServer } from '../../src/view/index.js';
+import { openViewer, type OpenViewer } from './browser.js';
 import { REVIEW_RUN, reviewProject, reviewRows } from './review-run.js';
 
 /** The browser globals that callbacks given to page.waitForFunction use (they run in the page). */
@@ -13,9 +13,9 @@ declare const document: { querySelector(selector: string): { textContent: string
 
 let project: { dir: string; cleanup: () => Promise<void> };
 let server: ViewServer;
-let browser: { context: BrowserContext; close: () => Promise<void> };
+let viewer: OpenViewer | undefined;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 async function textIs(selector: string, text: string): Promise<void> {
   await page.waitForFunction(([s, t]) => document.querySelector(s as string)?.textContent === t, [selector, text]);
@@ -37,15 +37,12 @@ describe('the review queue: where it starts, what it shows, its filters and coun
   beforeAll(async () => {
     project = await reviewProject();
     await labelled();
-    server = await startViewServer({ projectRoot: project.dir, port: 0, reviewer: 'ana' });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    viewer = await openViewer({ projectRoot: project.dir, port: 0, reviewer: 'ana' });
+    ({ server, page, pageErrors } = viewer);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await viewer?.close();
     await project?.cleanup();
   });
 
