@@ -110,7 +110,7 @@ describe('writing labels: POST /api/runs/<id>/labels', () => {
       { origin: 'null' },
       { origin: '' },
       { 'x-agentmark-token': '' },
-      { 'x-agentmark-token': `${token.slice(0, -1)}x` },
+      { 'x-agentmark-token': `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}` },
     ]) {
       const reply = await post(body, headers);
       expect(reply.status, JSON.stringify(headers)).toBe(403);
