@@ -2,8 +2,6 @@ import type { RateLimitReading } from './rate-limit-headers.js';
 import { LOW_SHARE, minOf, PROVIDER_SHARE, rateText, tolerance } from './pace.js';
 import { RateLimitWaitError, type Permit, type RateCaps, type Waiter } from './permit.js';
 
-export { RateLimitWaitError, type Permit, type RateCaps };
-
 /**
  * The pace of one provider key and model family, shared by every caller in the process (runs,
  * judges, agents): see limiters.ts. Three gates, each open until something closes it, so a key
