@@ -1,4 +1,4 @@
-import { isBlankLine, readLines } from './read-lines.js';
+import { isBlankLine, readLineBatches } from './read-lines.js';
 
 /**
  * Number of non-blank lines, i.e. the number of row indexes `readDataset` hands out.
@@ -7,8 +7,8 @@ import { isBlankLine, readLines } from './read-lines.js';
  */
 export async function countRows(file: string, signal?: AbortSignal): Promise<number> {
   let count = 0;
-  for await (const { bytes } of readLines(file, signal)) {
-    if (!isBlankLine(bytes)) count++;
+  for await (const lines of readLineBatches(file, signal)) {
+    for (const { bytes } of lines) if (!isBlankLine(bytes)) count++;
   }
   return count;
 }

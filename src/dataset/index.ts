@@ -1,6 +1,6 @@
 export type { DatasetRow, RowSelection } from './types.js';
 export { resolveDatasetPath } from './resolve-dataset-path.js';
-export { readDataset, type ReadDatasetOptions } from './read-dataset.js';
+export { readDataset, readDatasetBatches, type ReadDatasetOptions } from './read-dataset.js';
 export { countRows } from './count-rows.js';
 export {
   parseRowsSpec,

@@ -2,7 +2,7 @@ import { TextDecoder } from 'node:util';
 import { DatasetError } from '../errors/index.js';
 import { compileInputSchema } from '../prompt/input-validator.js';
 import { parseRow } from './parse-row.js';
-import { isBlankLine, readLines } from './read-lines.js';
+import { isBlankLine, readLineBatches } from './read-lines.js';
 import type { DatasetRow } from './types.js';
 
 export interface ReadDatasetOptions {
@@ -25,22 +25,36 @@ export interface ReadDatasetOptions {
  * Throws DATASET_NOT_FOUND for a missing file and DATASET_EMPTY when no line holds a row.
  */
 export async function* readDataset(file: string, options: ReadDatasetOptions = {}): AsyncGenerator<DatasetRow, void, undefined> {
+  for await (const batch of readDatasetBatches(file, options)) {
+    for (const row of batch) yield row;
+  }
+}
+
+/**
+ * `readDataset` the rows of a chunk of the file at a time (see `readLineBatches`), for the
+ * readers that take every row: the same rows, errors and order. A bad line that throws (no
+ * `onError`) ends the batch: the rows before it come first, then the error.
+ */
+export async function* readDatasetBatches(file: string, options: ReadDatasetOptions = {}): AsyncGenerator<DatasetRow[], void, undefined> {
   const validateInput = options.inputSchema ? await compileInputSchema(options.inputSchema) : undefined;
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let index = 0;
-  for await (const { line, bytes } of readLines(file, options.signal, options.onChunk)) {
-    if (isBlankLine(bytes)) continue;
-    let row: DatasetRow;
-    try {
-      row = parseRow(bytes, { file, line, index: index++, decoder, validateInput });
-    } catch (error) {
-      if (error instanceof DatasetError && options.onError) {
-        options.onError(error);
-        continue;
+  for await (const lines of readLineBatches(file, options.signal, options.onChunk)) {
+    const rows: DatasetRow[] = [];
+    for (const { line, bytes } of lines) {
+      if (isBlankLine(bytes)) continue;
+      try {
+        rows.push(parseRow(bytes, { file, line, index: index++, decoder, validateInput }));
+      } catch (error) {
+        if (error instanceof DatasetError && options.onError) {
+          options.onError(error);
+          continue;
+        }
+        if (rows.length > 0) yield rows;
+        throw error;
       }
-      throw error;
     }
-    yield row;
+    if (rows.length > 0) yield rows;
   }
   if (index === 0) {
     throw new DatasetError('DATASET_EMPTY', 'dataset has no rows', {

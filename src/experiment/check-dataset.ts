@@ -1,4 +1,4 @@
-import { readDataset, type LabelIndex } from '../dataset/index.js';
+import { readDatasetBatches, type LabelIndex } from '../dataset/index.js';
 import { ErrorList, type AgentmarkError } from '../errors/index.js';
 import type { RowCheck } from './check-verdicts.js';
 import type { JSONSchema7 } from '../prompt/json-schema.js';
@@ -32,12 +32,15 @@ export async function checkDataset(
       if (problems.length < MAX_LISTED) problems.push(error);
     },
   };
-  for await (const row of readDataset(path, options)) {
-    rows++;
-    const duplicate = labels?.add(row);
-    if (duplicate) options.onError(duplicate);
-    const problem = checkRow?.(row);
-    if (problem) options.onError(problem);
+  for await (const batch of readDatasetBatches(path, options)) {
+    rows += batch.length;
+    if (labels === undefined && checkRow === undefined) continue;
+    for (const row of batch) {
+      const duplicate = labels?.add(row);
+      if (duplicate) options.onError(duplicate);
+      const problem = checkRow?.(row);
+      if (problem) options.onError(problem);
+    }
   }
   if (bad > 0) {
     const more = bad - problems.length;

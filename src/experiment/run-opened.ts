@@ -86,7 +86,9 @@ export async function runOpened(context: OpenedRunContext): Promise<ExperimentOu
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
   };
   const selected = () => {
-    const rows = selectRows(readDataset(datasetPath, { inputSchema: prompt.inputSchema }), plan.selection, { total: plan.datasetRows });
+    const all = readDataset(datasetPath, { inputSchema: prompt.inputSchema });
+    // Every row: straight from the reader, without selectRows' generator handing each one on.
+    const rows = plan.selection.kind === 'all' ? all : selectRows(all, plan.selection, { total: plan.datasetRows });
     return options.shard ? selectShard(rows, options.shard) : rows;
   };
   const recorder = new RowRecorder(handle, accumulator, emit, now);

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatasetError } from '../../src/errors/index.js';
-import { countRows, MAX_ROW_DEPTH, readDataset, type DatasetRow, type ReadDatasetOptions } from '../../src/dataset/index.js';
+import { countRows, MAX_ROW_DEPTH, readDataset, readDatasetBatches, type DatasetRow, type ReadDatasetOptions } from '../../src/dataset/index.js';
 import { makeTempDir } from '../project/temp-dir.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/datasets', import.meta.url));
@@ -197,5 +197,31 @@ describe('readDataset', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(collect(file, { signal: controller.signal })).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('readDatasetBatches', () => {
+  it('gives the rows readDataset gives, a chunk at a time, across chunk boundaries', async () => {
+    // 20,000 lines of 28–32 bytes (and a newline): 648,890 bytes, so three 256 KiB chunks and lines cut between them.
+    const lines = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ input: { q: `question ${i}` } }));
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBe(648_890);
+    const file = await datasetFile(text);
+    const batches: DatasetRow[][] = [];
+    for await (const batch of readDatasetBatches(file)) batches.push(batch);
+    expect(batches.length).toBe(3);
+    expect(batches.flat()).toEqual(await collect(file));
+    expect(batches.flat().map((row) => row.index)).toEqual(lines.map((_, i) => i));
+  });
+
+  it('hands over the rows before a bad line, then throws it', async () => {
+    const file = await datasetFile('{"input":{"a":1}}\n{"input":{"a":2}}\nnot json\n{"input":{"a":4}}\n');
+    const seen: number[] = [];
+    const error = await (async () => {
+      for await (const batch of readDatasetBatches(file)) seen.push(...batch.map((row) => row.line));
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([1, 2]);
+    expect(error).toBeInstanceOf(DatasetError);
+    expect((error as DatasetError).location?.line).toBe(3);
   });
 });
