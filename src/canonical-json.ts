@@ -45,6 +45,15 @@ export function canonicalJson(value: unknown): string {
   return write(value) ?? 'null';
 }
 
+/**
+ * The canonical text of `value` as it would stand as a property's value: undefined where the
+ * property is left out (a function, a symbol, undefined), as `canonicalJson` of the object
+ * holding it would. For writers that put an object of a known shape together themselves.
+ */
+export function canonicalPart(value: unknown): string | undefined {
+  return write(value);
+}
+
 /** The text of `value`, or undefined where JSON.stringify leaves a value out (functions, symbols, undefined). */
 function write(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
