@@ -1,6 +1,7 @@
 import type { RowResult } from '../experiment/types.js';
 import { formatDuration } from './format-duration.js';
 import { formatPercent } from './format-percent.js';
+import { fitProgressLine, type ProgressPart } from './progress-line.js';
 import type { OutputStream, Reporter } from './types.js';
 
 export interface ProgressStream extends OutputStream {
@@ -29,6 +30,8 @@ export interface ProgressReporter extends Reporter {
 }
 
 const CLEAR_LINE = '\r\x1b[2K';
+/** Width a plain (piped) progress line is fitted to. */
+const PIPED_WIDTH = 80;
 
 /**
  * Live progress. On a terminal: one line redrawn in place, at most ~10 times a second, so a
@@ -60,33 +63,36 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
   let printed: number | undefined;
   let pacedBy: string | undefined;
 
-  const line = (at: number, final = false): string => {
-    const parts = [total === undefined ? `${done} rows` : `${done}/${total} rows (${formatPercent(done / Math.max(total, 1), 0)})`];
-    if (verdicts > 0) parts.push(`pass ${formatPercent(passes / verdicts)}`);
-    if (errored > 0) parts.push(`${errored} errored`);
+  const line = (at: number, width: number, final = false): string => {
+    // Left out first on a narrow line (drop 1 first), so the pace at its end is never cut.
+    const parts: ProgressPart[] = [{ text: total === undefined ? `${done} rows` : `${done}/${total} rows` }];
+    if (total !== undefined) {
+      parts.push({ text: ` (${formatPercent(done / Math.max(total, 1), 0)})`, drop: 2, attached: true });
+    }
+    if (verdicts > 0) parts.push({ text: `pass ${formatPercent(passes / verdicts)}`, drop: 4 });
+    if (errored > 0) parts.push({ text: `${errored} errored`, drop: 5 });
     const elapsed = (at - start) / 1000;
     if (elapsed > 0) {
       const rate = done / elapsed;
-      parts.push(`${rate.toFixed(1)} rows/s`);
+      parts.push({ text: `${rate.toFixed(1)} rows/s`, drop: 1 });
       // No ETA from a rate not yet measured: the first rows end together as the pool fills (one
       // row in 1 s of a 900-row run said 15m for an 8 s run).
       const measured = done >= ETA_MIN_ROWS && elapsed >= ETA_MIN_SECONDS;
-      if (!final && measured && total !== undefined && rate > 0 && done < total) parts.push(`ETA ${formatDuration(((total - done) / rate) * 1000)}`);
+      if (!final && measured && total !== undefined && rate > 0 && done < total) parts.push({ text: `ETA ${formatDuration(((total - done) / rate) * 1000)}`, drop: 3 });
     }
-    // Last: on a narrow terminal the line is cut, and the counts and the ETA matter more.
-    if (pacedBy !== undefined && !final) parts.push(`paced: ${pacedBy}`);
-    return parts.join(' · ');
+    if (pacedBy !== undefined && !final) parts.push({ text: `paced: ${pacedBy}` });
+    return fitProgressLine(parts, width);
   };
 
   const draw = (at: number, final = false): void => {
     lastDraw = at;
     if (tty) {
-      const text = line(at, final);
       const width = out.columns;
-      out.write(CLEAR_LINE + (width !== undefined && width > 1 ? text.slice(0, width - 1) : text));
+      out.write(CLEAR_LINE + line(at, width !== undefined && width > 1 ? width - 1 : Number.POSITIVE_INFINITY, final));
       drawn = true;
     } else {
-      out.write(`${line(at, final)}\n`);
+      // Logs are read at 80 columns too.
+      out.write(`${line(at, PIPED_WIDTH, final)}\n`);
       printed = done;
     }
   };
@@ -144,3 +150,4 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
     },
   };
 }
+

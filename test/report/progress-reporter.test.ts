@@ -39,12 +39,12 @@ describe('progress reporter', () => {
     expect(out.text).toBe('\r\x1b[2K');
   });
 
-  test('fits the line to the terminal width', async () => {
+  test('fits the line to the terminal width, leaving the percentage out before cutting the count', async () => {
     const out = new MemoryStream();
     out.columns = 10;
     const progress = createProgressReporter(out, { now: () => 0, isTTY: true });
     await progress.onRunStart?.({ ...info, total: 4 });
-    expect(out.text).toBe('\r\x1b[2K0/4 rows ');
+    expect(out.text).toBe('\r\x1b[2K0/4 rows');
   });
 
   test('without a TTY prints a plain line every 10% or every interval', async () => {
