@@ -22,7 +22,8 @@ const help = {
   summary:
     'How often each eval\'s judge agrees with people on a run: percent agreement and Cohen\'s kappa\n' +
     '(weighted for numeric scores, with Spearman\'s rho and the mean absolute difference), the\n' +
-    'confusion matrix, each with a 95% interval from a seeded bootstrap over rows; and how the\n' +
+    'confusion matrix, each with a 95% interval (kappa: small-sample-corrected variance; the\n' +
+    'others: a seeded bootstrap over rows); and how the\n' +
     'reviewers agree with each other. Labels come from `agentmark annotate` or the viewer, from\n' +
     `earlier runs whose output was the same, and from the dataset's \`labels\`. A run is ${RUN_REF_FORMS}.`,
   options,
