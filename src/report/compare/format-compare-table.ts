@@ -1,5 +1,6 @@
 import { promptDiffLines } from './format-prompt-diff.js';
-import type { ChangedRow, CompareResult, RunDescription, RunPerformance } from '../../compare/index.js';
+import type { ChangedRow, CompareResult, EvalSide, RunDescription, RunPerformance } from '../../compare/index.js';
+import { repeatsText } from './repeats-text.js';
 import { formatCost } from '../format-cost.js';
 import { formatDuration } from '../format-duration.js';
 import { formatValue } from '../format-value.js';
@@ -33,8 +34,9 @@ function performanceLines(base: RunPerformance, head: RunPerformance): string[] 
   ];
 }
 
-function verdictText(side: { passed?: boolean; score?: number; error?: string } | undefined): string {
+function verdictText(side: EvalSide | undefined): string {
   if (!side) return '—';
+  if (side.repeats) return repeatsText(side.repeats);
   if (side.error !== undefined) return 'ERROR';
   if (side.passed !== undefined) return side.passed ? 'PASS' : 'FAIL';
   return side.score === undefined ? '—' : String(side.score);
