@@ -4,8 +4,10 @@ import { wrapWords } from './wrap-words.js';
 /**
  * A cell shortened to at most `width` characters where its kind allows, else to the shortest
  * form it has (which may be wider: the caller then measures it). `row` is the body row's index.
+ * `lastResort`: every column that can be dropped is gone and the table still does not fit, so
+ * what is kept longest (an eval's name) may give way too.
  */
-export type Shorten = (text: string, width: number, row: number) => string;
+export type Shorten = (text: string, width: number, row: number, lastResort: boolean) => string;
 
 /** One column of a table to fit, and how it gives way. */
 export interface FitColumn {
@@ -58,16 +60,19 @@ export function fitTable(columns: readonly FitColumn[], rows: ReadonlyArray<read
     .map((column, index) => ({ index, rank: column.drop }))
     .filter((c): c is { index: number; rank: number } => c.rank !== undefined)
     .sort((a, b) => a.rank - b.rank || b.index - a.index);
-  for (let dropped = 0; dropped <= droppable.length; dropped++) {
-    const gone = new Set(droppable.slice(0, dropped).map((c) => c.index));
-    const kept = columns.map((_, index) => index).filter((index) => !gone.has(index));
-    const fitted = fitKept(kept.map((index) => columns[index] as FitColumn), rows.map((row) => kept.map((index) => row[index] ?? '')), width);
-    if (fitted) return { ...fitted, kept, dropped: droppable.slice(0, dropped).map((c) => columns[c.index]?.header ?? '') };
+  // Columns are dropped before anything is cut as a last resort (an eval's name).
+  for (const lastResort of [false, true]) {
+    for (let dropped = lastResort ? droppable.length : 0; dropped <= droppable.length; dropped++) {
+      const gone = new Set(droppable.slice(0, dropped).map((c) => c.index));
+      const kept = columns.map((_, index) => index).filter((index) => !gone.has(index));
+      const fitted = fitKept(kept.map((index) => columns[index] as FitColumn), rows.map((row) => kept.map((index) => row[index] ?? '')), width, lastResort);
+      if (fitted) return { ...fitted, kept, dropped: droppable.slice(0, dropped).map((c) => columns[c.index]?.header ?? '') };
+    }
   }
   return undefined;
 }
 
-function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number): Omit<FittedTable, 'dropped' | 'kept'> | undefined {
+function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number, lastResort: boolean): Omit<FittedTable, 'dropped' | 'kept'> | undefined {
   // The text each column shows at each target width, and the width that text takes.
   const natural = columns.map((column, c) => rows.reduce((max, row) => Math.max(max, length(row[c] ?? '')), length(column.header)));
   const target = [...natural];
@@ -80,7 +85,7 @@ function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly str
     if (typeof shorten !== 'function') return rows.map((row) => row[c] ?? '');
     return rows.map((row, r) => {
       const text = row[c] ?? '';
-      return length(text) <= size ? text : shorten(text, size, r);
+      return length(text) <= size ? text : shorten(text, size, r, lastResort);
     });
   };
   const headerOf = (c: number): string => {

@@ -74,7 +74,7 @@ const COLUMNS: readonly FitColumn[] = [
   { header: 'Model', shrink: 'cut', drop: 6 },
   { header: 'Dataset', shrink: 'cut', drop: 1 },
   { header: 'Rows' },
-  { header: 'Evals', shrink: (text, width) => shortenList(text, width) },
+  { header: 'Evals', shrink: (text, width, _row, lastResort) => shortenList(text, width, lastResort) },
   { header: 'Status' },
   { header: 'Commit', drop: 2 },
   { header: 'Duration', drop: 4 },
