@@ -6,6 +6,7 @@ import { agreementOfRun } from '../../review/index.js';
 import { RunStore } from '../../store/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { fitProse } from '../../report/fit-prose.js';
 import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
@@ -53,7 +54,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         : formatAgreementTable(id, report);
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
-    output.stream.write(text);
+    const columns = output.stream.columns;
+    output.stream.write(format === 'table' ? fitProse(text, columns !== undefined && columns > 0 ? columns : undefined) : text);
   } finally {
     output.close();
   }
