@@ -51,11 +51,13 @@ const length = (text: string): number => Array.from(text).length;
  *   1. `cut` columns (free text) are cut, the widest first, down to 12 characters;
  *   2. columns with their own shortening (verdict reasons, intervals, the run's eval list) are
  *      shortened, the widest first, to their shortest form;
- *   3. columns are dropped by their `drop` rank, and 1–2 start again with the rest.
- * Verdict words, ids and eval names are never cut. Undefined when the table does not fit even
- * with every droppable column dropped: the caller shows one block per row, or the table as is.
+ *   3. columns are dropped by their `drop` rank, and 1–2 start again with the rest;
+ *   4. with every droppable column dropped, 1–2 again as a last resort (`lastResort`: an eval
+ *      list's or a chip's eval name is cut, its value or verdict never).
+ * Verdict words and ids are never cut. Undefined when even that does not fit: the caller shows
+ * one block per row; or, with `narrowest`, the narrowest form (a little wider than asked).
  */
-export function fitTable(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number): FittedTable | undefined {
+export function fitTable(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number, options: { narrowest?: boolean } = {}): FittedTable | undefined {
   const droppable = columns
     .map((column, index) => ({ index, rank: column.drop }))
     .filter((c): c is { index: number; rank: number } => c.rank !== undefined)
@@ -69,10 +71,17 @@ export function fitTable(columns: readonly FitColumn[], rows: ReadonlyArray<read
       if (fitted) return { ...fitted, kept, dropped: droppable.slice(0, dropped).map((c) => columns[c.index]?.header ?? '') };
     }
   }
-  return undefined;
+  // Nothing fits even then (three runs' verdicts side by side at 80 columns): with `narrowest`,
+  // its narrowest form, a little wider than asked, rather than the whole table hundreds of
+  // columns wide. Without it, undefined: the caller has another layout (the rows as blocks).
+  if (options.narrowest !== true) return undefined;
+  const gone = new Set(droppable.map((c) => c.index));
+  const kept = columns.map((_, index) => index).filter((index) => !gone.has(index));
+  const narrowest = fitKept(kept.map((index) => columns[index] as FitColumn), rows.map((row) => kept.map((index) => row[index] ?? '')), width, true, true);
+  return narrowest && { ...narrowest, kept, dropped: droppable.map((c) => columns[c.index]?.header ?? '') };
 }
 
-function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number, lastResort: boolean): Omit<FittedTable, 'dropped' | 'kept'> | undefined {
+function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number, lastResort: boolean, overflow = false): Omit<FittedTable, 'dropped' | 'kept'> | undefined {
   // The text each column shows at each target width, and the width that text takes.
   const natural = columns.map((column, c) => rows.reduce((max, row) => Math.max(max, length(row[c] ?? '')), length(column.header)));
   const target = [...natural];
@@ -142,7 +151,7 @@ function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly str
     cells[c] = shown(c);
     widths[c] = measure(c, cells[c] ?? []);
   }
-  if (total() > width) return undefined;
+  if (total() > width && !overflow) return undefined;
 
   // A shortening can take off more than was needed (`PASS (1.00 - output equals…)` → `PASS (1.00)`):
   // what is left goes back, to the shortened cells first (they were cut last), then to the text.
