@@ -35,7 +35,8 @@ export const TABLES = {
   labels: { name: 'labels table', table: 'table.labels-table', row: 'tr', cell: 'th, td', narrow: { cell: 'th, td:not(.controls)' } },
   /** The agreement panel's confusion matrices. */
   confusion: { name: 'confusion matrix', table: 'table.confusion', row: 'tr', cell: 'th, td' },
-  grid: { name: 'results grid', table: '[role=grid], table.grid', row: '[role=row], tr', cell: '[role=columnheader], [role=rowheader], [role=gridcell], [role=cell], th, td' },
+  // On a phone each row is a card of its cells one under another (style.css): each cell a line.
+  grid: { name: 'results grid', table: '[role=grid], table.grid', row: '[role=row], tr', cell: '[role=columnheader], [role=rowheader], [role=gridcell], [role=cell], th, td', narrow: { row: 'td', cell: 'td' } },
 } as const satisfies Record<string, TableShape>;
 
 export interface LayoutCheck {
