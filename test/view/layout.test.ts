@@ -156,7 +156,7 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       await page.waitForSelector('table.grid tbody tr');
       expect(await onScreen('table.grid .grid-chip')).toEqual(NONE);
       // each card names the run above its output
-      const labels = await atWidth(page, 390, () => page.locator('table.grid tbody tr[data-index="0"] td.grid-cell').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content)));
+      const labels = await atWidth(page, 390, () => page.locator('table.grid tbody tr[data-index="0"] td.grid-cell').evaluateAll((cells) => cells.map((cell) => (globalThis as unknown as { getComputedStyle: (el: unknown, pseudo: string) => { content: string } }).getComputedStyle(cell, '::before').content)));
       expect(labels).toHaveLength(3);
       for (const label of labels) expect(label).toMatch(/^"classify-intent/);
     });
