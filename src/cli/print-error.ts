@@ -1,5 +1,6 @@
 import { isAgentmarkError } from '../errors/index.js';
 import { createPalette } from '../report/palette.js';
+import { fitProse } from '../report/fit-prose.js';
 import { ExitCode } from './exit-codes.js';
 import { storeWriteError } from '../store/write-error.js';
 import type { OutStream } from './io.js';
@@ -15,7 +16,9 @@ export function printError(thrown: unknown, stderr: OutStream, cwd?: string): nu
   const error = path === undefined ? thrown : storeWriteError(thrown, path);
   if (isAgentmarkError(error)) {
     // Only the label is coloured: the message itself may be copied into an issue or a search.
-    stderr.write(`${stderr.color ? createPalette(true).error('error:') : 'error:'} ${error.format(cwd)}\n`);
+    // On a terminal the message and its hint wrap at words to its width, as the tables fit it.
+    const text = fitProse(`error: ${error.format(cwd)}`, stderr.columns !== undefined && stderr.columns > 0 ? stderr.columns : undefined);
+    stderr.write(`${stderr.color ? `${createPalette(true).error('error:')}${text.slice('error:'.length)}` : text}\n`);
     return error.exitCode;
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -1,12 +1,17 @@
 import type { RowResult } from '../experiment/types.js';
 import type { RowChange } from './eval-pairs.js';
 import type { PairedRows } from './pair-rows.js';
+import type { ReducedRow } from './reduce-rows.js';
 import type { ChangedRow, ChangedRows, EvalSide } from './types.js';
 
-function side(row: RowResult, name: string): EvalSide | undefined {
+function side(reduced: ReducedRow, name: string): EvalSide | undefined {
+  const row = reduced.first;
+  const tally = reduced.evals.get(name);
+  const repeats = tally !== undefined && tally.verdicts > 1 ? { repeats: { passed: tally.passed, of: tally.verdicts } } : {};
   const result = row.evals[name];
-  if (!result) return row.error === undefined ? undefined : { error: row.error };
+  if (!result) return row.error === undefined ? undefined : { error: row.error, ...repeats };
   return {
+    ...repeats,
     ...(result.passed === undefined ? {} : { passed: result.passed }),
     ...(result.score === undefined ? {} : { score: result.score }),
     ...(result.reason === undefined ? {} : { reason: result.reason }),
@@ -35,8 +40,8 @@ export class ChangedRowCollector {
     const head = pair.head.first;
     const evals: ChangedRow['evals'] = {};
     for (const [name, evalChange] of changes) {
-      const b = side(base, name);
-      const h = side(head, name);
+      const b = side(pair.base, name);
+      const h = side(pair.head, name);
       evals[name] = { ...(b ? { base: b } : {}), ...(h ? { head: h } : {}), change: evalChange };
     }
     list.push({

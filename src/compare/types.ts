@@ -233,11 +233,17 @@ export interface ChangedRow {
   evals: Record<string, { base?: EvalSide; head?: EvalSide; change: 'regressed' | 'improved' | 'same' }>;
 }
 
+/** One side of a changed row's eval: the first repeat's verdict, score, reason or error. */
 export interface EvalSide {
   passed?: boolean;
   score?: number;
   reason?: string;
   error?: string;
+  /**
+   * With more than one repeat giving a verdict (or an error): how many passed, of how many. The
+   * row changed by this share, which the first repeat alone may not show ("FAIL → FAIL").
+   */
+  repeats?: { passed: number; of: number };
 }
 
 export interface GateOutcome {

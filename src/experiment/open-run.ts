@@ -89,7 +89,7 @@ function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): Shard
   const evals = options.skipEval ? [] : [...(prompt.testSettings.evals ?? [])];
   // What the run's own summary used beyond the evals, so a merge recomputes the same summary.
   const schemas = evals.map((name) => ({ name, schema: Object.hasOwn(options.project.scores, name) ? options.project.scores[name] : undefined }));
-  const ranges = Object.fromEntries(scoreRanges(schemas));
+  const ranges = rangesOf(options, prompt);
   const ungated = schemas.filter(({ schema }) => schema?.gate === false).map(({ name }) => name);
   const limits = runLimitsOf(prompt);
   const typed = Object.fromEntries(schemas.filter(({ schema }) => schema !== undefined).map(({ name, schema }) => [name, schema as ScoreSchema]));
@@ -109,6 +109,7 @@ function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): Shard
 
 function manifestOptions(options: RunExperimentOptions, timeoutMs: number, prompt: LoadedPrompt): Record<string, unknown> {
   const agent = options.agent ?? prompt.testSettings.agent;
+  const ranges = rangesOf(options, prompt);
   return {
     concurrency: options.concurrency ?? 20,
     timeoutMs,
@@ -129,5 +130,14 @@ function manifestOptions(options: RunExperimentOptions, timeoutMs: number, promp
     ...(options.batch ? { batch: { judgeLive: options.batch.judgeLive ?? false } } : {}),
     // `--rpm`/`--tpm`, so that `--resume` keeps to the same share of the key.
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    // The evals' score ranges, so the viewer bounds a running run's mean intervals as the
+    // finished summary does (the summary is not there yet).
+    ...(Object.keys(ranges).length > 0 ? { scoreRanges: ranges } : {}),
   };
+}
+
+/** Each eval's score range, by name (those a schema bounds). */
+function rangesOf(options: RunExperimentOptions, prompt: LoadedPrompt): Record<string, readonly [number, number]> {
+  const evals = options.skipEval ? [] : [...(prompt.testSettings.evals ?? [])];
+  return Object.fromEntries(scoreRanges(evals.map((name) => ({ name, schema: Object.hasOwn(options.project.scores, name) ? options.project.scores[name] : undefined }))));
 }

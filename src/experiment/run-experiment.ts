@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { MissingProps } from './missing-props.js';
 import { UsageError } from '../errors/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt } from '../prompt/index.js';
@@ -109,16 +110,22 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const store = new RunStore(project.root);
   // The check reads the whole file; the run's fingerprint of it is hashed in that same read.
   const hasher = fileHasher(project.root, datasetPath);
+  // A label may name any eval the prompt declares (even under --skip-eval) or any scorer the
+  // config registers: a calibration set shared by prompts is not wrong for naming the others'.
+  const verdicts = verdictCheck(relative(project.root, datasetPath), [...(prompt.testSettings.evals ?? []), ...Object.keys(config.scorers ?? {})], project.scores);
+  const missing = new MissingProps(prompt);
   const plan = await planRows({
     datasetPath,
     projectRoot: project.root,
     inputSchema: prompt.inputSchema,
-    // A label may name any eval the prompt declares (even under --skip-eval) or any scorer the
-    // config registers: a calibration set shared by prompts is not wrong for naming the others'.
-    checkRow: verdictCheck(relative(project.root, datasetPath), [...(prompt.testSettings.evals ?? []), ...Object.keys(config.scorers ?? {})], project.scores),
+    checkRow: (row) => {
+      missing.add(row);
+      return verdicts(row);
+    },
     onChunk: hasher.update,
     ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
   });
+  for (const message of missing.warnings(project.root, datasetPath)) await emit({ type: 'warning', message });
   const dataset = hasher.digest();
   traceStartup('dataset checked and hashed');
   const provenance = () => snapshotRun({ projectRoot: project.root, prompt, projectFile: project.configPath, configFile: config.path, rerunOf: options.rerunOf });

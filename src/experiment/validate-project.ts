@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { MissingProps } from './missing-props.js';
 import { readDataset, resolveDatasetPath } from '../dataset/index.js';
 import { AgentmarkError, isAgentmarkError, PromptSyntaxError } from '../errors/index.js';
 import { checkTools } from '../model/index.js';
@@ -91,11 +92,18 @@ export async function validateProject(project: Project, promptPaths: string[]): 
       continue;
     }
     const key = `${datasetPath}\0${JSON.stringify(prompt.inputSchema ?? null)}`;
-    if (datasetsSeen.has(key)) continue;
+    const missing = new MissingProps(prompt);
+    // A dataset read for another prompt is not read again, unless this one needs its rows' keys.
+    if (datasetsSeen.has(key) && !missing.needed) continue;
+    const counted = !datasetsSeen.has(key);
     datasetsSeen.add(key);
-    report.datasets++;
+    if (counted) report.datasets++;
     try {
-      for await (const _row of readDataset(datasetPath, { inputSchema: prompt.inputSchema, onError: collect })) report.rows++;
+      for await (const row of readDataset(datasetPath, { inputSchema: prompt.inputSchema, onError: counted ? collect : () => undefined })) {
+        if (counted) report.rows++;
+        missing.add(row);
+      }
+      report.warnings.push(...missing.warnings(project.root, datasetPath));
     } catch (error) {
       collect(error);
     }

@@ -56,14 +56,14 @@ export function undeclaredProps(template: Template, inputSchema: unknown): Undec
   };
 }
 
-interface PropRead {
+export interface PropRead {
   name: string;
   line: number;
   column: number;
 }
 
 /** Reads of `props.<name>` for names not in `declared`, each name at its first use. */
-function propReads(template: Template, declared: readonly string[]): PropRead[] {
+export function propReads(template: Template, declared: readonly string[]): PropRead[] {
   const reads: PropRead[] = [];
   const seen = new Set<object>();
   // Iterative, over the IR and the estree inside it alike: any object whose `type` says

@@ -13,7 +13,7 @@ import { validateFrontmatter, type ConfigBlock } from './validate-frontmatter.js
 import { readUtf8File } from './read-utf8.js';
 import { inlineSchemaRefs } from './schema-refs.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { undeclaredProps } from './check-input-props.js';
+import { propReads, undeclaredProps } from './check-input-props.js';
 import { TemplateCache } from './template-cache.js';
 
 export interface LoadPromptOptions {
@@ -89,6 +89,7 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     inputSchema: frontmatter.input_schema,
     files: [...session.files],
     warnings: [...findUnknownKeys(file, parsed), ...props.warnings, ...outsideRoleWarnings(template, kind)],
+    propReads: propReads(template, []).map((read) => ({ ...read, file: template.file })),
     locate: (path) => ({ file, ...parsed.positionOf(path) }),
     render(props: Record<string, unknown>): RenderedPrompt {
       return renderPrompt(template, frontmatter, block, props, filters);

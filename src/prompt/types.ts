@@ -120,6 +120,11 @@ export interface LoadedPrompt {
   files: string[];
   warnings: PromptWarning[];
   /**
+   * The top-level props the body reads (`props.x`), each at its first use: checked against the
+   * dataset's rows where no `input_schema` lists the props (a name no row has renders as "").
+   */
+  propReads: Array<{ name: string; file: string; line: number; column: number }>;
+  /**
    * Where a frontmatter entry is written, e.g. `['test_settings', 'evals', 0]`: the file with the
    * line:column of the key (or list item), or just the file when the entry is not written there.
    */

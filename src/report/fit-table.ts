@@ -4,8 +4,10 @@ import { wrapWords } from './wrap-words.js';
 /**
  * A cell shortened to at most `width` characters where its kind allows, else to the shortest
  * form it has (which may be wider: the caller then measures it). `row` is the body row's index.
+ * `lastResort`: every column that can be dropped is gone and the table still does not fit, so
+ * what is kept longest (an eval's name) may give way too.
  */
-export type Shorten = (text: string, width: number, row: number) => string;
+export type Shorten = (text: string, width: number, row: number, lastResort: boolean) => string;
 
 /** One column of a table to fit, and how it gives way. */
 export interface FitColumn {
@@ -49,25 +51,37 @@ const length = (text: string): number => Array.from(text).length;
  *   1. `cut` columns (free text) are cut, the widest first, down to 12 characters;
  *   2. columns with their own shortening (verdict reasons, intervals, the run's eval list) are
  *      shortened, the widest first, to their shortest form;
- *   3. columns are dropped by their `drop` rank, and 1–2 start again with the rest.
- * Verdict words, ids and eval names are never cut. Undefined when the table does not fit even
- * with every droppable column dropped: the caller shows one block per row, or the table as is.
+ *   3. columns are dropped by their `drop` rank, and 1–2 start again with the rest;
+ *   4. with every droppable column dropped, 1–2 again as a last resort (`lastResort`: an eval
+ *      list's or a chip's eval name is cut, its value or verdict never).
+ * Verdict words and ids are never cut. Undefined when even that does not fit: the caller shows
+ * one block per row; or, with `narrowest`, the narrowest form (a little wider than asked).
  */
-export function fitTable(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number): FittedTable | undefined {
+export function fitTable(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number, options: { narrowest?: boolean } = {}): FittedTable | undefined {
   const droppable = columns
     .map((column, index) => ({ index, rank: column.drop }))
     .filter((c): c is { index: number; rank: number } => c.rank !== undefined)
     .sort((a, b) => a.rank - b.rank || b.index - a.index);
-  for (let dropped = 0; dropped <= droppable.length; dropped++) {
-    const gone = new Set(droppable.slice(0, dropped).map((c) => c.index));
-    const kept = columns.map((_, index) => index).filter((index) => !gone.has(index));
-    const fitted = fitKept(kept.map((index) => columns[index] as FitColumn), rows.map((row) => kept.map((index) => row[index] ?? '')), width);
-    if (fitted) return { ...fitted, kept, dropped: droppable.slice(0, dropped).map((c) => columns[c.index]?.header ?? '') };
+  // Columns are dropped before anything is cut as a last resort (an eval's name).
+  for (const lastResort of [false, true]) {
+    for (let dropped = lastResort ? droppable.length : 0; dropped <= droppable.length; dropped++) {
+      const gone = new Set(droppable.slice(0, dropped).map((c) => c.index));
+      const kept = columns.map((_, index) => index).filter((index) => !gone.has(index));
+      const fitted = fitKept(kept.map((index) => columns[index] as FitColumn), rows.map((row) => kept.map((index) => row[index] ?? '')), width, lastResort);
+      if (fitted) return { ...fitted, kept, dropped: droppable.slice(0, dropped).map((c) => columns[c.index]?.header ?? '') };
+    }
   }
-  return undefined;
+  // Nothing fits even then (three runs' verdicts side by side at 80 columns): with `narrowest`,
+  // its narrowest form, a little wider than asked, rather than the whole table hundreds of
+  // columns wide. Without it, undefined: the caller has another layout (the rows as blocks).
+  if (options.narrowest !== true) return undefined;
+  const gone = new Set(droppable.map((c) => c.index));
+  const kept = columns.map((_, index) => index).filter((index) => !gone.has(index));
+  const narrowest = fitKept(kept.map((index) => columns[index] as FitColumn), rows.map((row) => kept.map((index) => row[index] ?? '')), width, true, true);
+  return narrowest && { ...narrowest, kept, dropped: droppable.map((c) => columns[c.index]?.header ?? '') };
 }
 
-function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number): Omit<FittedTable, 'dropped' | 'kept'> | undefined {
+function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly string[]>, width: number, lastResort: boolean, overflow = false): Omit<FittedTable, 'dropped' | 'kept'> | undefined {
   // The text each column shows at each target width, and the width that text takes.
   const natural = columns.map((column, c) => rows.reduce((max, row) => Math.max(max, length(row[c] ?? '')), length(column.header)));
   const target = [...natural];
@@ -80,7 +94,7 @@ function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly str
     if (typeof shorten !== 'function') return rows.map((row) => row[c] ?? '');
     return rows.map((row, r) => {
       const text = row[c] ?? '';
-      return length(text) <= size ? text : shorten(text, size, r);
+      return length(text) <= size ? text : shorten(text, size, r, lastResort);
     });
   };
   const headerOf = (c: number): string => {
@@ -137,7 +151,7 @@ function fitKept(columns: readonly FitColumn[], rows: ReadonlyArray<readonly str
     cells[c] = shown(c);
     widths[c] = measure(c, cells[c] ?? []);
   }
-  if (total() > width) return undefined;
+  if (total() > width && !overflow) return undefined;
 
   // A shortening can take off more than was needed (`PASS (1.00 - output equals…)` → `PASS (1.00)`):
   // what is left goes back, to the shortened cells first (they were cut last), then to the text.

@@ -3,7 +3,7 @@ import { agreementLine, confusionLines, formatEstimate, reviewerLine } from './f
 
 /** `agentmark agreement` as text: one line per eval, then each confusion matrix. */
 export function formatAgreementTable(runId: string, report: RunAgreementReport): string {
-  const lines = [`Agreement of run ${runId}: judge vs human labels (95% row bootstrap)`, `  ${describeLabels(report)}`, ''];
+  const lines = [`Agreement of run ${runId}: judge vs human labels (95% intervals)`, `  ${describeLabels(report)}`, ''];
   if (report.evals.length === 0) {
     lines.push('No eval has both a judge verdict and a human label yet.', 'Label rows with `agentmark annotate <run> <row> <eval> --pass|--fail|--score|--label`, or in `agentmark view`.');
     return `${lines.join('\n')}\n`;

@@ -44,7 +44,7 @@ export function confusionLines(agreement: EvalAgreement, indent = '  '): string[
 export function agreementSummaryLines(agreement: RunAgreement): string[] {
   if (agreement.evals.length === 0) return [];
   const width = Math.max(...agreement.evals.map((entry) => entry.eval.length));
-  const lines = ['  Agreement: judge vs human labels (95% row bootstrap)'];
+  const lines = ['  Agreement: judge vs human labels (95% intervals)'];
   for (const entry of agreement.evals) lines.push(`    ${entry.eval.padEnd(width)}  ${agreementLine(entry)}`);
   for (const [name, ties] of Object.entries(agreement.ties)) lines.push(`    ${name}: ${ties} row${ties === 1 ? '' : 's'} left out (reviewers split evenly)`);
   for (const entry of agreement.reviewers) lines.push(`    ${entry.eval} reviewers ${reviewerLine(entry)}`);

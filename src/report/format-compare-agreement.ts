@@ -13,10 +13,10 @@ export function formatCompareAgreement(agreement: CompareAgreement, markdown = f
   };
   if (markdown) {
     const rows = names.map((name) => `| ${name} | ${line('base', name)} | ${line('head', name)} |`);
-    return ['', '#### Judge agreement with people (95% row bootstrap)', '', '| eval | base | head |', '|---|---|---|', ...rows, ''].join('\n');
+    return ['', '#### Judge agreement with people (95% intervals)', '', '| eval | base | head |', '|---|---|---|', ...rows, ''].join('\n');
   }
   const width = Math.max(...names.map((name) => name.length));
-  const lines = ['', 'Judge agreement with people (labels in each run; 95% row bootstrap):'];
+  const lines = ['', 'Judge agreement with people (labels in each run; 95% intervals):'];
   for (const name of names) lines.push(`  ${name.padEnd(width)}  base  ${line('base', name)}`, `  ${' '.repeat(width)}  head  ${line('head', name)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -74,7 +74,7 @@ const COLUMNS: readonly FitColumn[] = [
   { header: 'Model', shrink: 'cut', drop: 6 },
   { header: 'Dataset', shrink: 'cut', drop: 1 },
   { header: 'Rows' },
-  { header: 'Evals', shrink: (text, width) => shortenList(text, width) },
+  { header: 'Evals', shrink: (text, width, _row, lastResort) => shortenList(text, width, lastResort) },
   { header: 'Status' },
   { header: 'Commit', drop: 2 },
   { header: 'Duration', drop: 4 },
@@ -103,7 +103,7 @@ export function formatRunList(entries: readonly RunListEntry[], width?: number):
   ]);
   const resumable = entries.filter((e) => e.status === 'interrupted' && e.resume !== undefined);
   const notes = resumable.map((e) => `${e.id} was interrupted; continue it with: ${e.resume}\n`).join('');
-  const fitted = width === undefined ? undefined : fitTable(COLUMNS, rows, width);
+  const fitted = width === undefined ? undefined : fitTable(COLUMNS, rows, width, { narrowest: true });
   const left = leftOutNote(fitted, width, '--format json').map((line) => `${line}\n`).join('');
   return `${renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows)}\n${left}${notes === '' ? '' : `\n${notes}`}`;
 }

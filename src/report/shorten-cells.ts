@@ -1,3 +1,4 @@
+import { truncate } from './truncate.js';
 // How cells that carry a verdict give way in a fitted table (see fit-table.ts): the verdict word,
 // the score and the eval's name stay; the reason is cut at a word, then left out.
 
@@ -59,14 +60,26 @@ export function shortenEvalCell(text: string, width: number): string {
   return text;
 }
 
-/** A list of `name value` entries (`exact 67%, tone 0.70`): as many whole entries as fit, then `+n more`; at least the first. */
-export function shortenList(text: string, width: number): string {
+/**
+ * A list of `name value` entries (`exact 67%, tone 0.70`): as many whole entries as fit, then
+ * `+n more`; at least the first. Narrower still: `+n` alone, then the first entry's name cut
+ * (never its value, never under 4 characters) when `lastResort`: the name is the last thing
+ * shortened.
+ */
+export function shortenList(text: string, width: number, lastResort = true): string {
   const entries = text.split(', ');
   for (let n = entries.length - 1; n >= 1; n--) {
     const some = `${entries.slice(0, n).join(', ')}, +${entries.length - n} more`;
     if (length(some) <= width) return some;
   }
-  return entries.length > 1 ? `${entries[0]}, +${entries.length - 1} more` : text;
+  const first = entries[0] ?? '';
+  const rest = entries.length > 1 ? `, +${entries.length - 1}` : '';
+  if (length(first) + length(rest) <= width || !lastResort) return `${first}${rest}`;
+  const space = first.lastIndexOf(' ');
+  if (space <= 0) return `${first}${rest}`;
+  const value = first.slice(space);
+  const room = Math.max(4, width - length(value) - length(rest));
+  return `${truncate(first.slice(0, space), room)}${value}${rest}`;
 }
 
 /** A value with its interval (`66.7% [20.8, 93.9], mean 0.67`) without the interval: `66.7%, mean 0.67`. */

@@ -49,8 +49,8 @@ export async function runEval(bound: BoundEval, params: EvalParams, options: Run
   try {
     // Calling inside then() turns a synchronous throw into a rejection like an async one.
     const work = Promise.resolve().then(() => bound.scorer({ ...params, schema: bound.schema }, control));
-    // A scorer that fails after its timeout must not surface as an unhandled rejection.
-    work.catch(() => undefined);
+    // A scorer that fails after its timeout is no unhandled rejection: the race has already
+    // attached a handler to `work` (and to `stop`), whichever settles first.
     const result: unknown = await Promise.race([work, stop]);
     return validateResult(result, bound.schema);
   } catch (error) {

@@ -94,7 +94,7 @@ export class RunCatalog {
     const path = join(this.store.runDir(id), RESULTS_FILE);
     if (!open) {
       const names = manifest.summary?.evals.map((e) => e.name);
-      const index = new RunIndex(path, names);
+      const index = new RunIndex(path, names, liveRanges(manifest));
       // A finished run opens from the index written with its rows, without parsing them.
       const stored = names === undefined ? undefined : await readViewIndex(this.store.runDir(id), { resultsPath: path, evalNames: names, ...(manifest.integrity ? { integrity: manifest.integrity } : {}) });
       if (stored) index.adopt(stored);
@@ -200,4 +200,15 @@ function nothingToCompare(empty: readonly RunManifest[]): string {
   return empty.length === 1
     ? `nothing to compare with: the previous run of this prompt, ${what(latest as RunManifest)}, has no rows`
     : `nothing to compare with: the ${empty.length} earlier runs of this prompt have no rows (the latest: ${what(latest as RunManifest)})`;
+}
+
+/** A running run's score ranges, from its manifest options (anything malformed is left out). */
+function liveRanges(manifest: RunManifest): Map<string, readonly [number, number]> {
+  const ranges = new Map<string, readonly [number, number]>();
+  const recorded = manifest.options.scoreRanges;
+  if (typeof recorded !== 'object' || recorded === null) return ranges;
+  for (const [name, range] of Object.entries(recorded)) {
+    if (Array.isArray(range) && range.length === 2 && range.every((v) => typeof v === 'number' && Number.isFinite(v))) ranges.set(name, [range[0], range[1]]);
+  }
+  return ranges;
 }

@@ -40,10 +40,15 @@ export class RunIndex {
 
   /**
    * @param evalNames when known (a finished run's summary); else taken from the first row.
+   * @param scoreRanges the evals' ranges (a running run's manifest options), clipping live intervals.
    * A finished run has its summary: only a running one needs the live tallies, which cost
    * about as much as the index itself.
    */
-  constructor(readonly path: string, evalNames?: string[]) {
+  constructor(
+    readonly path: string,
+    evalNames?: string[],
+    readonly scoreRanges: ReadonlyMap<string, readonly [number, number]> = new Map(),
+  ) {
     this.#evalNames = evalNames;
     this.#live = evalNames === undefined;
     this.columns = emptyColumns(evalNames ?? []);
@@ -200,7 +205,7 @@ export class RunIndex {
       this.columns = emptyColumns(this.#evalNames);
     }
     if (this.#live) {
-      this.#tallies ??= new EvalTallies(this.#evalNames);
+      this.#tallies ??= new EvalTallies(this.#evalNames, this.scoreRanges);
       this.#tallies.add(row);
     }
     if (row.error !== undefined) this.#errored++;

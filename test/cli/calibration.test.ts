@@ -65,7 +65,7 @@ describe('calibration sets: dataset rows that carry human labels', () => {
     expect(polite?.kappa.value).toBeCloseTo(kappa(matrix)!, 12);
     expect(polite?.kappa.ci95[0]).toBeLessThan(polite!.kappa.value);
     const shown = await project.run(['runs', 'show', 'latest']);
-    expect(shown.stdout).toMatch(/Agreement: judge vs human labels \(95% row bootstrap\)\n {4}polite {2}κ 0\.25 \[-?\d\.\d\d, \d\.\d\d\], agree 62\.5% \[\d+\.\d%, \d+\.\d%\], over 8 rows\n/);
+    expect(shown.stdout).toMatch(/Agreement: judge vs human labels \(95% intervals\)\n {4}polite {2}κ 0\.25 \[-?\d\.\d\d, \d\.\d\d\], agree 62\.5% \[\d+\.\d%, \d+\.\d%\], over 8 rows\n/);
   });
 
   it('judge_min_agreement fails the run when the lower bound of kappa is below the minimum', async () => {

@@ -57,7 +57,7 @@ describe('compare with labels', () => {
     expect(expected.base.evals[0]).toMatchObject({ eval: 'helpful', n: 4, percentAgreement: { value: 0.75 } });
     expect(expected.head.evals[0]).toMatchObject({ eval: 'helpful', n: 4, percentAgreement: { value: 1 }, kappa: { value: 1 } });
     const table = (await cli(['compare', REVIEW_RUN, HEAD])).stdout;
-    expect(table).toContain('Judge agreement with people (labels in each run; 95% row bootstrap):\n  helpful  base  κ 0.50 [');
+    expect(table).toContain('Judge agreement with people (labels in each run; 95% intervals):\n  helpful  base  κ 0.50 [');
     expect(table).toMatch(/\n {11}head {2}κ 1\.00.*, agree 100\.0%.*, over 4 rows\n$/);
     const markdown = (await cli(['compare', REVIEW_RUN, HEAD, '--format', 'markdown'])).stdout;
     expect(markdown).toContain('| eval | base | head |');

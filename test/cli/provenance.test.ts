@@ -103,7 +103,8 @@ describe('runs keep what made them', () => {
     await cp(join(project.dir, '.agentmark/runs', head), join(project.dir, '.agentmark/runs', old), { recursive: true });
     const { provenance: _kept, ...manifest } = await manifestOf(old);
     await project.write(`.agentmark/runs/${old}/manifest.json`, JSON.stringify({ ...manifest, id: old }));
-    const unknown = await project.run(['compare', base, old]);
+    // (wide enough for the note on one line: piped, prose wraps at 100 columns)
+    const unknown = await project.run(['compare', base, old], { env: { COLUMNS: '200' } });
     expect(unknown.stdout).toContain(`\nPrompt diff: run ${old} did not keep its prompt (made before runs kept it), so the prompt diff cannot be shown\n`);
     await rm(join(project.dir, '.agentmark/runs', old), { recursive: true });
 

@@ -175,14 +175,18 @@ describe('validate catches more', () => {
     expect(await project.runIds()).toEqual([]);
   });
 
-  it('without properties in input_schema, or with additionalProperties, any prop may be read', async () => {
+  it('without properties in input_schema, or with additionalProperties, any prop may be read (warned of when no row has it)', async () => {
     const prompt = (schema: string[]) =>
       ['---', 'name: echo', 'text_config:', '  model_name: openai/gpt-4o-mini', 'test_settings:', '  dataset: ../datasets/words.jsonl', ...schema, '---', '', '<User>{props.word} {props.extra}</User>', ''].join('\n');
     project = await cliProject({
       'prompts/none.prompt.mdx': prompt([]),
       'prompts/open.prompt.mdx': prompt(['input_schema:', '  type: object', '  additionalProperties: true', '  properties:', '    word: { type: string }']),
     });
-    expect(await project.run(['validate', 'prompts/none.prompt.mdx'])).toMatchObject({ code: 0, stderr: '' });
+    // Without a schema nothing refuses it; only the rows can tell (issue 39): none has `extra`.
+    expect(await project.run(['validate', 'prompts/none.prompt.mdx'])).toMatchObject({
+      code: 0,
+      stderr: 'warning: prompts/none.prompt.mdx:9:27: props.extra is in no row of datasets/words.jsonl (3 rows): it renders as an empty string (the rows have: word)\n',
+    });
     const open = await project.run(['validate', 'prompts/open.prompt.mdx']);
     expect(open).toMatchObject({ code: 0, stdout: 'ok: 1 prompt, 1 dataset (3 rows) in .\n' });
     expect(open.stderr).toBe('warning: prompts/open.prompt.mdx:14:27: props.extra is not declared in input_schema (declared: word)\n');

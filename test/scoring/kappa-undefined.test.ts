@@ -31,10 +31,12 @@ describe('kappa where a rater gave one verdict only: undefined (no variation), i
 });
 
 describe('perfect agreement on a handful of rows prints no zero-width interval', () => {
-  it('5 rows, judge and people agree on each: κ 1 without [1, 1]', () => {
+  it('5 rows, judge and people agree on each: κ 1 with an interval that says how little 5 rows show', () => {
     const perfect = evalAgreement('tone', 'boolean', pairs([true, false, true, false, true], [true, false, true, false, true]));
     expect(perfect.kappa.value).toBe(1);
-    expect(perfect.kappa.ci95).toBeUndefined();
-    expect(agreementLine(perfect)).not.toContain('[1.00, 1.00]');
+    // kappaInterval of [[2, 0], [0, 3]]: scipy 1.17 / numpy (test/scoring/kappa-interval.test.ts).
+    expect(perfect.kappa.ci95?.[0]).toBeCloseTo(-0.2278847813896886, 9);
+    expect(perfect.kappa.ci95?.[1]).toBe(1);
+    expect(agreementLine(perfect)).toMatch(/^κ 1\.00 \[-0\.23, 1\.00\]/);
   });
 });

@@ -22,7 +22,7 @@ export interface TableShape {
 /** style.css's `max-width: 40rem` (rem in a media query is 16 px). */
 export const NARROW_PX = 640;
 
-/** The tables the viewer draws. The grid page's table (one column per run) uses `grid`. */
+/** The tables the viewer draws. The grid page's table (one column per run) uses `grid`; on a phone its rows are cards, each cell a line. */
 export const TABLES = {
   // A phone's cards: each line's cells in one line; the lines are not columns of one table.
   rows: { name: 'rows table', table: '.rows-table', row: '.rows-head, .row', cell: '[role=columnheader], [role=cell]', narrow: { when: '.cards', row: '.row-line', unaligned: true } },
@@ -35,7 +35,7 @@ export const TABLES = {
   labels: { name: 'labels table', table: 'table.labels-table', row: 'tr', cell: 'th, td', narrow: { cell: 'th, td:not(.controls)' } },
   /** The agreement panel's confusion matrices. */
   confusion: { name: 'confusion matrix', table: 'table.confusion', row: 'tr', cell: 'th, td' },
-  grid: { name: 'results grid', table: '[role=grid], table.grid', row: '[role=row], tr', cell: '[role=columnheader], [role=rowheader], [role=gridcell], [role=cell], th, td' },
+  grid: { name: 'results grid', table: '[role=grid], table.grid', row: '[role=row], tr', cell: '[role=columnheader], [role=rowheader], [role=gridcell], [role=cell], th, td', narrow: { row: 'td', cell: 'td' } },
 } as const satisfies Record<string, TableShape>;
 
 export interface LayoutCheck {

@@ -147,6 +147,20 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       expect(await onScreen('.changed-row .base-verdict .chip, .changed-row .head-verdict .chip, .changed-row pre')).toEqual(NONE);
     });
 
+    it("the results grid (a single-file page): every run's verdicts on screen, one card a row on a phone", async () => {
+      const ids = JSON.parse((await cli(['runs', '--format', 'json'])).stdout) as Array<{ id: string; prompt: string }>;
+      const intents = ids.filter((r) => r.prompt.includes('classify-intent')).map((r) => r.id).slice(0, 3);
+      expect(intents).toHaveLength(3);
+      expect((await cli(['compare', ...intents, '-o', 'grid.html'])).code).toBeLessThan(2);
+      await page.goto(pathToFileURL(join(project.dir, 'grid.html')).href);
+      await page.waitForSelector('table.grid tbody tr');
+      expect(await onScreen('table.grid .grid-chip')).toEqual(NONE);
+      // each card names the run above its output
+      const labels = await atWidth(page, 390, () => page.locator('table.grid tbody tr[data-index="0"] td.grid-cell').evaluateAll((cells) => cells.map((cell) => (globalThis as unknown as { getComputedStyle: (el: unknown, pseudo: string) => { content: string } }).getComputedStyle(cell, '::before').content)));
+      expect(labels).toHaveLength(3);
+      for (const label of labels) expect(label).toMatch(/^"classify-intent/);
+    });
+
     it('the row page: the evals table has no tall empty rows, its verdicts on screen', async () => {
       await page.goto(`${server.url}#/runs/${support}/rows/1`);
       await page.waitForSelector('.row-page table.evals');

@@ -8,6 +8,8 @@ export interface SyntheticRun {
   promptName?: string;
   evalNames: string[];
   rows: Iterable<RowResult>;
+  /** The manifest's options (a run's `scoreRanges`, ...). */
+  options?: Record<string, unknown>;
   /** Leave the run "running", with no summary, and return its open handle. */
   keepOpen?: boolean;
 }
@@ -43,7 +45,7 @@ export async function writeRun(projectRoot: string, run: SyntheticRun): Promise<
     prompt: { path: run.promptPath ?? 'prompts/synthetic.prompt.mdx', hash: '0'.repeat(64), name: run.promptName ?? 'synthetic' },
     model: 'openai/gpt-4o-mini',
     settings: { temperature: 0 },
-    options: {},
+    options: run.options ?? {},
     startedAt: '2026-11-30T10:00:00.000Z',
     status: 'running',
   });

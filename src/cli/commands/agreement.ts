@@ -6,6 +6,7 @@ import { agreementOfRun } from '../../review/index.js';
 import { RunStore } from '../../store/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
+import { fitProse } from '../../report/fit-prose.js';
 import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
@@ -22,7 +23,8 @@ const help = {
   summary:
     'How often each eval\'s judge agrees with people on a run: percent agreement and Cohen\'s kappa\n' +
     '(weighted for numeric scores, with Spearman\'s rho and the mean absolute difference), the\n' +
-    'confusion matrix, each with a 95% interval from a seeded bootstrap over rows; and how the\n' +
+    'confusion matrix, each with a 95% interval (kappa: small-sample-corrected variance; the\n' +
+    'others: a seeded bootstrap over rows); and how the\n' +
     'reviewers agree with each other. Labels come from `agentmark annotate` or the viewer, from\n' +
     `earlier runs whose output was the same, and from the dataset's \`labels\`. A run is ${RUN_REF_FORMS}.`,
   options,
@@ -52,7 +54,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         : formatAgreementTable(id, report);
   const output = openReportOutput(flags.output, io.cwd, io.stdout);
   try {
-    output.stream.write(text);
+    const columns = output.stream.columns;
+    output.stream.write(format === 'table' ? fitProse(text, columns !== undefined && columns > 0 ? columns : undefined) : text);
   } finally {
     output.close();
   }

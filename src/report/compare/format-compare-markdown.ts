@@ -1,5 +1,6 @@
 import { promptDiffMarkdown } from './format-prompt-diff.js';
-import type { ChangedRow, CompareResult } from '../../compare/index.js';
+import type { ChangedRow, CompareResult, EvalSide } from '../../compare/index.js';
+import { repeatsText } from './repeats-text.js';
 import { formatCost } from '../format-cost.js';
 import { formatDuration } from '../format-duration.js';
 import { formatValue } from '../format-value.js';
@@ -22,7 +23,7 @@ function changedRow(r: ChangedRow): string[] {
   out.push(`- base: ${code(truncate(cell(base), 300))}`, `- head: ${code(truncate(cell(head), 300))}`);
   for (const [name, e] of Object.entries(r.evals)) {
     if (e.change === 'same') continue;
-    const v = (s: { passed?: boolean; error?: string } | undefined): string => (!s ? '—' : s.error !== undefined ? 'ERROR' : s.passed === undefined ? 'score' : s.passed ? 'PASS' : 'FAIL');
+    const v = (s: EvalSide | undefined): string => (!s ? '—' : s.repeats ? repeatsText(s.repeats) : s.error !== undefined ? 'ERROR' : s.passed === undefined ? 'score' : s.passed ? 'PASS' : 'FAIL');
     const why = (s: { reason?: string; error?: string } | undefined): string => (s?.error ?? s?.reason ?? '').trim();
     const reasons = [why(e.base), why(e.head)].some((x) => x !== '') ? ` (${cell(why(e.base)) || '—'} → ${cell(why(e.head)) || '—'})` : '';
     out.push(`- ${name}: ${v(e.base)} → ${v(e.head)}${reasons}`);

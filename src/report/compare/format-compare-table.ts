@@ -1,5 +1,7 @@
 import { promptDiffLines } from './format-prompt-diff.js';
-import type { ChangedRow, CompareResult, RunDescription, RunPerformance } from '../../compare/index.js';
+import type { ChangedRow, CompareResult, EvalSide, RunDescription, RunPerformance } from '../../compare/index.js';
+import { repeatsText } from './repeats-text.js';
+import { fitProse } from '../fit-prose.js';
 import { formatCost } from '../format-cost.js';
 import { formatDuration } from '../format-duration.js';
 import { formatValue } from '../format-value.js';
@@ -33,8 +35,9 @@ function performanceLines(base: RunPerformance, head: RunPerformance): string[] 
   ];
 }
 
-function verdictText(side: { passed?: boolean; score?: number; error?: string } | undefined): string {
+function verdictText(side: EvalSide | undefined): string {
   if (!side) return '—';
+  if (side.repeats) return repeatsText(side.repeats);
   if (side.error !== undefined) return 'ERROR';
   if (side.passed !== undefined) return side.passed ? 'PASS' : 'FAIL';
   return side.score === undefined ? '—' : String(side.score);
@@ -102,6 +105,7 @@ export function formatCompareTable(result: CompareResult, options: CompareTableO
     for (const f of t.failures.slice(0, 10)) lines.push(`  #${f.headIndex} ${f.eval}: ${f.base.toFixed(2)} → ${f.head.toFixed(2)}`);
   }
   lines.push(...promptDiffLines(result.promptDiff));
-  lines.push('', `${result.gate.checked ? 'Gate' : 'Regression check'}: ${GATE_MARK[result.gate.outcome]} ${result.gate.message}`);
-  return `${lines.join('\n')}\n`;
+  // The gate's line stays whole, as a verdict does in a table: CI logs are searched for it.
+  const gate = `${result.gate.checked ? 'Gate' : 'Regression check'}: ${GATE_MARK[result.gate.outcome]} ${result.gate.message}`;
+  return `${fitProse(lines.join('\n'), options.width)}\n\n${gate}\n`;
 }

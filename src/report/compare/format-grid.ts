@@ -1,5 +1,6 @@
 import type { GridResult } from '../../compare/index.js';
 import { fitTable, leftOutNote, type FitColumn } from '../fit-table.js';
+import { fitProse } from '../fit-prose.js';
 import { renderTable } from '../render-table.js';
 import { cutAtWord } from '../shorten-cells.js';
 import { truncate } from '../truncate.js';
@@ -8,13 +9,29 @@ import { cellFacts, cellOutput, evalChip, gridCaption, headLines } from './grid-
 const oneLine = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ');
 
 /** `output · chips · timings` in `size` characters: the output cut at a word, then the timings left out, then the output. */
-function shortenGridCell(output: string, facts: readonly string[], chips: readonly string[], size: number): string {
+function shortenGridCell(output: string, facts: readonly string[], chips: readonly string[], size: number, lastResort: boolean): string {
   const fit = (tail: readonly string[]): string | undefined => {
     const rest = tail.join(' · ');
     const cut = cutAtWord(output, size - Array.from(rest).length - 3);
     return cut === undefined || output === '' ? undefined : `${cut} · ${rest}`;
   };
-  return fit(facts) ?? fit(chips) ?? (chips.length > 0 ? chips.join(' · ') : facts.join(' · '));
+  const whole = chips.join(' · ');
+  if (lastResort && chips.length > 0 && Array.from(whole).length > size) return shortChips(chips, size);
+  return fit(facts) ?? fit(chips) ?? (chips.length > 0 ? whole : facts.join(' · '));
+}
+
+/**
+ * The chips with their eval names cut alike (`exact_i… PASS`), never their verdicts: the last
+ * resort when three runs' verdicts side by side do not fit the terminal whole.
+ */
+function shortChips(chips: readonly string[], size: number): string {
+  const parts = chips.map((chip) => {
+    const space = chip.lastIndexOf(' ');
+    return space <= 0 ? { name: '', verdict: chip } : { name: chip.slice(0, space), verdict: chip.slice(space + 1) };
+  });
+  const fixed = parts.reduce((sum, p) => sum + Array.from(p.verdict).length + 1, 0) + 3 * (parts.length - 1);
+  const room = Math.max(4, Math.floor((size - fixed) / parts.length));
+  return parts.map((p) => (p.name === '' ? p.verdict : `${truncate(p.name, room)} ${p.verdict}`)).join(' · ');
 }
 
 export interface GridTableOptions {
@@ -39,7 +56,7 @@ export function formatGridTable(grid: GridResult, options: GridTableOptions = {}
   const columns: FitColumn[] = [
     { header: '#' },
     { header: 'Input', shrink: 'cut', drop: 1 },
-    ...grid.runs.map((run, i): FitColumn => ({ header: run.label, cutHeader: true, shrink: (_, size, r) => shortenGridCell(outputs[r]?.[i] ?? '', facts[r]?.[i] ?? [], chips[r]?.[i] ?? [], size) })),
+    ...grid.runs.map((run, i): FitColumn => ({ header: run.label, cutHeader: true, shrink: (_, size, r, lastResort) => shortenGridCell(outputs[r]?.[i] ?? '', facts[r]?.[i] ?? [], chips[r]?.[i] ?? [], size, lastResort) })),
   ];
   const lines = [
     `GRID: ${grid.runs.map((r, i) => `${r.label} (${r.id})${i === 0 ? ' [base]' : ''}`).join(', ')}`,
@@ -47,12 +64,12 @@ export function formatGridTable(grid: GridResult, options: GridTableOptions = {}
     gridCaption(grid),
   ];
   if (rows.length > 0) {
-    const fitted = options.width === undefined ? undefined : fitTable(columns, rows, options.width);
+    const fitted = options.width === undefined ? undefined : fitTable(columns, rows, options.width, { narrowest: true });
     lines.push(renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows));
     lines.push(...leftOutNote(fitted, options.width, '-o grid.html'));
   } else lines.push('No rows to show.');
   if (grid.omitted > 0) lines.push(`… ${grid.omitted} more rows not shown`);
-  return `${lines.join('\n')}\n`;
+  return `${fitProse(lines.join('\n'), options.width)}\n`;
 }
 
 const mdCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();

@@ -1,5 +1,6 @@
 import { confusionOf, type Confusion } from './confusion.js';
 import { kappa, percentAgreement } from './kappa.js';
+import { kappaInterval } from './kappa-interval.js';
 import { meanAbsoluteDifference, spearman } from './rank-correlation.js';
 import { rowBootstrapInterval } from './row-bootstrap.js';
 
@@ -9,7 +10,10 @@ export type { Verdict };
 
 export type VerdictKind = 'boolean' | 'numeric' | 'categorical';
 
-/** A figure and its 95% row-bootstrap interval (absent when it cannot be computed). */
+/**
+ * A figure and its 95% interval (absent when it cannot be computed): kappa's from its
+ * small-sample-corrected variance (kappa-interval.ts), the others' a row bootstrap.
+ */
 export interface Estimate {
   value?: number;
   ci95?: [number, number];
@@ -61,7 +65,7 @@ export function evalAgreement(name: string, kind: VerdictKind, pairs: readonly V
     kind,
     n: pairs.length,
     percentAgreement: estimate(keyed, ofSample(percentAgreement), percentAgreement(confusion.counts)),
-    kappa: kappaEstimate(keyed, ofSample((m) => kappa(m, weights)), confusion.counts, weights),
+    kappa: kappaEstimate(confusion.counts, weights),
     confusion,
   };
   if (kind === 'numeric') {
@@ -76,13 +80,17 @@ export function evalAgreement(name: string, kind: VerdictKind, pairs: readonly V
 /**
  * Kappa compares agreement with what chance gives from each rater's spread of verdicts; a rater
  * who gave one verdict only has no spread, and kappa there is 0/0 (or exactly 0 however often
- * the others agree with it): undefined, said as such in every format.
+ * the others agree with it): undefined, said as such in every format. Elsewhere the interval is
+ * kappaInterval's, which has width wherever there are two rows (no `[1, 1]` from five).
  */
-function kappaEstimate<T>(items: readonly T[], statistic: (sample: readonly T[]) => number | undefined, counts: number[][], weights: 'none' | 'quadratic'): Estimate {
-  if (items.length > 0 && (!varies(counts.map((row) => row.reduce((a, b) => a + b, 0))) || !varies(counts[0]?.map((_, j) => counts.reduce((a, row) => a + (row[j] ?? 0), 0)) ?? []))) {
-    return { undefinedReason: 'no variation' };
-  }
-  return estimate(items, statistic, kappa(counts, weights));
+export function kappaEstimate(counts: number[][], weights: 'none' | 'quadratic'): Estimate {
+  const rows = counts.map((row) => row.reduce((a, b) => a + b, 0));
+  const columns = counts[0]?.map((_, j) => counts.reduce((a, row) => a + (row[j] ?? 0), 0)) ?? [];
+  if (rows.some((m) => m > 0) && (!varies(rows) || !varies(columns))) return { undefinedReason: 'no variation' };
+  const value = kappa(counts, weights);
+  if (value === undefined) return {};
+  const ci95 = kappaInterval(counts, weights);
+  return ci95 ? { value, ci95 } : { value };
 }
 
 /** More than one category in use. */

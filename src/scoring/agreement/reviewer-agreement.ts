@@ -1,7 +1,6 @@
 import { fleissKappa } from './fleiss-kappa.js';
 import { confusionOf } from './confusion.js';
-import { kappa } from './kappa.js';
-import type { Estimate, Verdict, VerdictKind } from './eval-agreement.js';
+import { kappaEstimate, type Estimate, type Verdict, type VerdictKind } from './eval-agreement.js';
 import { rowBootstrapInterval } from './row-bootstrap.js';
 
 /** How far people agree with each other on one eval: the ceiling a judge can be held to. */
@@ -28,16 +27,23 @@ export function reviewerAgreement(name: string, kind: VerdictKind, rows: Readonl
   const seen = [...new Set(complete.flat())];
   const order = kind === 'numeric' ? seen.sort((a, b) => Number(a) - Number(b)) : seen.sort();
   const method = reviewers.length === 2 ? 'cohen' : 'fleiss';
-  const statistic = (sample: readonly string[][]): number | undefined => {
-    if (method === 'cohen') return kappa(confusionOf(sample.map((v) => [v[0] as string, v[1] as string] as const), order).counts, kind === 'numeric' ? 'quadratic' : 'none');
-    return fleissKappa(sample.map((verdicts) => order.map((category) => verdicts.filter((v) => v === category).length)));
-  };
+  const weights = kind === 'numeric' ? 'quadratic' : 'none';
+  const estimate = method === 'cohen'
+    ? kappaEstimate(confusionOf(complete.map((v) => [v[0] as string, v[1] as string] as const), order).counts, weights)
+    : fleissEstimate(complete, order);
+  return { eval: name, reviewers, n: complete.length, method, kappa: estimate };
+}
+
+/**
+ * Fleiss' kappa for three or more reviewers, with a row-bootstrap interval: its small-sample
+ * analytic interval is not built here, so a zero-width bootstrap interval (every resample in
+ * perfect agreement) is left out rather than shown as a certainty.
+ */
+function fleissEstimate(complete: readonly string[][], order: readonly string[]): Estimate {
+  const statistic = (sample: readonly string[][]): number | undefined =>
+    fleissKappa(sample.map((verdicts) => order.map((category) => verdicts.filter((v) => v === category).length)));
   const value = statistic(complete);
-  const kappaEstimate: Estimate = {};
-  if (value !== undefined) {
-    kappaEstimate.value = value;
-    const ci95 = rowBootstrapInterval(complete, statistic, { seed: SEED });
-    if (ci95) kappaEstimate.ci95 = ci95;
-  }
-  return { eval: name, reviewers, n: complete.length, method, kappa: kappaEstimate };
+  if (value === undefined) return {};
+  const ci95 = rowBootstrapInterval(complete, statistic, { seed: SEED });
+  return ci95 && ci95[1] - ci95[0] > 1e-12 ? { value, ci95 } : { value };
 }

@@ -7,14 +7,16 @@ import { Chip } from './chip.js';
 import { WordDiff } from './word-diff.js';
 
 function verdictOf(side: EvalSide | undefined): string {
-  if (!side) return '-';
+  // With repeats the row changed by its share of passing repeats, shown as the chip's detail.
+  if (!side || side.repeats) return '-';
   if (side.error !== undefined) return 'E';
   if (side.passed === true) return 'P';
   if (side.passed === false) return 'F';
   return '-';
 }
 
-const detail = (side: EvalSide | undefined): string | undefined => (side?.passed === undefined && side?.score !== undefined ? String(side.score) : undefined);
+const detail = (side: EvalSide | undefined): string | undefined =>
+  side?.repeats ? `${side.repeats.passed}/${side.repeats.of} passed` : side?.passed === undefined && side?.score !== undefined ? String(side.score) : undefined;
 
 function outputText(output: unknown, error: string | undefined): string {
   return error !== undefined ? `ERROR: ${error}` : fullText(output);

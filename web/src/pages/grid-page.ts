@@ -14,8 +14,9 @@ function chip(name: string, e: GridCell['evals'][string]): VNode {
   return html`<span class=${`grid-chip ${tone}`}>${name} ${text}</span>`;
 }
 
-function Cell({ cell }: { cell: GridCell }): VNode {
-  return html`<td class="grid-cell">
+function Cell({ cell, label }: { cell: GridCell; label: string }): VNode {
+  // The label names the run above the cell when a phone stacks each row into a card.
+  return html`<td class="grid-cell" data-label=${label}>
     ${cell.error !== undefined ? html`<div class="error-text">${cellText(cell.error, 400)}</div>` : html`<div class="grid-output mono">${cellText(cell.output ?? '', 400)}</div>`}
     <div class="grid-facts">${Object.entries(cell.evals).map(([name, e]) => chip(name, e))}
       ${cell.latencyMs === undefined ? null : html`<span class="muted small">${ms(cell.latencyMs)}</span>`}
@@ -53,8 +54,8 @@ export function GridPage({ source, ids }: { source: DataSource; ids: string[] })
         <thead><tr><th>#</th><th>input</th>${grid.runs.map((r) => html`<th><div>${r.label}</div>${source.kind === 'server' ? html`<a class="mono small" href=${href.run(r.id)}>${r.id}</a>` : html`<span class="mono small">${r.id}</span>`}</th>`)}</tr></thead>
         <tbody>${grid.rows.map((row) => html`<tr data-index=${row.index}>
           <td>${row.index}</td>
-          <td class="mono small">${cellText(JSON.stringify(row.input), 200)}</td>
-          ${row.cells.map((cell) => html`<${Cell} cell=${cell} />`)}
+          <td class="mono small grid-input">${cellText(JSON.stringify(row.input), 200)}</td>
+          ${row.cells.map((cell, i) => html`<${Cell} cell=${cell} label=${grid.runs[i]?.label ?? ''} />`)}
         </tr>`)}</tbody>
       </table>
     </div>
