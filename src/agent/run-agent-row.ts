@@ -56,7 +56,7 @@ export interface AgentRowOutcome {
 export interface AgentRunner {
   name: string;
   /** Runs one row × repeat; throws an AgentError when the agent fails or times out. */
-  runRow(row: DatasetRow, repeat: number, signal: AbortSignal, timeoutMs: number, onLive?: () => void): Promise<AgentRowOutcome>;
+  runRow(row: DatasetRow, repeat: number, signal: AbortSignal, timeoutMs: number, onLive?: () => void, messages?: AgentContext['messages']): Promise<AgentRowOutcome>;
 }
 
 /** Loads what every row's context needs once (the `ai` package), and returns the row runner. */
@@ -73,7 +73,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
 
   return {
     name: setup.name,
-    async runRow(row, repeat, rowSignal, timeoutMs, onLive) {
+    async runRow(row, repeat, rowSignal, timeoutMs, onLive, messages) {
       const log = new CallLog(now);
       const stop = new AbortController();
       const followRow = (): void => stop.abort(rowSignal.reason);
@@ -109,6 +109,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         models: modelOf,
         tools: recordedTools(setup.tools, main.toolNames, log),
         signal: stop.signal,
+        ...(messages === undefined ? {} : { messages: messages.map((message) => ({ ...message })) }),
       };
       const started = now();
       const work = Promise.resolve()

@@ -51,6 +51,11 @@ export interface AgentContext {
   tools: Record<string, Tool>;
   /** Aborted at the row's timeout or when the run is interrupted. */
   signal: AbortSignal;
+  /**
+   * In a conversation (`test_settings.conversation`, or a row's `messages`): the conversation so
+   * far, ending with the user turn to answer; the agent returns its next reply.
+   */
+  messages?: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
 /** What an agent may return besides an AI SDK result or a plain value. */
