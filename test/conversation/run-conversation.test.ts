@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentContext } from '../../src/agent/index.js';
 import type { RowResult } from '../../src/experiment/index.js';
+import { MockLanguageModelV3 } from 'ai/test';
 import { fixture, type Fixture } from '../experiment/setup.js';
 import { conversationFiles, SCRIPT, scriptedModel, talks, textOf } from './setup.js';
 
@@ -126,6 +127,29 @@ describe('conversations with a simulated user', () => {
     expect(replay.summary).toMatchObject({ rows: 2, errored: 0, cached: 2 });
     expect(rowsOf(current).map((row) => row.conversation?.messages)).toEqual(first.map((conversation) => conversation?.messages));
     expect(rowsOf(current).map((row) => row.simulator?.calls)).toEqual([4, 4]);
+  });
+});
+
+describe('a row\'s timeout_seconds', () => {
+  it('covers the whole conversation: a turn that never answers ends it with endedBy error, the turns before kept', async () => {
+    const scripted = scriptedModel();
+    let assistantCalls = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        const simulator = textOf(options.prompt[0] as never).startsWith('You are the customer');
+        if (!simulator && ++assistantCalls === 2) {
+          // Never answers: only the conversation's deadline (the row's timeout) ends the call.
+          return new Promise((_, reject) => options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason), { once: true }));
+        }
+        return scripted.doGenerate(options);
+      },
+    });
+    current = await fixture(conversationFiles([], talks(1, () => ({ timeout_seconds: 0.5 }))), model);
+    await current.run({ maxRetries: 0 });
+    const [row] = rowsOf(current);
+    expect(row?.errorCode).toBe('MODEL_TIMEOUT');
+    expect(row?.conversation?.endedBy).toBe('error');
+    expect(transcript(row)).toEqual(THREE_TURNS.slice(0, 3));
   });
 });
 

@@ -1,5 +1,6 @@
 import type { BuiltinScorer } from '../types.js';
 import { agentScorers } from './tool-calls.js';
+import { conversationScorers } from './conversation.js';
 import { jsonScorers } from './json.js';
 import { judgeScorers } from './llm-judge.js';
 import { numericScorers } from './numeric.js';
@@ -21,6 +22,7 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...numericScorers,
       ...agentScorers,
       ...performanceScorers,
+      ...conversationScorers,
       ...judgeScorers,
     ].map((scorer) => [scorer.name, scorer]),
   ),
