@@ -87,16 +87,20 @@ export async function conversationRow(
   const outcome = await runConversation(row, settings, parties);
   const usage = zeroUsage();
   let latencyMs = 0;
-  let cached = true;
+  let made = 0;
+  let cachedTurns = 0;
   let output = '';
   for (const turn of outcome.turns) {
     if (turn.given) continue;
-    if (!turn.cached) cached = false;
+    made += 1;
+    if (turn.cached) cachedTurns += 1;
     if (turn.simulated) continue;
     addUsage(usage, turn.usage);
     latencyMs += turn.latencyMs ?? 0;
     output = turn.content;
   }
+  // Replayed when every answer came from the cache; a conversation that failed before any answer was not.
+  const cached = made > 0 && cachedTurns === made;
   const costUsd = cached ? undefined : spent.costUsd;
   return { outcome, output, usage, ...(costUsd === undefined ? {} : { costUsd }), latencyMs, cached, retries: spent.retries };
 }
