@@ -115,6 +115,17 @@ describe('conversations with a simulated user', () => {
     expect(outcome.summary.usage).toEqual({ inputTokens: 58, outputTokens: 27, totalTokens: 85 });
   });
 
+  it('the simulator\'s cost is in the run\'s cost and its cost gate', async () => {
+    // $1 a token (1,000,000 per million): 3 answers of 15 tokens ($45) and 4 simulator answers of 10 ($40).
+    const price = { input: 1_000_000, output: 1_000_000 };
+    current = await fixture(conversationFiles(['  cost_max_usd: 60'], talks(1)), scriptedModel());
+    const outcome = await current.run({}, { prices: { 'mock/support': price, 'mock/customer': price } });
+    expect(rowsOf(current)[0]?.costUsd).toBe(45);
+    expect(outcome.summary.simulator?.costUsd).toBe(40);
+    expect(outcome.summary.costUsd).toBe(85);
+    expect(outcome.summary.gates.find((gate) => gate.name.startsWith('cost'))?.passed).toBe(false);
+  });
+
   it('--cache-only replays every conversation with no call, turn for turn', async () => {
     const model = scriptedModel();
     current = await fixture(conversationFiles(), model);
