@@ -25,16 +25,27 @@ export function conversationFields(base: RowResult, ran: ConversationRowFields):
 }
 
 /** What a conversation row's evals get besides the usual params. */
-export function conversationParams(base: RowResult, settings: ConversationSettings | undefined): Pick<EvalParams, 'turns' | 'conversation'> {
+export function conversationParams(base: RowResult, settings: ConversationSettings | undefined, system?: string): Pick<EvalParams, 'turns' | 'conversation'> {
   if (base.conversation === undefined) return {};
   return {
     turns: base.conversation.turns.map(evalTurn),
-    conversation: { endedBy: base.conversation.endedBy, ...(settings?.simulator === undefined ? {} : { maxTurns: settings.maxTurns }) },
+    conversation: {
+      endedBy: base.conversation.endedBy,
+      ...(settings?.simulator === undefined ? {} : { maxTurns: settings.maxTurns }),
+      ...(system === undefined ? {} : { system }),
+    },
   };
 }
 
+/** The text of the prompt's system message, if it has one. */
+export function systemText(messages: readonly ChatMessage[]): string | undefined {
+  const system = messages.find((message) => message.role === 'system');
+  if (system === undefined) return undefined;
+  return typeof system.content === 'string' ? system.content : system.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
 /** The row's turn evals (`test_settings.turn_evals`): one summary per eval, kept per turn on the row's turns. */
-export async function scoreRowTurns(pipeline: RowPipeline, base: RowResult, row: DatasetRow, repeat: number, signal: AbortSignal): Promise<Array<[string, ScoredEval]>> {
+export async function scoreRowTurns(pipeline: RowPipeline, base: RowResult, row: DatasetRow, repeat: number, signal: AbortSignal, system?: string): Promise<Array<[string, ScoredEval]>> {
   const evals = pipeline.conversation?.turnEvals ?? [];
   if (evals.length === 0) return [];
   const turns = base.conversation?.turns;
@@ -50,7 +61,7 @@ export async function scoreRowTurns(pipeline: RowPipeline, base: RowResult, row:
       usage: undefined,
       latencyMs: undefined,
       costUsd: undefined,
-      ...conversationParams(base, pipeline.conversation?.settings),
+      ...conversationParams(base, pipeline.conversation?.settings, system),
     },
     { timeoutMs: pipeline.evalTimeoutMs, signal },
   );

@@ -10,7 +10,7 @@ import { rowTimeoutMs } from './row-timeout.js';
 import type { JudgeSpend, RowResult } from './types.js';
 import type { AgentRunner } from '../agent/index.js';
 import { conversationRow, isConversationRow, type ConversationSettings } from '../conversation/index.js';
-import { conversationFields, conversationParams, scoreRowTurns } from './conversation-fields.js';
+import { conversationFields, conversationParams, scoreRowTurns, systemText } from './conversation-fields.js';
 
 export interface RowPipeline {
   prompt: LoadedPrompt;
@@ -63,6 +63,8 @@ export async function processRow(
 ): Promise<RowResult> {
   const base = emptyResult(row, repeat);
   let messages: ChatMessage[] = [];
+  // A conversation's evals see the transcript as `messages`; the role its system message gives, apart.
+  let system: string | undefined;
   try {
     const rendered = pipeline.prompt.render(row.input);
     messages = rendered.messages ?? [];
@@ -73,6 +75,7 @@ export async function processRow(
       return { ...base, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' };
     } else if (pipeline.conversation !== undefined && isConversationRow(row, pipeline.conversation.settings)) {
       const ran = await conversationRow(pipeline, pipeline.conversation.settings, rendered, row, repeat, signal, onLive);
+      system = systemText(messages);
       messages = conversationFields(base, ran);
       if (ran.outcome.error !== undefined) throw ran.outcome.error;
     } else if (pipeline.agent !== undefined) {
@@ -117,7 +120,7 @@ export async function processRow(
           costUsd: base.costUsd,
           ...(base.agent === undefined ? {} : { agent: { modelCalls: base.agent.modelCalls, steps: base.agent.steps, toolCalls: base.agent.toolCalls, agentMs: base.agent.agentMs } }),
           schema: bound.schema,
-          ...conversationParams(base, pipeline.conversation?.settings),
+          ...conversationParams(base, pipeline.conversation?.settings, system),
         },
         { timeoutMs: pipeline.evalTimeoutMs, signal },
       );
@@ -125,7 +128,7 @@ export async function processRow(
       if (told !== undefined) await told;
       return [bound.name, result];
     }),
-  ).then(async (scored) => [...scored, ...(await scoreRowTurns(pipeline, base, row, repeat, signal))]);
+  ).then(async (scored) => [...scored, ...(await scoreRowTurns(pipeline, base, row, repeat, signal, system))]);
   const [results, judge] = pipeline.meterJudges ? await pipeline.meterJudges(scoreAll) : [await scoreAll(), undefined];
   if (judge !== undefined) base.judge = judge;
   if (signal.aborted && results.some(([, r]) => r.error !== undefined)) throw new RowAborted('interrupted');

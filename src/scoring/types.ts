@@ -28,7 +28,7 @@ export interface EvalParams {
    */
   turns?: EvalTurn[];
   /** How the conversation ended and its `max_turns`, on a conversation row. */
-  conversation?: { endedBy: 'stop' | 'max_turns' | 'error'; maxTurns?: number };
+  conversation?: { endedBy: 'stop' | 'max_turns' | 'error'; maxTurns?: number; /** The prompt's rendered system message: the role it gives the assistant. */ system?: string };
 }
 
 /** One turn of a conversation as a scorer sees it. */

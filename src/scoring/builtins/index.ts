@@ -1,6 +1,7 @@
 import type { BuiltinScorer } from '../types.js';
 import { agentScorers } from './tool-calls.js';
 import { conversationScorers } from './conversation.js';
+import { conversationJudgeScorers } from './conversation-judges.js';
 import { jsonScorers } from './json.js';
 import { judgeScorers } from './llm-judge.js';
 import { numericScorers } from './numeric.js';
@@ -24,6 +25,7 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...performanceScorers,
       ...conversationScorers,
       ...judgeScorers,
+      ...conversationJudgeScorers,
     ].map((scorer) => [scorer.name, scorer]),
   ),
 );
