@@ -159,7 +159,8 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
           page.locator('.turn').evaluateAll((turns) =>
             turns.map((turn) => {
               const box = turn.getBoundingClientRect();
-              const list = (turn.parentElement as Element).getBoundingClientRect();
+              const list = turn.parentElement?.getBoundingClientRect();
+              if (list === undefined) return 'no list';
               const side = Math.abs(box.right - list.right) < 1 ? 'right' : Math.abs(box.left - list.left) < 1 ? 'left' : 'middle';
               return `${turn.classList.contains('turn-user') ? 'user' : 'assistant'} ${side} ${turn.querySelector('.turn-source')?.textContent ?? ''} ${turn.querySelectorAll('.turn-evals .chip').length}`;
             }),
