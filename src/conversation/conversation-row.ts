@@ -99,8 +99,9 @@ export async function conversationRow(
     latencyMs += turn.latencyMs ?? 0;
     output = turn.content;
   }
-  // Replayed when every answer came from the cache; a conversation that failed before any answer was not.
-  const cached = made > 0 && cachedTurns === made;
+  // Replayed when every answer came from the cache; one that needed no call (its given turns
+  // already reached max_turns) made none now either; one that failed before any answer was not.
+  const cached = made > 0 ? cachedTurns === made : outcome.error === undefined;
   const costUsd = cached ? undefined : spent.costUsd;
   return { outcome, output, usage, ...(costUsd === undefined ? {} : { costUsd }), latencyMs, cached, retries: spent.retries };
 }
