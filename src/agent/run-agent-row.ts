@@ -12,6 +12,7 @@ import { agentPrompt } from './agent-prompt.js';
 import { agentAnswer, type AgentAnswer } from './agent-result.js';
 import { recordedTools } from './agent-tools.js';
 import { CallLog } from './call-log.js';
+import { HeapSampler } from './heap-sampler.js';
 import { recordingModel, type RecordingSdk } from './recording-model.js';
 import type { AgentTransport } from './transport.js';
 import type { AgentContext, AgentFunction, AgentPrompt, AgentRowRecord } from './types.js';
@@ -112,6 +113,8 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         ...(messages === undefined ? {} : { messages: messages.map((message) => ({ ...message })) }),
       };
       const started = now();
+      const heap = new HeapSampler();
+      let memory: ReturnType<HeapSampler['stop']> | undefined;
       const work = Promise.resolve()
         .then(() => setup.fn(context))
         .then(agentAnswer);
@@ -123,6 +126,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
       });
       try {
         const first = await Promise.race([work, stopped]);
+        memory = heap.stop();
         if (first === 'stopped') {
           if (rowSignal.aborted) throw rowSignal.reason;
           if (background !== undefined) throw background;
@@ -143,7 +147,10 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
             `agent "${setup.name}" made no model call through ctx.model or ctx.models (row ${row.index}): calls made around them are not cached, counted or priced`,
           );
         }
-        return storable(setup.name, outcome(setup.name, answer, log, wallMs));
+        const ran = outcome(setup.name, answer, log, wallMs);
+        ran.agent.peakMemoryMb = memory.peakMemoryMb;
+        if (memory.approximate) ran.agent.memoryApproximate = true;
+        return storable(setup.name, ran);
       } catch (error) {
         if (rowSignal.aborted) throw error;
         // Ours already (a timeout, a background error, an output that cannot be stored): as it is.
@@ -152,6 +159,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         if (stop.signal.aborted) throw AgentError.timedOut(setup.name, timeoutMs);
         throw AgentError.threw(setup.name, error);
       } finally {
+        if (memory === undefined) heap.stop();
         clearTimeout(timer);
         unwatch();
         rowSignal.removeEventListener('abort', followRow);

@@ -91,4 +91,8 @@ export interface AgentRowRecord {
   toolCalls: number;
   /** The agent's wall time minus the time a model call was in flight, in ms; absent on a replayed row (every call cached). */
   agentMs?: number;
+  /** Peak heap growth while the agent ran, in MB (sampled; see HeapSampler). */
+  peakMemoryMb?: number;
+  /** Another row ran at the same time, so `peakMemoryMb` counts its heap too. */
+  memoryApproximate?: true;
 }

@@ -118,7 +118,7 @@ export async function processRow(
           usage: base.usage,
           latencyMs: base.cached || base.pregenerated ? undefined : base.latencyMs,
           costUsd: base.costUsd,
-          ...(base.agent === undefined ? {} : { agent: { modelCalls: base.agent.modelCalls, steps: base.agent.steps, toolCalls: base.agent.toolCalls, agentMs: base.agent.agentMs } }),
+          ...(base.agent === undefined ? {} : { agent: { modelCalls: base.agent.modelCalls, steps: base.agent.steps, toolCalls: base.agent.toolCalls, agentMs: base.agent.agentMs, ...(base.agent.peakMemoryMb === undefined ? {} : { peakMemoryMb: base.agent.peakMemoryMb }) } }),
           schema: bound.schema,
           ...conversationParams(base, pipeline.conversation?.settings, system),
         },

@@ -7,6 +7,7 @@ import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.j
 import { JudgeTally } from './judge-tally.js';
 import { LatencyStats } from './latency-stats.js';
 import { SimulatorTally } from './simulator-tally.js';
+import { AgentMemoryStats } from './memory-stats.js';
 import type { RowResult, RunSummary } from './types.js';
 
 /**
@@ -35,6 +36,7 @@ export class RunAccumulator {
   private costKnown = false;
   private readonly judge = new JudgeTally();
   private readonly simulator = new SimulatorTally();
+  private readonly memory = new AgentMemoryStats();
 
   private readonly ungated: ReadonlySet<string>;
   /** Judge–human agreement over rows whose dataset line carries `labels` (a calibration set). */
@@ -81,6 +83,7 @@ export class RunAccumulator {
     if (row.judge) this.judge.addSpend(row.judge);
     // So are a conversation's simulated-user calls, even when the row itself errored.
     if (row.simulator) this.simulator.add(row.simulator);
+    this.memory.add(row);
     // Cached and pre-generated rows made no call now: their figures would skew the run's.
     if (row.cached || row.pregenerated || row.error !== undefined) return;
     this.live++;
@@ -126,6 +129,7 @@ export class RunAccumulator {
     const measured = { liveCalls: this.live + this.judge.paid, latencyMs, ...spend };
     const gates = evaluateGates(this.tally, { ...gateOptions, ungated: [...this.ungated] }, evals, measured);
     const agreement = this.agreement.finish();
+    const agentMemoryMb = this.memory.finish();
     const hasAgreement = agreement.evals.length > 0;
     gates.push(...agreementGates(gateOptions.judgeMinAgreement, hasAgreement ? agreement : undefined));
     return {
@@ -138,6 +142,7 @@ export class RunAccumulator {
       ...spend,
       flaky: this.flaky?.finish() ?? [],
       ...(hasAgreement ? { agreement } : {}),
+      ...(agentMemoryMb === undefined ? {} : { agentMemoryMb }),
       gates,
       passed: gates.every((gate) => gate.passed),
     };

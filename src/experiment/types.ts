@@ -5,6 +5,7 @@ import type { ScoredEval } from '../scoring/types.js';
 import type { AgentRowRecord } from '../agent/types.js';
 import type { LatencySummary } from './latency-stats.js';
 import type { ConversationRecord, SimulatorSpend } from '../conversation/types.js';
+import type { AgentMemorySummary } from './memory-stats.js';
 
 /** Computed by scoring (`summarizeEvals`); re-exported here with the run's other result types. */
 export type { EvalSummary };
@@ -93,6 +94,8 @@ export interface RunSummary {
   judge?: JudgeSpend;
   /** The simulated users' part of `usage` and `costUsd` (conversations); absent without a simulator. */
   simulator?: SimulatorSpend;
+  /** Agent rows' peak heap growth (MB): max and p95; absent without agent rows. */
+  agentMemoryMb?: AgentMemorySummary;
   /**
    * The provider's rate limit as this run met it: requests refused with 429 (each waited out and
    * sent again, none a row's error) and the wall time any request spent waiting for capacity.

@@ -94,6 +94,10 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
   lines.push(`  Cost:     ${formatCost(summary.costUsd)}${both}`);
   if (summary.judge) lines.push(`  Judge:    ${judgeLine(summary.judge)}`);
   if (summary.simulator) lines.push(`  Simulator: ${simulatorLine(summary.simulator)}`);
+  if (summary.agentMemoryMb) {
+    const { p95, max, approximate } = summary.agentMemoryMb;
+    lines.push(`  Memory:   agent rows' peak heap growth p95 ${p95} MB, max ${max} MB${approximate ? ' (approximate)' : ''}`);
+  }
   if (summary.flaky.length > 0) {
     const flaky = summary.flaky.map((row) => `#${row.index} (${row.evals.join(', ')})`).join(', ');
     lines.push(`  Flaky:    ${plural(summary.flaky.length, 'row')}: ${flaky}`);

@@ -49,6 +49,8 @@ export interface AgentMeasures {
   toolCalls: number;
   /** The agent's wall time minus the time a model call was in flight, in ms; undefined on a replayed row. */
   agentMs: number | undefined;
+  /** Peak heap growth while the agent ran, in MB; approximate when rows ran concurrently. */
+  peakMemoryMb?: number;
 }
 
 /** What a scorer returns. Every field is optional. */
