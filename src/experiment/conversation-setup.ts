@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { conversationRowCheck, conversationSettings, type ConversationSettings } from '../conversation/index.js';
-import { EvalBindingError, PromptSyntaxError } from '../errors/index.js';
+import { EvalBindingError, PromptSyntaxError, UsageError } from '../errors/index.js';
 import { loadPrompt, type LoadedPrompt } from '../prompt/index.js';
 import { bindEvals, type BindContext, type BindResult } from '../scoring/index.js';
 import type { RowCheck } from './check-verdicts.js';
@@ -26,6 +26,11 @@ export async function conversationSetup(options: RunExperimentOptions, prompt: L
   if (simulator !== undefined && simulator.kind !== 'text' && simulator.kind !== 'object') {
     throw new PromptSyntaxError('PROMPT_SIMULATOR_INVALID', `conversation.simulator ${relative(project.root, simulator.path)} is an ${simulator.kind}_config prompt; a simulated user needs text_config`, {
       location: prompt.locate(['test_settings', 'conversation', 'simulator']),
+    });
+  }
+  if (settings !== undefined && options.batch) {
+    throw new UsageError('USAGE_CONFLICT', '--batch sends one request per row, but this prompt runs each row as a conversation (test_settings.conversation)', {
+      hint: 'drop --batch: each turn needs the answer before it',
     });
   }
   const turnEvalNames = options.skipEval ? [] : [...new Set(prompt.testSettings.turn_evals ?? [])];

@@ -64,6 +64,13 @@ describe('conversation input errors, before any call', () => {
     expect(await problems(conversationFiles(['    max_turns: 0']))).toEqual([expect.stringMatching(/^PROMPT_FRONTMATTER_INVALID .*echo\.prompt\.mdx:9:1$/)]);
   });
 
+  it('--batch on a conversation prompt: a usage error', async () => {
+    const model = scriptedModel();
+    current = await fixture(conversationFiles(), model);
+    await expect(current.run({ batch: {} })).rejects.toMatchObject({ code: 'USAGE_CONFLICT' });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('an eval in both evals and turn_evals', async () => {
     const files = conversationFiles();
     files['prompts/echo.prompt.mdx'] = SUPPORT_PROMPT().replace('  conversation:', '  evals: [polite]\n  turn_evals: [polite]\n  conversation:');
