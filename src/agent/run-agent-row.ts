@@ -148,8 +148,11 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
           );
         }
         const ran = outcome(setup.name, answer, log, wallMs);
-        ran.agent.peakMemoryMb = memory.peakMemoryMb;
-        if (memory.approximate) ran.agent.memoryApproximate = true;
+        // Like its own time, a replayed row's memory is not this run's to record: results replay unchanged.
+        if (!ran.cached) {
+          ran.agent.peakMemoryMb = memory.peakMemoryMb;
+          if (memory.approximate) ran.agent.memoryApproximate = true;
+        }
         return storable(setup.name, ran);
       } catch (error) {
         if (rowSignal.aborted) throw error;

@@ -22,7 +22,7 @@ export const maxMemoryMb = defineScorer<MaxMemoryOptions>({
   },
   create: (options) => (params) => {
     const peak = params.agent?.peakMemoryMb;
-    if (peak === undefined) return { skipped: true, reason: 'not an agent row' };
+    if (peak === undefined) return { skipped: true, reason: params.agent === undefined ? 'not an agent row' : 'no memory figure (a replayed row)' };
     const passed = peak <= options.max;
     return { passed, score: passed ? 1 : 0, reason: `peak heap growth ${peak} MB ${passed ? 'within' : 'exceeds'} max ${options.max} MB` };
   },
