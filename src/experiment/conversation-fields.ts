@@ -3,7 +3,8 @@ import { evalTurn } from '../conversation/score-turns.js';
 import type { DatasetRow } from '../dataset/types.js';
 import type { ChatMessage } from '../prompt/types.js';
 import type { EvalParams, ScoredEval } from '../scoring/types.js';
-import type { RowPipeline } from './row-pipeline.js';
+import type { RunListener } from './events.js';
+import type { BoundEval } from '../scoring/types.js';
 import type { RowResult } from './types.js';
 
 /**
@@ -44,8 +45,15 @@ export function systemText(messages: readonly ChatMessage[]): string | undefined
   return typeof system.content === 'string' ? system.content : system.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
+/** What scoring a row's turns needs of the row pipeline. */
+export interface TurnScoring {
+  conversation?: { settings: ConversationSettings | undefined; turnEvals: BoundEval[] };
+  evalTimeoutMs: number;
+  emit: RunListener;
+}
+
 /** The row's turn evals (`test_settings.turn_evals`): one summary per eval, kept per turn on the row's turns. */
-export async function scoreRowTurns(pipeline: RowPipeline, base: RowResult, row: DatasetRow, repeat: number, signal: AbortSignal, system?: string): Promise<Array<[string, ScoredEval]>> {
+export async function scoreRowTurns(pipeline: TurnScoring, base: RowResult, row: DatasetRow, repeat: number, signal: AbortSignal, system?: string): Promise<Array<[string, ScoredEval]>> {
   const evals = pipeline.conversation?.turnEvals ?? [];
   if (evals.length === 0) return [];
   const turns = base.conversation?.turns;

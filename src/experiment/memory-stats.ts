@@ -1,17 +1,6 @@
 import { FloatList } from '../scoring/index.js';
 import { sortedPercentile } from './percentile.js';
-import type { RowResult } from './types.js';
-
-/** The run's agent rows' peak heap growth (RunSummary.agentMemoryMb). */
-export interface AgentMemorySummary {
-  /** Agent rows that recorded a figure. */
-  rows: number;
-  max: number;
-  /** Nearest-rank 95th percentile. */
-  p95: number;
-  /** Some rows ran alongside others, whose heap their figure counts too. */
-  approximate: boolean;
-}
+import type { AgentMemorySummary, RowResult } from './types.js';
 
 /** Collects each agent row's peak heap growth as rows stream past: 8 bytes a row. */
 export class AgentMemoryStats {

@@ -5,7 +5,6 @@ import type { ScoredEval } from '../scoring/types.js';
 import type { AgentRowRecord } from '../agent/types.js';
 import type { LatencySummary } from './latency-stats.js';
 import type { ConversationRecord, SimulatorSpend } from '../conversation/types.js';
-import type { AgentMemorySummary } from './memory-stats.js';
 
 /** Computed by scoring (`summarizeEvals`); re-exported here with the run's other result types. */
 export type { EvalSummary };
@@ -138,3 +137,14 @@ export interface GateResult {
  * earlier round of the run cached it while the row waited for another answer).
  */
 export type JudgeTransport = ((request: ModelRequest) => Promise<ModelResponse>) & { owns?: (request: ModelRequest) => boolean };
+
+/** The run's agent rows' peak heap growth (RunSummary.agentMemoryMb). */
+export interface AgentMemorySummary {
+  /** Agent rows that recorded a figure. */
+  rows: number;
+  max: number;
+  /** Nearest-rank 95th percentile. */
+  p95: number;
+  /** Some rows ran alongside others, whose heap their figure counts too. */
+  approximate: boolean;
+}
