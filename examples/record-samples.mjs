@@ -43,6 +43,9 @@ function answer(body) {
       label: curt ? 'curt' : 'professional',
     });
   }
+  // The support chat (prompts/support-chat) and its simulated customer (examples/customer).
+  if (system.includes('You are a customer of Acme')) return reply(customerLine(system, messages));
+  if (system.includes("You are Acme's support assistant")) return reply(supportChatReply(user));
   if (system.includes('Extract the order details')) {
     const expected = emails.get(user) ?? { order_id: 'unknown', product: 'unknown', issue_type: 'other', refund_requested: false };
     // The sample "model" misreads one product name.
@@ -57,6 +60,30 @@ function answer(body) {
   if (system.includes('Find the order')) return toolCall('lookup_order', { order_id: /A-\d{4}/.exec(user)?.[0] ?? 'A-0000' });
   if (system.includes('from the order record')) return reply(supportAgentReply(user));
   return reply(supportReply(system, user));
+}
+
+// What each simulated customer says, by goal; the simulator's own earlier turns are its
+// `assistant` messages (it sees the chat with the roles swapped), so they say which line is next.
+const customerScripts = {
+  'get a refund for a broken mug': ['Hi, my order A-1042 arrived with the mug cracked. Can I get a refund?', 'Great, thank you!'],
+  // Starts from the row's given turns: its first line is the row's own "Hi, I moved last week."
+  'change the delivery address': ['Hi, I moved last week.', 'Please send order A-1077 to 12 Harbour Street instead.'],
+  // Never satisfied: the chat runs to max_turns (4), on purpose.
+  'get a discount on a future order': ['Can I get a discount on my next order?', 'Come on, just 10%?', 'What about 5%?', 'Please? I am a loyal customer.', 'Really?'],
+};
+
+function customerLine(system, messages) {
+  const goal = /Your goal: (.+?)\.\n/.exec(`${system}\n`)?.[1] ?? '';
+  const said = messages.filter((m) => m.role === 'assistant').length;
+  return (customerScripts[goal] ?? [])[said] ?? '###STOP###';
+}
+
+function supportChatReply(user) {
+  if (/refund/i.test(user)) return 'I am sorry about the mug. I have started a refund for order A-1042; you will get an email within a day.';
+  if (/address|Harbour/i.test(user)) return 'Done: order A-1077 will now go to 12 Harbour Street. You will get a new tracking email today.';
+  if (/discount|10%|5%/i.test(user)) return 'I am sorry, we cannot offer a discount on request. We will email you when there is a sale.';
+  if (/thank/i.test(user)) return 'You are welcome! We will email you when the refund is done.';
+  return 'I understand. We will let you know about future offers.';
 }
 
 function orderAgent(messages, question) {

@@ -12,6 +12,7 @@ import { agentPrompt } from './agent-prompt.js';
 import { agentAnswer, type AgentAnswer } from './agent-result.js';
 import { recordedTools } from './agent-tools.js';
 import { CallLog } from './call-log.js';
+import { HeapSampler } from './heap-sampler.js';
 import { recordingModel, type RecordingSdk } from './recording-model.js';
 import type { AgentTransport } from './transport.js';
 import type { AgentContext, AgentFunction, AgentPrompt, AgentRowRecord } from './types.js';
@@ -56,7 +57,7 @@ export interface AgentRowOutcome {
 export interface AgentRunner {
   name: string;
   /** Runs one row × repeat; throws an AgentError when the agent fails or times out. */
-  runRow(row: DatasetRow, repeat: number, signal: AbortSignal, timeoutMs: number, onLive?: () => void): Promise<AgentRowOutcome>;
+  runRow(row: DatasetRow, repeat: number, signal: AbortSignal, timeoutMs: number, onLive?: () => void, messages?: AgentContext['messages']): Promise<AgentRowOutcome>;
 }
 
 /** Loads what every row's context needs once (the `ai` package), and returns the row runner. */
@@ -73,7 +74,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
 
   return {
     name: setup.name,
-    async runRow(row, repeat, rowSignal, timeoutMs, onLive) {
+    async runRow(row, repeat, rowSignal, timeoutMs, onLive, messages) {
       const log = new CallLog(now);
       const stop = new AbortController();
       const followRow = (): void => stop.abort(rowSignal.reason);
@@ -109,8 +110,11 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         models: modelOf,
         tools: recordedTools(setup.tools, main.toolNames, log),
         signal: stop.signal,
+        ...(messages === undefined ? {} : { messages: messages.map((message) => ({ ...message })) }),
       };
       const started = now();
+      const heap = new HeapSampler();
+      let memory: ReturnType<HeapSampler['stop']> | undefined;
       const work = Promise.resolve()
         .then(() => setup.fn(context))
         .then(agentAnswer);
@@ -122,6 +126,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
       });
       try {
         const first = await Promise.race([work, stopped]);
+        memory = heap.stop();
         if (first === 'stopped') {
           if (rowSignal.aborted) throw rowSignal.reason;
           if (background !== undefined) throw background;
@@ -142,7 +147,13 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
             `agent "${setup.name}" made no model call through ctx.model or ctx.models (row ${row.index}): calls made around them are not cached, counted or priced`,
           );
         }
-        return storable(setup.name, outcome(setup.name, answer, log, wallMs));
+        const ran = outcome(setup.name, answer, log, wallMs);
+        // Like its own time, a replayed row's memory is not this run's to record: results replay unchanged.
+        if (!ran.cached) {
+          ran.agent.peakMemoryMb = memory.peakMemoryMb;
+          if (memory.approximate) ran.agent.memoryApproximate = true;
+        }
+        return storable(setup.name, ran);
       } catch (error) {
         if (rowSignal.aborted) throw error;
         // Ours already (a timeout, a background error, an output that cannot be stored): as it is.
@@ -151,6 +162,7 @@ export async function createAgentRunner(setup: AgentSetup): Promise<AgentRunner>
         if (stop.signal.aborted) throw AgentError.timedOut(setup.name, timeoutMs);
         throw AgentError.threw(setup.name, error);
       } finally {
+        if (memory === undefined) heap.stop();
         clearTimeout(timer);
         unwatch();
         rowSignal.removeEventListener('abort', followRow);

@@ -51,6 +51,11 @@ export interface AgentContext {
   tools: Record<string, Tool>;
   /** Aborted at the row's timeout or when the run is interrupted. */
   signal: AbortSignal;
+  /**
+   * In a conversation (`test_settings.conversation`, or a row's `messages`): the conversation so
+   * far, ending with the user turn to answer; the agent returns its next reply.
+   */
+  messages?: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
 /** What an agent may return besides an AI SDK result or a plain value. */
@@ -86,4 +91,8 @@ export interface AgentRowRecord {
   toolCalls: number;
   /** The agent's wall time minus the time a model call was in flight, in ms; absent on a replayed row (every call cached). */
   agentMs?: number;
+  /** Peak heap growth while the agent ran, in MB (sampled; see HeapSampler). */
+  peakMemoryMb?: number;
+  /** Another row ran at the same time, so `peakMemoryMb` counts its heap too. */
+  memoryApproximate?: true;
 }

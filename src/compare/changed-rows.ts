@@ -54,6 +54,8 @@ export class ChangedRowCollector {
       ...(head.output === undefined ? {} : { headOutput: head.output }),
       ...(base.error === undefined ? {} : { baseError: base.error }),
       ...(head.error === undefined ? {} : { headError: head.error }),
+      ...(base.conversation === undefined ? {} : { baseConversation: base.conversation }),
+      ...(head.conversation === undefined ? {} : { headConversation: head.conversation }),
       evals,
     });
   }

@@ -1,3 +1,4 @@
+import type { ConversationRecord } from '../conversation/types.js';
 import type { PromptDiff } from './prompt-diff-types.js';
 /**
  * The result of comparing two runs (`compareRuns`, `agentmark compare --format json`). Plain
@@ -230,6 +231,9 @@ export interface ChangedRow {
   headOutput?: unknown;
   baseError?: string;
   headError?: string;
+  /** A conversation row's transcript on each side (the first repeat's), to show side by side. */
+  baseConversation?: ConversationRecord;
+  headConversation?: ConversationRecord;
   evals: Record<string, { base?: EvalSide; head?: EvalSide; change: 'regressed' | 'improved' | 'same' }>;
 }
 

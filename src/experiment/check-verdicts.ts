@@ -29,3 +29,8 @@ export function verdictCheck(file: string, evalNames: readonly string[], scores:
     return undefined;
   };
 }
+
+/** Runs `first`, then `second` when the first found nothing. */
+export function bothChecks(first: RowCheck, second: RowCheck): RowCheck {
+  return (row) => first(row) ?? second(row);
+}

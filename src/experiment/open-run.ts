@@ -86,7 +86,7 @@ function batchFailed(row: RowResult): boolean {
 
 function shardRecord(options: RunExperimentOptions, prompt: LoadedPrompt): ShardRecord {
   const thresholds = prompt.testSettings.score_thresholds;
-  const evals = options.skipEval ? [] : [...(prompt.testSettings.evals ?? [])];
+  const evals = options.skipEval ? [] : [...(prompt.testSettings.evals ?? []), ...(prompt.testSettings.turn_evals ?? [])];
   // What the run's own summary used beyond the evals, so a merge recomputes the same summary.
   const schemas = evals.map((name) => ({ name, schema: Object.hasOwn(options.project.scores, name) ? options.project.scores[name] : undefined }));
   const ranges = rangesOf(options, prompt);

@@ -1,6 +1,7 @@
 import type { AgentRunner } from '../agent/index.js';
 import type { LoadedPrompt } from '../prompt/index.js';
 import type { BoundEval } from '../scoring/index.js';
+import type { ConversationSettings } from '../conversation/index.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { RunStatus } from './events.js';
 import type { KeyRefusal } from './key-refusal.js';
@@ -28,6 +29,8 @@ export interface OpenedRunContext {
   runner: AgentRunner | undefined;
   evalNames: string[];
   evals: BoundEval[];
+  /** Conversation rows: the simulator and the turn evals (their names end `evalNames`). */
+  conversation?: { settings: ConversationSettings | undefined; turnEvals: BoundEval[] };
   breaker: CircuitBreaker;
   refusal: KeyRefusal;
   /** Aborted when the breaker opens or the key is refused. */

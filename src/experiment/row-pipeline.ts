@@ -9,6 +9,8 @@ import type { RunListener } from './events.js';
 import { rowTimeoutMs } from './row-timeout.js';
 import type { JudgeSpend, RowResult } from './types.js';
 import type { AgentRunner } from '../agent/index.js';
+import { conversationRow, isConversationRow, type ConversationSettings } from '../conversation/index.js';
+import { conversationFields, conversationParams, scoreRowTurns, systemText } from './conversation-fields.js';
 
 export interface RowPipeline {
   prompt: LoadedPrompt;
@@ -29,6 +31,8 @@ export interface RowPipeline {
   meterJudges?: <T>(fn: () => Promise<T>) => Promise<[T, JudgeSpend | undefined]>;
   /** Whether a failed call could not reach the server at all (the row is then held, see RowUnreachable). */
   isUnreachable?: (error: unknown) => boolean;
+  /** Rows with a simulator or given `messages` run as conversations (src/conversation/). */
+  conversation?: { settings: ConversationSettings | undefined; turnEvals: BoundEval[] };
 }
 
 /** Thrown inside a row when the run was interrupted: the row is not recorded, resume reruns it. */
@@ -59,6 +63,8 @@ export async function processRow(
 ): Promise<RowResult> {
   const base = emptyResult(row, repeat);
   let messages: ChatMessage[] = [];
+  // A conversation's evals see the transcript as `messages`; the role its system message gives, apart.
+  let system: string | undefined;
   try {
     const rendered = pipeline.prompt.render(row.input);
     messages = rendered.messages ?? [];
@@ -67,6 +73,11 @@ export async function processRow(
       base.pregenerated = true;
     } else if (pipeline.scoreOnly) {
       return { ...base, error: 'this row has no "output" to score', errorCode: 'DATASET_NO_OUTPUT' };
+    } else if (pipeline.conversation !== undefined && isConversationRow(row, pipeline.conversation.settings)) {
+      const ran = await conversationRow(pipeline, pipeline.conversation.settings, rendered, row, repeat, signal, onLive);
+      system = systemText(messages);
+      messages = conversationFields(base, ran);
+      if (ran.outcome.error !== undefined) throw ran.outcome.error;
     } else if (pipeline.agent !== undefined) {
       const ran = await pipeline.agent.runRow(row, repeat, signal, rowTimeoutMs(row, pipeline.timeoutMs ?? 60_000), onLive);
       Object.assign(base, ran);
@@ -107,8 +118,9 @@ export async function processRow(
           usage: base.usage,
           latencyMs: base.cached || base.pregenerated ? undefined : base.latencyMs,
           costUsd: base.costUsd,
-          ...(base.agent === undefined ? {} : { agent: { modelCalls: base.agent.modelCalls, steps: base.agent.steps, toolCalls: base.agent.toolCalls, agentMs: base.agent.agentMs } }),
+          ...(base.agent === undefined ? {} : { agent: { modelCalls: base.agent.modelCalls, steps: base.agent.steps, toolCalls: base.agent.toolCalls, agentMs: base.agent.agentMs, ...(base.agent.peakMemoryMb === undefined ? {} : { peakMemoryMb: base.agent.peakMemoryMb }) } }),
           schema: bound.schema,
+          ...conversationParams(base, pipeline.conversation?.settings, system),
         },
         { timeoutMs: pipeline.evalTimeoutMs, signal },
       );
@@ -116,7 +128,7 @@ export async function processRow(
       if (told !== undefined) await told;
       return [bound.name, result];
     }),
-  );
+  ).then(async (scored) => [...scored, ...(await scoreRowTurns(pipeline, base, row, repeat, signal, system))]);
   const [results, judge] = pipeline.meterJudges ? await pipeline.meterJudges(scoreAll) : [await scoreAll(), undefined];
   if (judge !== undefined) base.judge = judge;
   if (signal.aborted && results.some(([, r]) => r.error !== undefined)) throw new RowAborted('interrupted');

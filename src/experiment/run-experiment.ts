@@ -13,7 +13,7 @@ import { createModelCaller } from './model-caller.js';
 import { openRun } from './open-run.js';
 import type { RunExperimentOptions } from './options.js';
 import { datasetOf } from './prompt-dataset.js';
-import { verdictCheck } from './check-verdicts.js';
+import { bothChecks, verdictCheck } from './check-verdicts.js';
 import { resolveAgent } from '../agent/index.js';
 import { agentRunner } from './agent-runner.js';
 import { clientFailureOf } from './client-failure.js';
@@ -22,6 +22,7 @@ import type { ExperimentOutcome } from './opened-run-context.js';
 import { runOpened } from './run-opened.js';
 import { KeyRefusal } from './key-refusal.js';
 import { traceStartup } from '../startup-trace.js';
+import { conversationSetup } from './conversation-setup.js';
 
 export type { ExperimentOutcome };
 
@@ -44,7 +45,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       hint: `\`agentmark render\` and \`agentmark validate\` work on ${prompt.kind} prompts`,
     });
   }
-  const evalNames = options.skipEval ? [] : (prompt.testSettings.evals ?? []);
+  // The simulator loads, and turn evals are named, before anything else can fail later.
+  const conversation = await conversationSetup(options, prompt);
+  const evalNames = options.skipEval ? [] : [...(prompt.testSettings.evals ?? []), ...conversation.turnEvalNames];
   if (options.threshold !== undefined && evalNames.length === 0) {
     throw new UsageError('USAGE_THRESHOLD_WITHOUT_EVALS', '--threshold needs evals that report passed, but this run has none', {
       hint: options.skipEval ? 'drop --skip-eval' : 'add evals to test_settings.evals',
@@ -63,7 +66,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const refusal = new KeyRefusal(() => halt.abort());
   const caller = await createModelCaller(options, prompt, breaker);
   traceStartup('model caller created');
-  const bound = await bindEvals(evalNames, {
+  const bindOptions = {
     scores: project.scores,
     userScorers: config.scorers ?? {},
     promptSchema: prompt.frontmatter.object_config?.schema,
@@ -72,14 +75,16 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     projectRoot: project.root,
     promptPath: prompt.path,
     pathScope: projectScope(project),
-    evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
+    evalLocation: (index: number) => prompt.locate(['test_settings', 'evals', index]),
     projectFile: project.configPath,
     // User scorers then run in worker threads, where one that never returns can be stopped.
     // A project with only an AgentMark client has no config file: the worker loads the client.
     configFile: config.path ?? config.client?.path,
     clientFailure: clientFailureOf(config),
     concurrency: options.concurrency ?? 20,
-  });
+  };
+  const bound = await bindEvals(evalNames.slice(0, evalNames.length - conversation.turnEvalNames.length), bindOptions);
+  const turnBound = await conversation.bindTurnEvals(bindOptions);
   traceStartup('evals bound');
   if (options.batch) {
     const { checkBatchable } = await import('../batch/index.js');
@@ -105,7 +110,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
     await emit({ type: 'warning', message: `${where}: ${warning.message}` });
   }
-  for (const message of bound.warnings) await emit({ type: 'warning', message });
+  for (const message of [...bound.warnings, ...turnBound.warnings]) await emit({ type: 'warning', message });
 
   const store = new RunStore(project.root);
   // The check reads the whole file; the run's fingerprint of it is hashed in that same read.
@@ -118,10 +123,13 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     datasetPath,
     projectRoot: project.root,
     inputSchema: prompt.inputSchema,
-    checkRow: (row) => {
-      missing.add(row);
-      return verdicts(row);
-    },
+    checkRow: bothChecks(
+      (row) => {
+        missing.add(row);
+        return verdicts(row);
+      },
+      await conversation.rowCheck(relative(project.root, datasetPath), datasetPath),
+    ),
     onChunk: hasher.update,
     ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
   });
@@ -134,7 +142,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   traceStartup('run opened');
   try {
     const runner = agent === undefined ? undefined : await agentRunner(agent, options, prompt, caller);
-    return await runOpened({ options, prompt, caller, runner, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
+    const turns = { settings: conversation.settings, turnEvals: turnBound.evals };
+    return await runOpened({ options, prompt, caller, runner, evalNames, evals: bound.evals, conversation: turns, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -144,6 +153,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   } finally {
     // Stops the scorer workers too: a scorer still running when the run ends is cut off.
     await bound.close();
+    await turnBound.close();
     await caller.close();
     // Also releases the run's lock, on every way out.
     await handle.close();

@@ -29,8 +29,9 @@ export async function runOpened(context: OpenedRunContext): Promise<ExperimentOu
   const emit: RunListener = options.onEvent ?? (() => {});
   const now = options.now ?? Date.now;
   const repeat = options.repeat ?? 1;
-  const ungated = context.evals.filter((bound) => bound.schema?.gate === false).map((bound) => bound.name);
-  const accumulator = new RunAccumulator(evalNames, repeat, scoreRanges(context.evals), ungated, schemasOf(context.evals));
+  const allEvals = [...context.evals, ...(context.conversation?.turnEvals ?? [])];
+  const ungated = allEvals.filter((bound) => bound.schema?.gate === false).map((bound) => bound.name);
+  const accumulator = new RunAccumulator(evalNames, repeat, scoreRanges(allEvals), ungated, schemasOf(allEvals));
   if (tookOverFrom) {
     await emit({
       type: 'warning',
@@ -77,13 +78,14 @@ export async function runOpened(context: OpenedRunContext): Promise<ExperimentOu
     call: caller.call,
     timeoutMs: caller.timeoutMs,
     // Only judges call a model from an eval; a run without them skips the per-row context.
-    ...(context.evals.some((bound) => bound.inline !== true) ? { meterJudges: caller.meterJudges } : {}),
+    ...(allEvals.some((bound) => bound.inline !== true) ? { meterJudges: caller.meterJudges } : {}),
     evals: context.evals,
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,
     scoreOnly: options.scoreOnly ?? false,
     ...(context.runner === undefined ? {} : { agent: context.runner }),
     isUnreachable: (error) => findUnreachableFailure(error) !== undefined,
+    ...(context.conversation === undefined ? {} : { conversation: context.conversation }),
   };
   const selected = () => {
     const all = readDataset(datasetPath, { inputSchema: prompt.inputSchema });

@@ -6,6 +6,8 @@ import { agreementGates } from './agreement-gates.js';
 import { emptyTally, evaluateGates, tallyRow, type GateOptions } from './gates.js';
 import { JudgeTally } from './judge-tally.js';
 import { LatencyStats } from './latency-stats.js';
+import { SimulatorTally } from './simulator-tally.js';
+import { AgentMemoryStats } from './memory-stats.js';
 import type { RowResult, RunSummary } from './types.js';
 
 /**
@@ -33,6 +35,8 @@ export class RunAccumulator {
   private cost = 0;
   private costKnown = false;
   private readonly judge = new JudgeTally();
+  private readonly simulator = new SimulatorTally();
+  private readonly memory = new AgentMemoryStats();
 
   private readonly ungated: ReadonlySet<string>;
   /** Judge–human agreement over rows whose dataset line carries `labels` (a calibration set). */
@@ -77,6 +81,9 @@ export class RunAccumulator {
     if (row.pregenerated) this.pregenerated++;
     // A row's judge calls are paid for whatever answered its model call (cache, dataset or a live call).
     if (row.judge) this.judge.addSpend(row.judge);
+    // So are a conversation's simulated-user calls, even when the row itself errored.
+    if (row.simulator) this.simulator.add(row.simulator);
+    this.memory.add(row);
     // Cached and pre-generated rows made no call now: their figures would skew the run's.
     if (row.cached || row.pregenerated || row.error !== undefined) return;
     this.live++;
@@ -111,16 +118,18 @@ export class RunAccumulator {
     const evals = this.evals.finish();
     const latencyMs = this.latency.finish();
     const judge = this.judge.spend();
+    const simulator = this.simulator.spend();
     const usage = {
-      inputTokens: this.inputTokens + (judge?.usage.inputTokens ?? 0),
-      outputTokens: this.outputTokens + (judge?.usage.outputTokens ?? 0),
-      totalTokens: this.totalTokens + (judge?.usage.totalTokens ?? 0),
+      inputTokens: this.inputTokens + (judge?.usage.inputTokens ?? 0) + (simulator?.usage.inputTokens ?? 0),
+      outputTokens: this.outputTokens + (judge?.usage.outputTokens ?? 0) + (simulator?.usage.outputTokens ?? 0),
+      totalTokens: this.totalTokens + (judge?.usage.totalTokens ?? 0) + (simulator?.usage.totalTokens ?? 0),
     };
-    const costUsd = this.totalCost(judge);
-    const spend = { usage, ...(costUsd === undefined ? {} : { costUsd }), ...(judge ? { judge } : {}) };
+    const costUsd = this.withSimulator(this.totalCost(judge), simulator);
+    const spend = { usage, ...(costUsd === undefined ? {} : { costUsd }), ...(judge ? { judge } : {}), ...(simulator ? { simulator } : {}) };
     const measured = { liveCalls: this.live + this.judge.paid, latencyMs, ...spend };
     const gates = evaluateGates(this.tally, { ...gateOptions, ungated: [...this.ungated] }, evals, measured);
     const agreement = this.agreement.finish();
+    const agentMemoryMb = this.memory.finish();
     const hasAgreement = agreement.evals.length > 0;
     gates.push(...agreementGates(gateOptions.judgeMinAgreement, hasAgreement ? agreement : undefined));
     return {
@@ -133,9 +142,18 @@ export class RunAccumulator {
       ...spend,
       flaky: this.flaky?.finish() ?? [],
       ...(hasAgreement ? { agreement } : {}),
+      ...(agentMemoryMb === undefined ? {} : { agentMemoryMb }),
       gates,
       passed: gates.every((gate) => gate.passed),
     };
+  }
+
+  /** The simulated users' cost added in (unknown when theirs is; alone when nothing else was paid). */
+  private withSimulator(cost: number | undefined, simulator: ReturnType<SimulatorTally['spend']>): number | undefined {
+    if (simulator === undefined || simulator.usage.totalTokens === 0) return cost;
+    if (simulator.costUsd === undefined) return undefined;
+    if (cost === undefined) return this.live === 0 && this.judge.paid === 0 ? simulator.costUsd : undefined;
+    return cost + simulator.costUsd;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { EvalSummary } from '../scoring/eval-summary.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { AgentRowRecord } from '../agent/types.js';
 import type { LatencySummary } from './latency-stats.js';
+import type { ConversationRecord, SimulatorSpend } from '../conversation/types.js';
 
 /** Computed by scoring (`summarizeEvals`); re-exported here with the run's other result types. */
 export type { EvalSummary };
@@ -53,6 +54,10 @@ export interface RowResult {
   /** A warm-up call (`--warmup`, `--warmup-repeats`): made, but left out of latency statistics. */
   warmup?: true;
   retries: number;
+  /** A conversation row: its transcript, turns (with their turn evals) and how it ended. */
+  conversation?: ConversationRecord;
+  /** What the conversation's simulated user spent (counted apart, like `judge`). */
+  simulator?: SimulatorSpend;
 }
 
 /**
@@ -86,6 +91,10 @@ export interface RunSummary {
   costUsd?: number;
   /** The LLM-judge calls' part of `usage` and `costUsd`; absent when no judge was asked. */
   judge?: JudgeSpend;
+  /** The simulated users' part of `usage` and `costUsd` (conversations); absent without a simulator. */
+  simulator?: SimulatorSpend;
+  /** Agent rows' peak heap growth (MB): max and p95; absent without agent rows. */
+  agentMemoryMb?: AgentMemorySummary;
   /**
    * The provider's rate limit as this run met it: requests refused with 429 (each waited out and
    * sent again, none a row's error) and the wall time any request spent waiting for capacity.
@@ -128,3 +137,14 @@ export interface GateResult {
  * earlier round of the run cached it while the row waited for another answer).
  */
 export type JudgeTransport = ((request: ModelRequest) => Promise<ModelResponse>) & { owns?: (request: ModelRequest) => boolean };
+
+/** The run's agent rows' peak heap growth (RunSummary.agentMemoryMb). */
+export interface AgentMemorySummary {
+  /** Agent rows that recorded a figure. */
+  rows: number;
+  max: number;
+  /** Nearest-rank 95th percentile. */
+  p95: number;
+  /** Some rows ran alongside others, whose heap their figure counts too. */
+  approximate: boolean;
+}

@@ -4,8 +4,8 @@
 // ajv options: {"allErrors":true,"strict":false,"validateSchema":false}
 import type { ErrorObject } from 'ajv';
 
-const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}}}};
-const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."}}};
+const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."},"conversation":{"type":"object","description":"Runs each row as a conversation: a simulated user (a prompt file) talks with the prompt under test, or the prompt answers a row's given messages.","properties":{"simulator":{"type":"string","minLength":1,"description":"The simulated user: a .prompt.mdx file with its own model (relative to this prompt, then the project root)."},"max_turns":{"type":"integer","minimum":1,"description":"User turns at most. Default 6."},"stop":{"type":"string","minLength":1,"description":"A simulator reply containing this text ends the conversation. Default ###STOP###."},"opener":{"enum":["user","assistant"],"description":"Who speaks first. Default user."}},"additionalProperties":false},"turn_evals":{"type":"array","items":{"type":"string"},"description":"Evals of each assistant turn of a conversation (with the transcript before it), summarised per conversation."}}}}};
+const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."},"conversation":{"type":"object","description":"Runs each row as a conversation: a simulated user (a prompt file) talks with the prompt under test, or the prompt answers a row's given messages.","properties":{"simulator":{"type":"string","minLength":1,"description":"The simulated user: a .prompt.mdx file with its own model (relative to this prompt, then the project root)."},"max_turns":{"type":"integer","minimum":1,"description":"User turns at most. Default 6."},"stop":{"type":"string","minLength":1,"description":"A simulator reply containing this text ends the conversation. Default ###STOP###."},"opener":{"enum":["user","assistant"],"description":"Who speaks first. Default user."}},"additionalProperties":false},"turn_evals":{"type":"array","items":{"type":"string"},"description":"Evals of each assistant turn of a conversation (with the transcript before it), summarised per conversation."}}};
 const func0 = function ucs2length(str) {
     const len = str.length;
     let length = 0;
@@ -1269,9 +1269,12 @@ errors++;
 }
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/test_settings",schemaPath:"#/definitions/testSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.conversation !== undefined){
+let data21 = data5.conversation;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key2 in data21){
+if(!((((key2 === "simulator") || (key2 === "max_turns")) || (key2 === "stop")) || (key2 === "opener"))){
+const err30 = {instancePath:instancePath+"/test_settings/conversation",schemaPath:"#/definitions/testSettings/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1281,10 +1284,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.input_schema !== undefined){
-let data21 = data.input_schema;
-if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err31 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data21.simulator !== undefined){
+let data22 = data21.simulator;
+if(typeof data22 === "string"){
+if(func0(data22) < 1){
+const err31 = {instancePath:instancePath+"/test_settings/conversation/simulator",schemaPath:"#/definitions/testSettings/properties/conversation/properties/simulator/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1294,14 +1298,153 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/test_settings/conversation/simulator",schemaPath:"#/definitions/testSettings/properties/conversation/properties/simulator/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data21.max_turns !== undefined){
+let data23 = data21.max_turns;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err33 = {instancePath:instancePath+"/test_settings/conversation/max_turns",schemaPath:"#/definitions/testSettings/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(typeof data23 == "number"){
+if(data23 < 1 || isNaN(data23)){
+const err34 = {instancePath:instancePath+"/test_settings/conversation/max_turns",schemaPath:"#/definitions/testSettings/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data21.stop !== undefined){
+let data24 = data21.stop;
+if(typeof data24 === "string"){
+if(func0(data24) < 1){
+const err35 = {instancePath:instancePath+"/test_settings/conversation/stop",schemaPath:"#/definitions/testSettings/properties/conversation/properties/stop/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/test_settings/conversation/stop",schemaPath:"#/definitions/testSettings/properties/conversation/properties/stop/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data21.opener !== undefined){
+let data25 = data21.opener;
+if(!((data25 === "user") || (data25 === "assistant"))){
+const err37 = {instancePath:instancePath+"/test_settings/conversation/opener",schemaPath:"#/definitions/testSettings/properties/conversation/properties/opener/enum",keyword:"enum",params:{allowedValues: schema7.properties.conversation.properties.opener.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/test_settings/conversation",schemaPath:"#/definitions/testSettings/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data5.turn_evals !== undefined){
+let data26 = data5.turn_evals;
+if(Array.isArray(data26)){
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data26[i1] !== "string"){
+const err39 = {instancePath:instancePath+"/test_settings/turn_evals/" + i1,schemaPath:"#/definitions/testSettings/properties/turn_evals/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/test_settings/turn_evals",schemaPath:"#/definitions/testSettings/properties/turn_evals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/test_settings",schemaPath:"#/definitions/testSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.input_schema !== undefined){
+let data28 = data.input_schema;
+if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
+const err42 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }

@@ -2,6 +2,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { GITIGNORE_ENTRIES, SCAFFOLD_FILES } from './scaffold-files.js';
+import { CONVERSATION_FILES, CONVERSATION_SCORES } from './conversation-files.js';
 
 export interface InitResult {
   /** Files written, relative to the folder, in order. */
@@ -15,9 +16,13 @@ export interface InitResult {
  * when one of its files already exists, unless `force`; `.gitignore` is never replaced, only
  * given the entries it lacks.
  */
-export async function initProject(dir: string, options: { force?: boolean; /** How to name `dir` in messages. */ shownDir?: string } = {}): Promise<InitResult> {
+export async function initProject(
+  dir: string,
+  options: { force?: boolean; /** How to name `dir` in messages. */ shownDir?: string; /** Add the starter conversation (`--conversation`). */ conversation?: boolean } = {},
+): Promise<InitResult> {
+  const files = options.conversation === true ? withConversation() : SCAFFOLD_FILES;
   const existing: string[] = [];
-  for (const [file] of SCAFFOLD_FILES) {
+  for (const [file] of files) {
     if (await exists(path.join(dir, file))) existing.push(file);
   }
   if (existing.length > 0 && options.force !== true) {
@@ -28,13 +33,24 @@ export async function initProject(dir: string, options: { force?: boolean; /** H
     });
   }
   const written: string[] = [];
-  for (const [file, text] of SCAFFOLD_FILES) {
+  for (const [file, text] of files) {
     const target = path.join(dir, file);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, text);
     written.push(file);
   }
   return { written, ignored: await extendGitignore(path.join(dir, '.gitignore')) };
+}
+
+/** The starter files with the conversation's files, and its score schemas in agentmark.json. */
+function withConversation(): ReadonlyArray<readonly [string, string]> {
+  const files = SCAFFOLD_FILES.map(([file, text]): readonly [string, string] => {
+    if (file !== 'agentmark.json') return [file, text];
+    const json = JSON.parse(text) as { scores: Record<string, unknown> };
+    json.scores = { ...json.scores, ...CONVERSATION_SCORES };
+    return [file, `${JSON.stringify(json, null, 2)}\n`];
+  });
+  return [...files, ...CONVERSATION_FILES];
 }
 
 async function extendGitignore(file: string): Promise<string[]> {

@@ -13,6 +13,7 @@ import { chatRequestAttributes, finishReasons, openInferenceLlm, usageAttributes
 import { inputMessageAttributes, outputMessageAttributes } from './messages.js';
 import { json } from './json-attribute.js';
 import { emitToolSpans } from './tool-spans.js';
+import { conversationMs, emitTurnSpans } from './turn-spans.js';
 import { errorStatus } from './error-status.js';
 import type { RowSpanContext } from './span-context.js';
 
@@ -30,7 +31,8 @@ const NO_CALL = new Set(['MODEL_CACHE_MISS', 'MODEL_NO_API_KEY']);
 export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
   const end = row.endedAt === undefined ? ctx.fallbackEnd : Date.parse(row.endedAt);
   const noLiveCall = row.cached || row.pregenerated === true || row.batch === true;
-  const callMs = noLiveCall ? 0 : (row.latencyMs ?? 0);
+  // A conversation's turns (the simulated user's too) lie end to end inside the row.
+  const callMs = row.conversation !== undefined ? conversationMs(row) : noLiveCall ? 0 : (row.latencyMs ?? 0);
   const judgeMs = row.judge?.latencyMs ?? 0;
   const start = end - callMs - judgeMs;
   const labels = rowLabels(row.metadata);
@@ -60,7 +62,8 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
   const inRow = trace.setSpan(ctx.parent, span);
 
   const madeCall = !noLiveCall && (row.errorCode === undefined ? row.error === undefined : row.errorCode.startsWith('MODEL_') && !NO_CALL.has(row.errorCode));
-  if (row.agent) emitAgentSpans(row, row.agent, ctx, inRow, start, start + callMs);
+  if (row.conversation) emitTurnSpans(row, ctx, inRow, start);
+  else if (row.agent) emitAgentSpans(row, row.agent, ctx, inRow, start, start + callMs);
   else if (madeCall) emitCall(row, ctx, inRow, start, start + callMs);
   if (row.judge && row.judge.calls > 0) emitJudge(row, ctx, inRow, start + callMs, end);
   // Each result evaluates the row's answer: the event names that response (GenAI conventions).

@@ -60,6 +60,22 @@ export interface TestSettings {
   cost_max_usd?: number;
   /** Run-level gate: maximum total tokens of live calls. */
   tokens_max?: number;
+  /** Runs each row as a conversation (see src/conversation/). */
+  conversation?: ConversationConfig;
+  /** Evals of each assistant turn of a conversation, summarised per conversation. */
+  turn_evals?: string[];
+}
+
+/** `test_settings.conversation` as written. */
+export interface ConversationConfig {
+  /** The simulated user's `.prompt.mdx`, relative to the prompt, then the project root. */
+  simulator?: string;
+  /** User turns at most. @default 6 */
+  max_turns?: number;
+  /** A simulator reply containing this text ends the conversation. @default "###STOP###" */
+  stop?: string;
+  /** Who speaks first. @default "user" */
+  opener?: 'user' | 'assistant';
 }
 
 export interface PromptFrontmatter {

@@ -3,7 +3,7 @@ import type { LatencySummary } from '../experiment/latency-stats.js';
 import { agreementSummaryLines } from './format-agreement.js';
 import { formatCost } from './format-cost.js';
 import { formatDuration } from './format-duration.js';
-import { judgeLine } from './format-judge.js';
+import { judgeLine, simulatorLine } from './format-judge.js';
 import { formatMean } from './format-mean.js';
 import { formatPercent } from './format-percent.js';
 import { plainPalette, type Palette } from './palette.js';
@@ -88,10 +88,16 @@ export function formatSummary(summary: RunSummary, info: RunInfo, options: Summa
     const { refused, waitedMs } = summary.rateLimit;
     lines.push(`  Rate:     ${plural(refused, 'request')} refused (429) and waited out, ${formatDuration(waitedMs)} waiting for the rate limit`);
   }
-  const both = summary.judge === undefined ? '' : ' (main and judge calls)';
+  const parts = ['main', ...(summary.judge === undefined ? [] : ['judge']), ...(summary.simulator === undefined ? [] : ['simulator'])];
+  const both = parts.length === 1 ? '' : ` (${parts.slice(0, -1).join(', ')} and ${parts.at(-1)} calls)`;
   lines.push(`  Tokens:   ${count(summary.usage.inputTokens)} in / ${count(summary.usage.outputTokens)} out${both}`);
   lines.push(`  Cost:     ${formatCost(summary.costUsd)}${both}`);
   if (summary.judge) lines.push(`  Judge:    ${judgeLine(summary.judge)}`);
+  if (summary.simulator) lines.push(`  Simulator: ${simulatorLine(summary.simulator)}`);
+  if (summary.agentMemoryMb) {
+    const { p95, max, approximate } = summary.agentMemoryMb;
+    lines.push(`  Memory:   agent rows' peak heap growth p95 ${p95} MB, max ${max} MB${approximate ? ' (approximate)' : ''}`);
+  }
   if (summary.flaky.length > 0) {
     const flaky = summary.flaky.map((row) => `#${row.index} (${row.evals.join(', ')})`).join(', ');
     lines.push(`  Flaky:    ${plural(summary.flaky.length, 'row')}: ${flaky}`);

@@ -2,6 +2,14 @@ import type { JudgeSpend, RowResult } from '../experiment/types.js';
 import type { TokenUsage, ToolCallRecord } from '../model/types.js';
 import type { ScoredEval } from '../scoring/types.js';
 import type { AgentRowRecord } from '../agent/types.js';
+import type { ConversationEnd, ConversationTurn, SimulatorSpend, TranscriptMessage } from '../conversation/types.js';
+
+/** A conversation row's transcript in a report: its turns' evals in the report's eval shape. */
+export interface ReportConversation {
+  messages: TranscriptMessage[];
+  turns: Array<Omit<ConversationTurn, 'evals'> & { evals?: Record<string, ReportEval> }>;
+  endedBy: ConversationEnd;
+}
 
 /** One eval of a report row: every key present, `null` where the scorer gave none. */
 export interface ReportEval {
@@ -55,6 +63,10 @@ export interface ReportRow {
   hookErrors: string[];
   /** What a config agent did on the row (its model calls, steps, tool calls, own time); null on a prompt row. */
   agent: AgentRowRecord | null;
+  /** A conversation row's transcript, turns and end; null on other rows. */
+  conversation: ReportConversation | null;
+  /** What the conversation's simulated user spent (not in `usage` / `costUsd`); null without one. */
+  simulator: SimulatorSpend | null;
 }
 
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
@@ -98,5 +110,17 @@ export function reportRow(row: RowResult): ReportRow {
     batch: row.batch ?? false,
     hookErrors: row.hookErrors ?? [],
     agent: orNull(row.agent),
+    conversation: row.conversation === undefined ? null : reportConversation(row.conversation),
+    simulator: orNull(row.simulator),
+  };
+}
+
+function reportConversation(conversation: NonNullable<RowResult['conversation']>): ReportConversation {
+  return {
+    messages: conversation.messages,
+    turns: conversation.turns.map(({ evals, ...turn }) =>
+      evals === undefined ? turn : { ...turn, evals: Object.fromEntries(Object.entries(evals).map(([name, result]) => [name, reportEval(result)])) },
+    ),
+    endedBy: conversation.endedBy,
   };
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import { formatCompareTable } from './compare/format-compare-table.js';
 import { formatEvalCell } from './format-eval-cell.js';
+import { conversationNote } from './conversation-note.js';
 import { formatSummary } from './format-summary.js';
 import { formatValue } from './format-value.js';
 import { fitTable, leftOutNote, type FitColumn } from './fit-table.js';
@@ -18,7 +19,10 @@ import type { OutputStream, Reporter, ReporterOptions, RunInfo } from './types.j
 const cell = (text: string, max: number): string => truncate(text.replace(/\r\n|[\r\n\t]/g, ' '), max);
 
 function rowCells(row: RowResult, evalNames: readonly string[], withRepeat: boolean, max: number): string[] {
-  const result = row.error !== undefined ? `${row.timedOut ? 'TIMED OUT' : 'ERROR'}: ${row.error}` : formatValue(row.output);
+  const note = conversationNote(row);
+  const failed = row.error !== undefined ? `${row.timedOut ? 'TIMED OUT' : 'ERROR'}: ${row.error}` : undefined;
+  // The note leads a conversation's last reply, so a cut cell still shows it; an error stays first (its colour).
+  const result = failed !== undefined ? (note === undefined ? failed : `${failed} ${note}`) : note === undefined ? formatValue(row.output) : `${note} ${formatValue(row.output)}`;
   const expected = row.expectedOutput === undefined ? 'N/A' : formatValue(row.expectedOutput);
   return [
     rowLabel(row, withRepeat),

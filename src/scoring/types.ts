@@ -22,6 +22,22 @@ export interface EvalParams {
   agent?: AgentMeasures;
   /** The score schema this eval is bound to, when agentmark.json has one. */
   schema: ScoreSchema | undefined;
+  /**
+   * A conversation row's turns (for a turn eval: the turns before the one judged). `messages` is
+   * then the transcript and `output` the last assistant turn (a turn eval's: its turn).
+   */
+  turns?: EvalTurn[];
+  /** How the conversation ended and its `max_turns`, on a conversation row. */
+  conversation?: { endedBy: 'stop' | 'max_turns' | 'error'; maxTurns?: number; /** The prompt's rendered system message: the role it gives the assistant. */ system?: string };
+}
+
+/** One turn of a conversation as a scorer sees it. */
+export interface EvalTurn {
+  index: number;
+  role: 'user' | 'assistant';
+  content: string;
+  simulated?: true;
+  given?: true;
 }
 
 /** Per-row measures of an agent run, for performance evals. */
@@ -33,6 +49,8 @@ export interface AgentMeasures {
   toolCalls: number;
   /** The agent's wall time minus the time a model call was in flight, in ms; undefined on a replayed row. */
   agentMs: number | undefined;
+  /** Peak heap growth while the agent ran, in MB; approximate when rows ran concurrently. */
+  peakMemoryMb?: number;
 }
 
 /** What a scorer returns. Every field is optional. */

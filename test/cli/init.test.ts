@@ -80,6 +80,37 @@ describe('agentmark init', () => {
     });
   });
 
+  it('--conversation adds a support chat with a simulated customer that validates and runs', async () => {
+    const dir = await emptyDir();
+    const init = await runCli(['init', '--conversation'], { cwd: dir });
+    expect(init).toMatchObject({ code: 0, stderr: '' });
+    expect(init.stdout).toContain(
+      ['  datasets/sentiment-outputs.jsonl', '  prompts/support-chat.prompt.mdx', '  simulators/customer.prompt.mdx', '  datasets/support-chat.jsonl', ''].join('\n'),
+    );
+    expect(init.stdout).toContain('  npx agentmark run-experiment prompts/support-chat.prompt.mdx    # a simulated customer chats with it\n');
+    const scores = (JSON.parse(await readFile(join(dir, 'agentmark.json'), 'utf8')) as { scores: Record<string, unknown> }).scores;
+    expect(Object.keys(scores)).toEqual(['correct_label', 'one_word', 'conversation_ended', 'no_blame']);
+    expect(await runCli(['validate'], { cwd: dir })).toMatchObject({ code: 0, stderr: '' });
+
+    // The customer says two lines, then stop; the assistant answers each.
+    const chat = await startOpenAIServer({
+      handler: (request) => {
+        if (!request.messagesText.startsWith('system: You are a customer')) return { text: `Happy to help: ${request.lastUserText}` };
+        const said = request.messagesText.split('\n').filter((line) => line.startsWith('assistant:')).length;
+        return { text: ['Hello, I need help.', 'Thanks!'][said] ?? '###STOP###' };
+      },
+    });
+    try {
+      await writeFile(join(dir, '.env.local'), `OPENAI_BASE_URL=${chat.url}\n`);
+      const live = await runCli(['run-experiment', 'prompts/support-chat.prompt.mdx', '--quiet', '--format', 'jsonl'], { cwd: dir });
+      expect(live.code).toBe(0);
+      const rows = live.stdout.trim().split('\n').map((line) => JSON.parse(line) as { conversation: { messages: unknown[]; endedBy: string } });
+      expect(rows.map((row) => [row.conversation.messages.length, row.conversation.endedBy])).toEqual([[4, 'stop'], [4, 'stop']]);
+    } finally {
+      await chat.close();
+    }
+  });
+
   it('refuses to overwrite without --force (exit 2 naming the files), and --force overwrites', async () => {
     const dir = await emptyDir({ 'agentmark.json': '{}\n', 'datasets/sentiment.jsonl': 'mine\n', '.gitignore': 'dist\n.env\n' });
     const refused = await runCli(['init'], { cwd: dir });

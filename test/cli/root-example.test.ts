@@ -92,6 +92,17 @@ describe('the root example, offline from its sample responses in a fresh clone',
     expect(summary(run.stdout)).toContain('    ✘ evals: 2 of 24 eval results did not pass\n    ✔ errors: no row errored\n  Result:   FAILED\n');
   });
 
+  it('support-chat exits 1: rows 0 and 1 end by the customer\'s stop, row 2 runs to max_turns', { timeout: RUN_MS }, async () => {
+    const run = await runExample('support-chat');
+    expect(run.code).toBe(1);
+    expect(run.rows.map((row) => [row.index, row.cells['AI Result']?.slice(0, 9)])).toEqual([[0, '[4t stop]'], [1, '[4t stop]'], [2, '[8t max] ']]);
+    expect(failures(run.rows, ['conversation_ended', 'within_turns', 'no_blame'])).toEqual([
+      'row 2 conversation_ended: FAIL (0.00 - ended by max_turns (4))',
+      'row 2 within_turns: FAIL (0.00 - 4 user turns exceeds max 3)',
+    ]);
+    expect(summary(run.stdout)).toContain('  Simulator: 9 calls, 0 tokens, $0.0000\n');
+  });
+
   it('extract-order exits 1: row 11 extracts "book" where "book set" is expected', { timeout: RUN_MS }, async () => {
     const run = await runExample('extract-order');
     expect(run.code).toBe(1);

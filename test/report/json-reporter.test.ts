@@ -11,7 +11,7 @@ const FIRST_ROW =
   '"output":"hi, <wave> & \\"bye\\"","toolCalls":[],"evals":{' +
   '"exact":{"score":1,"passed":true,"label":null,"reason":null,"normalized":null,"error":null,"skipped":false},' +
   '"tone":{"score":0.9,"passed":null,"label":"friendly","reason":"warm","normalized":null,"error":null,"skipped":false}},' +
-  '"error":null,"errorCode":null,"latencyMs":50,"usage":null,"costUsd":null,"judge":null,"finishReason":null,"cached":true,"pregenerated":false,"retries":0,"timedOut":false,"warmup":false,"batch":false,"hookErrors":[],"agent":null}';
+  '"error":null,"errorCode":null,"latencyMs":50,"usage":null,"costUsd":null,"judge":null,"finishReason":null,"cached":true,"pregenerated":false,"retries":0,"timedOut":false,"warmup":false,"batch":false,"hookErrors":[],"agent":null,"conversation":null,"simulator":null}';
 
 test('json: one document with run info, summary and every row field, rows sorted', async () => {
   const out = new MemoryStream();
@@ -46,7 +46,7 @@ test('jsonl: one line per row, written as each row ends', async () => {
 test('every row carries every documented key, in order, null where there is none', async () => {
   const out = new MemoryStream();
   await play(createJsonlReporter(out));
-  const keys = ['index', 'line', 'repeat', 'input', 'expectedOutput', 'metadata', 'output', 'toolCalls', 'evals', 'error', 'errorCode', 'latencyMs', 'usage', 'costUsd', 'judge', 'finishReason', 'cached', 'pregenerated', 'retries', 'timedOut', 'warmup', 'batch', 'hookErrors', 'agent'];
+  const keys = ['index', 'line', 'repeat', 'input', 'expectedOutput', 'metadata', 'output', 'toolCalls', 'evals', 'error', 'errorCode', 'latencyMs', 'usage', 'costUsd', 'judge', 'finishReason', 'cached', 'pregenerated', 'retries', 'timedOut', 'warmup', 'batch', 'hookErrors', 'agent', 'conversation', 'simulator'];
   const evalKeys = ['score', 'passed', 'label', 'reason', 'normalized', 'error', 'skipped'];
   for (const line of out.text.trimEnd().split('\n')) {
     const row = JSON.parse(line) as { evals: Record<string, object> };

@@ -18,7 +18,8 @@ describe('bindEvals', () => {
       'contains_any', 'contains_all', 'not_regex', 'word_count',
       'json_valid', 'json_schema', 'json_fields', 'levenshtein',
       'bleu', 'gleu', 'rouge_n', 'rouge_l', 'meteor', 'numeric', 'tool_calls',
-      'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'llm_judge', 'accuracy',
+      'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'max_memory_mb', 'turns', 'conversation_ended', 'llm_judge', 'accuracy',
+      'goal_completed', 'role_adherence', 'knowledge_retention', 'turn_relevancy',
     ]);
     for (const scorer of Object.values(builtinScorers)) expect(scorer.description.length).toBeGreaterThan(10);
   });

@@ -19,6 +19,7 @@ let page: Page;
 let base: string;
 let head: string;
 let support: string;
+let chat: string;
 const pageErrors: string[] = [];
 /** Requests answered with an error (a missing favicon was one). */
 const failedRequests: string[] = [];
@@ -44,7 +45,7 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
     project = await exampleProject();
     // The README's walkthrough: v1 (the base), then v2 (the head), over the same dataset; v1
     // once more, so its chart has two points; and a prompt with five evals.
-    for (const prompt of [V1, V2, V1, 'prompts/support-reply.prompt.mdx']) {
+    for (const prompt of [V1, V2, V1, 'prompts/support-reply.prompt.mdx', 'prompts/support-chat.prompt.mdx']) {
       const run = await cli(['run-experiment', prompt, '--format', 'json', '-q']);
       expect(run.stderr).not.toMatch(/^error:/m);
     }
@@ -52,6 +53,7 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
     base = runs.find((r) => r.prompt === V1)?.id as string;
     head = runs.find((r) => r.prompt === V2)?.id as string;
     support = runs.find((r) => r.prompt === 'prompts/support-reply.prompt.mdx')?.id as string;
+    chat = runs.find((r) => r.prompt === 'prompts/support-chat.prompt.mdx')?.id as string;
     // A reviewer, so the review queue has its label controls.
     server = await startViewServer({ projectRoot: project.dir, port: 0, reviewer: 'ana' });
     browser = await launchBrowser();
@@ -159,6 +161,28 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       const labels = await atWidth(page, 390, () => page.locator('table.grid tbody tr[data-index="0"] td.grid-cell').evaluateAll((cells) => cells.map((cell) => (globalThis as unknown as { getComputedStyle: (el: unknown, pseudo: string) => { content: string } }).getComputedStyle(cell, '::before').content)));
       expect(labels).toHaveLength(3);
       for (const label of labels) expect(label).toMatch(/^"classify-intent/);
+    });
+
+    it('a conversation\'s row page: a chat, the user on the right, the assistant on the left, simulated turns marked, each turn verdict on screen', async () => {
+      await page.goto(`${server.url}#/runs/${chat}/rows/0`);
+      await page.waitForSelector('.transcript .turn');
+      expect(await viewportProblems(page, ROW)).toEqual(NONE);
+      expect(await onScreen('.turn .turn-text, .turn-evals .chip')).toEqual(NONE);
+      for (const width of [1280, 390]) {
+        const sides = await atWidth(page, width, () =>
+          page.locator('.turn').evaluateAll((turns) =>
+            turns.map((turn) => {
+              const box = turn.getBoundingClientRect();
+              const list = turn.parentElement?.getBoundingClientRect();
+              if (list === undefined) return 'no list';
+              const side = Math.abs(box.right - list.right) < 1 ? 'right' : Math.abs(box.left - list.left) < 1 ? 'left' : 'middle';
+              return `${turn.classList.contains('turn-user') ? 'user' : 'assistant'} ${side} ${turn.querySelector('.turn-source')?.textContent ?? ''} ${turn.querySelectorAll('.turn-evals .chip').length}`;
+            }),
+          ),
+        );
+        expect(sides).toEqual(['user right simulated 0', 'assistant left  1', 'user right simulated 0', 'assistant left  1']);
+      }
+      expect(await page.textContent('[data-testid="ended-by"]')).toBe('4 turns, ended by the stop text');
     });
 
     it('the row page: the evals table has no tall empty rows, its verdicts on screen', async () => {

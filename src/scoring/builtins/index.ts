@@ -1,5 +1,8 @@
 import type { BuiltinScorer } from '../types.js';
 import { agentScorers } from './tool-calls.js';
+import { conversationScorers } from './conversation.js';
+import { memoryScorers } from './memory.js';
+import { conversationJudgeScorers } from './conversation-judges.js';
 import { jsonScorers } from './json.js';
 import { judgeScorers } from './llm-judge.js';
 import { numericScorers } from './numeric.js';
@@ -21,7 +24,10 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...numericScorers,
       ...agentScorers,
       ...performanceScorers,
+      ...memoryScorers,
+      ...conversationScorers,
       ...judgeScorers,
+      ...conversationJudgeScorers,
     ].map((scorer) => [scorer.name, scorer]),
   ),
 );

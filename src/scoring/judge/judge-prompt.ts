@@ -3,8 +3,11 @@ import { packageFile } from '../../package-paths.js';
 import type { PathScope } from '../../project/path-scope.js';
 import type { ChatMessage, LoadedPrompt } from '../../prompt/types.js';
 
+/** The judge prompts this package ships in `judges/`. */
+export type ShippedJudge = 'llm-judge' | 'accuracy' | 'goal-completed' | 'role-adherence' | 'knowledge-retention' | 'turn-relevancy';
+
 /** Absolute path of a judge prompt shipped with this package, e.g. `llm-judge`. */
-export function shippedJudgePath(name: 'llm-judge' | 'accuracy'): string {
+export function shippedJudgePath(name: ShippedJudge): string {
   return packageFile('judges', `${name}.prompt.mdx`);
 }
 

@@ -5,6 +5,7 @@ import { cellText, fullText } from '../format.js';
 import { href } from '../router.js';
 import { Chip } from './chip.js';
 import { WordDiff } from './word-diff.js';
+import { Transcript } from './transcript.js';
 
 function verdictOf(side: EvalSide | undefined): string {
   // With repeats the row changed by its share of passing repeats, shown as the chip's detail.
@@ -24,7 +25,8 @@ function outputText(output: unknown, error: string | undefined): string {
 
 /**
  * One row that changed verdict between the runs: its input, base's and head's output side by
- * side with a word diff between them, and each eval that changed with both verdicts and reasons.
+ * side (a conversation's transcripts above them) with a word diff between them, and each eval
+ * that changed with both verdicts and reasons.
  */
 export function ChangedRowPair({ row, baseId, headId }: { row: ChangedRow; baseId: string; headId: string }): VNode {
   const base = outputText(row.baseOutput, row.baseError);
@@ -38,10 +40,12 @@ export function ChangedRowPair({ row, baseId, headId }: { row: ChangedRow; baseI
     <div class="pair">
       <section aria-label="base output">
         <h4>base <a href=${href.row(baseId, row.baseIndex)}>row ${row.baseIndex}</a></h4>
+        ${row.baseConversation === undefined ? null : html`<${Transcript} conversation=${row.baseConversation} />`}
         <pre class="base-output">${base}</pre>
       </section>
       <section aria-label="head output">
         <h4>head <a href=${href.row(headId, row.headIndex)}>row ${row.headIndex}</a></h4>
+        ${row.headConversation === undefined ? null : html`<${Transcript} conversation=${row.headConversation} />`}
         <pre class="head-output">${head}</pre>
       </section>
     </div>

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ChatMessage, RowDetailResponse, RowResult } from '../api.js';
 import { Chip } from '../components/chip.js';
 import { WordDiff } from '../components/word-diff.js';
+import { Transcript } from '../components/transcript.js';
 import { RowLabels } from '../components/row-labels.js';
 import { useLabelling } from '../review/use-labelling.js';
 import type { DataSource } from '../data/source.js';
@@ -42,7 +43,8 @@ function Repeat({ row }: { row: RowResult }): VNode {
   return html`<section class="repeat" aria-label=${`repeat ${row.repeat}`}>
     <h3>repeat ${row.repeat}</h3>
     ${row.error !== undefined ? html`<p class="error-text" role="note">error${row.errorCode ? ` ${row.errorCode}` : ''}: ${row.error}</p>` : null}
-    <h4>output</h4>
+    ${row.conversation !== undefined ? html`<h4>conversation</h4><${Transcript} conversation=${row.conversation} />` : null}
+    <h4>${row.conversation !== undefined ? 'output (the last assistant turn)' : 'output'}</h4>
     <pre class="output" data-testid="output">${output ?? '—'}</pre>
     ${row.toolCalls.length > 0
       ? html`<h4>tool calls</h4>${row.toolCalls.map(
@@ -69,6 +71,7 @@ function Repeat({ row }: { row: RowResult }): VNode {
       <div><dt>tokens</dt><dd>${row.usage ? `${row.usage.inputTokens} in, ${row.usage.outputTokens} out` : '—'}</dd></div>
       <div><dt>cost</dt><dd>${usd(row.costUsd)}</dd></div>
       ${row.judge ? html`<div><dt>judge</dt><dd>${judgeText(row.judge)}</dd></div>` : null}
+      ${row.simulator ? html`<div><dt>simulator</dt><dd>${row.simulator.calls} calls, ${row.simulator.usage.totalTokens} tokens, ${usd(row.simulator.costUsd)}</dd></div>` : null}
       <div><dt>retries</dt><dd>${row.retries}</dd></div>
       ${row.finishReason ? html`<div><dt>finish</dt><dd>${row.finishReason}</dd></div>` : null}
     </dl>
