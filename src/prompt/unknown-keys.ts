@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { closestMatch } from '../errors/index.js';
 import { packageFile } from '../package-paths.js';
 import { readFile } from 'node:fs/promises';
+import { overlaidText } from '../source-overlay.js';
 import { parseFrontmatter, type ParsedFrontmatter } from './frontmatter.js';
 import type { PromptWarning } from './types.js';
 
@@ -63,7 +64,7 @@ export function findUnknownKeys(file: string, parsed: ParsedFrontmatter): Prompt
  */
 export async function unknownKeysOfFile(file: string): Promise<PromptWarning[]> {
   try {
-    return findUnknownKeys(file, await parseFrontmatter(file, await readFile(file, 'utf8')));
+    return findUnknownKeys(file, await parseFrontmatter(file, overlaidText(file) ?? (await readFile(file, 'utf8'))));
   } catch {
     return [];
   }
