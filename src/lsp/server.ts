@@ -1,5 +1,6 @@
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import {
+  CodeLensRefreshRequest,
   createConnection,
   DidChangeWatchedFilesNotification,
   ProposedFeatures,
@@ -48,6 +49,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   let root: string | undefined;
   let loaded: Promise<unknown> | undefined;
   let watchFiles = false;
+  let lensRefresh = false;
 
   const load = (dir: string): Promise<unknown> => (loaded ??= queue.run(() => state.load(dir)));
   const context: ServerContext = { connection, documents, state, queue, ready: async () => void (await (root !== undefined ? load(root) : loaded)) };
@@ -70,6 +72,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
       debouncer = new Debouncer(debounceMs);
     }
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     return {
       capabilities: { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } }, ...featureCapabilities },
       serverInfo: { name: 'agentmark' },
@@ -80,7 +83,8 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     if (root !== undefined) void load(root);
     if (watchFiles) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: '**/{agentmark.json,agentmark.config.*,*.prompt.mdx,*.mdx,*.jsonl}' }],
+        // A run's manifest is rewritten when it ends: the lenses' pass rates are read again then.
+        watchers: [{ globPattern: '**/{agentmark.json,agentmark.config.*,*.prompt.mdx,*.mdx,*.jsonl}' }, { globPattern: '**/.agentmark/runs/*/manifest.json' }],
       });
     }
   });
@@ -119,7 +123,9 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   connection.onDidChangeWatchedFiles(({ changes }) => {
     for (const change of changes) {
       const path = uriToPath(change.uri);
-      if (!documents.get(path)) recheck(path);
+      if (path.endsWith(`${sep}manifest.json`) && path.includes(`${sep}.agentmark${sep}`)) {
+        if (lensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+      } else if (!documents.get(path)) recheck(path);
     }
   });
 

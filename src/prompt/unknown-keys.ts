@@ -23,7 +23,7 @@ const SCHEMA_DEFINITIONS: Record<string, string> = { text_config: 'textConfig', 
 let known: Map<string, Set<string>> | undefined;
 
 /** Ours (read from schema/prompt-frontmatter.schema.json, so a key added there is known here) and AgentMark's. */
-function knownKeys(): Map<string, Set<string>> {
+export function knownKeys(): ReadonlyMap<string, ReadonlySet<string>> {
   if (known) return known;
   const schema = JSON.parse(readFileSync(packageFile('schema', 'prompt-frontmatter.schema.json'), 'utf8')) as {
     definitions?: Record<string, { properties?: Record<string, unknown> }>;
