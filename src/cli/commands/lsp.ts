@@ -1,4 +1,5 @@
 import { ExitCode } from '../exit-codes.js';
+import { tuneHeapForRun } from '../heap-tuning.js';
 import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { parseOptions, type OptionTable } from '../options.js';
@@ -23,6 +24,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     );
     return ExitCode.ok;
   }
+  // A server lives as long as the editor and makes garbage at every keystroke: the growth cap a
+  // long run gets keeps its RSS near what is live.
+  tuneHeapForRun(undefined);
   // Loaded here so that no other command pays for the LSP libraries.
   const { startServer } = await import('../../lsp/server.js');
   return startServer(io.stdin ?? process.stdin, process.stdout);
