@@ -1,7 +1,7 @@
 import type { CodeAction, CodeActionParams, Diagnostic, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { pathToUri, uriToPath } from './open-documents.js';
 import { frontmatterOf } from './prompt-facts.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './server-context.js';
 import { jsonValueRange, textOf } from './source-positions.js';
 import type { DiagnosticData } from './to-diagnostic.js';
 

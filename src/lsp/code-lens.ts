@@ -5,7 +5,7 @@ import { RunStore, type RunManifest } from '../store/index.js';
 import { fileKind } from './file-kind.js';
 import { uriToPath } from './open-documents.js';
 import { frontmatterOf } from './prompt-facts.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './server-context.js';
 
 /** The commands the lenses run; an editor's client implements them (editors/vscode does). */
 export const LENS_COMMANDS = {

@@ -8,7 +8,7 @@ import { keysAt } from './frontmatter-keys.js';
 import { uriToPath } from './open-documents.js';
 import { filesEndingWith, relativeTo } from './project-files.js';
 import { frontmatterOf, propsOf } from './prompt-facts.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './server-context.js';
 import { cursorContext } from './yaml-context.js';
 import { scorerOptionCompletions } from './json-context.js';
 

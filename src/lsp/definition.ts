@@ -5,7 +5,7 @@ import { fileKind } from './file-kind.js';
 import { jsonCursor, offsetAt } from './json-context.js';
 import { pathToUri, uriToPath } from './open-documents.js';
 import { promptTarget } from './prompt-target.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './server-context.js';
 import { registrationRanges, scoreKeyRange, textOf } from './source-positions.js';
 
 const START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

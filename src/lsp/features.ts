@@ -5,7 +5,7 @@ import { complete } from './completion.js';
 import { definition } from './definition.js';
 import { hover } from './hover.js';
 import { rename } from './rename.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './server-context.js';
 
 /** What the server offers beyond diagnostics, announced at initialize. */
 export const featureCapabilities: ServerCapabilities = {

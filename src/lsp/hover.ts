@@ -9,7 +9,7 @@ import { fileKind } from './file-kind.js';
 import { uriToPath } from './open-documents.js';
 import { frontmatterOf, propsOf } from './prompt-facts.js';
 import { promptTarget } from './prompt-target.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './server-context.js';
 
 const json = (value: unknown) => `\`${JSON.stringify(value)}\``;
 

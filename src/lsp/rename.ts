@@ -4,7 +4,7 @@ import { jsonCursor, offsetAt } from './json-context.js';
 import { pathToUri, uriToPath } from './open-documents.js';
 import { frontmatterOf } from './prompt-facts.js';
 import { promptTarget } from './prompt-target.js';
-import type { ServerContext } from './server.js';
+import type { ServerContext } from './server-context.js';
 import { registrationRanges, scoreKeyRange, textOf } from './source-positions.js';
 import { wordAt } from './token-range.js';
 

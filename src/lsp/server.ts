@@ -5,7 +5,6 @@ import {
   DidChangeWatchedFilesNotification,
   ProposedFeatures,
   TextDocumentSyncKind,
-  type Connection,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -16,21 +15,13 @@ import { OpenDocuments, uriToPath } from './open-documents.js';
 import { ProjectState } from './project-state.js';
 import { DiagnosticsPublisher } from './publish-diagnostics.js';
 import { SerialQueue } from './serial-queue.js';
+import type { ServerContext } from './server-context.js';
 
 export interface ServerOptions {
   /** How long after the last edit of a file it is checked. @default 25 */
   debounceMs?: number;
 }
 
-/** What every feature handler reads: the buffers, the project, and the queue checks run on. */
-export interface ServerContext {
-  connection: Connection;
-  documents: OpenDocuments;
-  state: ProjectState;
-  queue: SerialQueue;
-  /** Resolves once the project's first load is done (handlers answer from a loaded project). */
-  ready: () => Promise<void>;
-}
 
 /**
  * `agentmark lsp`: a language server over stdin/stdout. Resolves when the client sends `exit`.
