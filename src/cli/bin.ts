@@ -30,7 +30,7 @@ const onStop = (): void => {
   if (controller.signal.aborted) process.exit(ExitCode.interrupted);
   controller.abort();
 };
-guardUnfinishedExit(process, () => finished !== undefined);
+guardUnfinishedExit(process, () => finished !== undefined || (argv[0] !== undefined && commands[argv[0]]?.exitsItself === true));
 const stray = catchStrayErrors();
 if (argv[0] !== undefined && commands[argv[0]]?.interruptible) {
   process.on('SIGINT', onStop);

@@ -6,6 +6,11 @@ export interface CommandEntry {
   load: () => Promise<{ run: CommandRun }>;
   /** Handles Ctrl-C itself (stops dispatching, writes what finished). */
   interruptible?: boolean;
+  /**
+   * Ends the process itself, with its own code (the language server's library exits on the
+   * client's `exit` notification, or when stdin closes): not a user's process.exit mid-run.
+   */
+  exitsItself?: boolean;
 }
 
 export const commands: Record<string, CommandEntry> = {
@@ -83,6 +88,11 @@ export const commands: Record<string, CommandEntry> = {
   validate: {
     summary: 'Check agentmark.json, every prompt and every dataset; list every problem',
     load: () => import('./commands/validate.js'),
+  },
+  lsp: {
+    summary: 'Start the language server for editors (diagnostics, completion, hover, quick fixes) over stdio',
+    load: () => import('./commands/lsp.js'),
+    exitsItself: true,
   },
   migrate: {
     summary: "Write agentmark.config.ts from an AgentMark project's client (its eval functions) and list what differs",

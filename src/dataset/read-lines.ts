@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { DatasetError } from '../errors/index.js';
+import { overlaidText } from '../source-overlay.js';
 
 /** One raw line: its 1-based number and its bytes without the newline (and without a CR). */
 export interface RawLine {
@@ -33,7 +35,9 @@ export async function* readLineBatches(file: string, signal?: AbortSignal, onChu
   signal?.throwIfAborted();
   const pending: Buffer[] = [];
   let line = 0;
-  const stream = createReadStream(file, { highWaterMark: CHUNK_SIZE, ...(signal ? { signal } : {}) });
+  const open = overlaidText(file);
+  // An editor's unsaved buffer is already in memory: one chunk, split the same way.
+  const stream = open === undefined ? createReadStream(file, { highWaterMark: CHUNK_SIZE, ...(signal ? { signal } : {}) }) : Readable.from([Buffer.from(open)]);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       onChunk?.(chunk);

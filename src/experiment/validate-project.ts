@@ -6,7 +6,7 @@ import { checkTools } from '../model/index.js';
 import { resolveAgent } from '../agent/index.js';
 import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
-import { loadPrompt, unknownKeysOfFile, type PromptWarning } from '../prompt/index.js';
+import { loadPrompt, unknownKeysOfFile, type LoadedPrompt, type PromptWarning } from '../prompt/index.js';
 import { bindEvals } from '../scoring/index.js';
 import { clientFailureOf } from './client-failure.js';
 
@@ -18,6 +18,22 @@ export interface ValidationReport {
   rows: number;
 }
 
+/** What `validate` finds in one prompt; the dataset it names is checked apart (checkDataset). */
+export interface PromptCheck {
+  errors: AgentmarkError[];
+  warnings: string[];
+  /** Undefined when the prompt did not load. */
+  prompt?: LoadedPrompt;
+  /** The prompt's dataset, resolved, when it names one that resolves. */
+  dataset?: { path: string; inputSchema: object | undefined };
+}
+
+/** What `validate` finds in one dataset read against one prompt's input_schema. */
+export interface DatasetCheck {
+  errors: AgentmarkError[];
+  rows: number;
+}
+
 /**
  * Everything `validate` checks, gathering every problem instead of stopping at the first:
  * the config, each prompt (load, render with its test props, eval binding, tools) and each
@@ -25,88 +41,125 @@ export interface ValidationReport {
  */
 export async function validateProject(project: Project, promptPaths: string[]): Promise<ValidationReport> {
   const report: ValidationReport = { errors: [], warnings: [], prompts: 0, datasets: 0, rows: 0 };
+  const loaded = await checkConfig(project);
+  report.errors.push(...loaded.errors);
+  report.warnings.push(...loaded.warnings);
+  const config = loaded.config;
+  const datasetsSeen = new Set<string>();
+  for (const path of promptPaths) {
+    report.prompts++;
+    const checked = await checkPrompt(project, config, path);
+    report.errors.push(...checked.errors);
+    report.warnings.push(...checked.warnings);
+    if (!checked.dataset) continue;
+    const key = `${checked.dataset.path}\0${JSON.stringify(checked.dataset.inputSchema ?? null)}`;
+    const missing = checked.prompt === undefined ? undefined : new MissingProps(checked.prompt);
+    // A dataset read for another prompt is not read again, unless this one needs its rows' keys.
+    const seen = datasetsSeen.has(key);
+    if (seen && missing?.needed !== true) continue;
+    datasetsSeen.add(key);
+    const rows = await checkDataset(checked.dataset.path, checked.dataset.inputSchema, missing);
+    if (!seen) {
+      report.datasets++;
+      report.errors.push(...rows.errors);
+      report.rows += rows.rows;
+    }
+    if (missing !== undefined) report.warnings.push(...missing.warnings(project.root, checked.dataset.path));
+  }
+  return report;
+}
+
+/** Loads the project's config (and client scorers) as `validate` does, its load error collected. */
+export async function checkConfig(project: Project): Promise<{ config?: LoadedConfig; errors: AgentmarkError[]; warnings: string[] }> {
+  try {
+    const config = await loadConfig(project, { client: true, fsCache: true });
+    return { config, errors: [], warnings: [...(config.warnings ?? [])] };
+  } catch (error) {
+    if (isAgentmarkError(error)) return { errors: [error], warnings: [] };
+    throw error;
+  }
+}
+
+/**
+ * One prompt as `validate` checks it: load, render with its test props, tools, agent and eval
+ * binding (when the config loaded), and where its dataset is. Also what the language server
+ * reports of an open prompt, so both say the same.
+ */
+export async function checkPrompt(project: Project, config: LoadedConfig | undefined, path: string): Promise<PromptCheck> {
+  const report: PromptCheck = { errors: [], warnings: [] };
   const collect = (error: unknown): void => {
     if (isAgentmarkError(error)) report.errors.push(error);
     else throw error;
   };
-  let config: LoadedConfig | undefined;
+  let prompt;
   try {
-    config = await loadConfig(project, { client: true, fsCache: true });
-    report.warnings.push(...(config.warnings ?? []));
+    prompt = await loadPrompt(path, { project, filters: config?.filters });
+  } catch (error) {
+    collect(error);
+    for (const warning of await unknownKeysOfFile(path)) if (warning.likelyTypo !== undefined) report.errors.push(typoError(warning));
+    return report;
+  }
+  report.prompt = prompt;
+  for (const warning of prompt.warnings) {
+    if (warning.likelyTypo !== undefined) {
+      report.errors.push(typoError(warning));
+      continue;
+    }
+    const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
+    report.warnings.push(`${where}: ${warning.message}`);
+  }
+  try {
+    prompt.render(prompt.testSettings.props ?? {});
   } catch (error) {
     collect(error);
   }
-  const datasetsSeen = new Set<string>();
-  for (const path of promptPaths) {
-    report.prompts++;
-    let prompt;
+  if (config) {
     try {
-      prompt = await loadPrompt(path, { project, filters: config?.filters });
-    } catch (error) {
-      collect(error);
-      for (const warning of await unknownKeysOfFile(path)) if (warning.likelyTypo !== undefined) report.errors.push(typoError(warning));
-      continue;
-    }
-    for (const warning of prompt.warnings) {
-      if (warning.likelyTypo !== undefined) {
-        report.errors.push(typoError(warning));
-        continue;
-      }
-      const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
-      report.warnings.push(`${where}: ${warning.message}`);
-    }
-    try {
-      prompt.render(prompt.testSettings.props ?? {});
+      checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
+      resolveAgent(config.agents, undefined, prompt);
+      const bound = await bindEvals(prompt.testSettings.evals ?? [], {
+        scores: project.scores,
+        userScorers: config.scorers ?? {},
+        promptSchema: prompt.frontmatter.object_config?.schema,
+        // Binding checks a judge eval's options and prompt; validate never calls the judge.
+        judge: () => Promise.reject(new Error('validate does not call judge models')),
+        projectRoot: project.root,
+        promptPath: prompt.path,
+        pathScope: projectScope(project),
+        evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
+        projectFile: project.configPath,
+        clientFailure: clientFailureOf(config),
+      });
+      report.warnings.push(...bound.warnings);
     } catch (error) {
       collect(error);
     }
-    if (config) {
-      try {
-        checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
-        resolveAgent(config.agents, undefined, prompt);
-        const bound = await bindEvals(prompt.testSettings.evals ?? [], {
-          scores: project.scores,
-          userScorers: config.scorers ?? {},
-          promptSchema: prompt.frontmatter.object_config?.schema,
-          // Binding checks a judge eval's options and prompt; validate never calls the judge.
-          judge: () => Promise.reject(new Error('validate does not call judge models')),
-          projectRoot: project.root,
-          promptPath: prompt.path,
-          pathScope: projectScope(project),
-          evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
-          projectFile: project.configPath,
-          clientFailure: clientFailureOf(config),
-        });
-        report.warnings.push(...bound.warnings);
-      } catch (error) {
-        collect(error);
-      }
+  }
+  const dataset = prompt.testSettings.dataset;
+  if (!dataset) return report;
+  try {
+    const datasetPath = resolveDatasetPath(dataset, prompt.path, project, prompt.locate(['test_settings', 'dataset']));
+    report.dataset = { path: datasetPath, inputSchema: prompt.inputSchema };
+  } catch (error) {
+    collect(error);
+  }
+  return report;
+}
+
+/** Every row of a dataset, against an input_schema, each bad row an error at its line; the rows' keys go to `missing` when given. */
+export async function checkDataset(path: string, inputSchema: object | undefined, missing?: MissingProps): Promise<DatasetCheck> {
+  const report: DatasetCheck = { errors: [], rows: 0 };
+  const collect = (error: unknown): void => {
+    if (isAgentmarkError(error)) report.errors.push(error);
+    else throw error;
+  };
+  try {
+    for await (const row of readDataset(path, { inputSchema, onError: collect })) {
+      report.rows++;
+      missing?.add(row);
     }
-    const dataset = prompt.testSettings.dataset;
-    if (!dataset) continue;
-    let datasetPath: string;
-    try {
-      datasetPath = resolveDatasetPath(dataset, prompt.path, project, prompt.locate(['test_settings', 'dataset']));
-    } catch (error) {
-      collect(error);
-      continue;
-    }
-    const key = `${datasetPath}\0${JSON.stringify(prompt.inputSchema ?? null)}`;
-    const missing = new MissingProps(prompt);
-    // A dataset read for another prompt is not read again, unless this one needs its rows' keys.
-    if (datasetsSeen.has(key) && !missing.needed) continue;
-    const counted = !datasetsSeen.has(key);
-    datasetsSeen.add(key);
-    if (counted) report.datasets++;
-    try {
-      for await (const row of readDataset(datasetPath, { inputSchema: prompt.inputSchema, onError: counted ? collect : () => undefined })) {
-        if (counted) report.rows++;
-        missing.add(row);
-      }
-      report.warnings.push(...missing.warnings(project.root, datasetPath));
-    } catch (error) {
-      collect(error);
-    }
+  } catch (error) {
+    collect(error);
   }
   return report;
 }

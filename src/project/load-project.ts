@@ -9,6 +9,7 @@ import { resolveReplayDir } from './replay-dir.js';
 import type { SchemaViolation } from './schema-violation.js';
 import type { Project, ProjectFile } from './types.js';
 import { validateProjectFile } from './validate-project-file.js';
+import { overlaidText } from '../source-overlay.js';
 
 /**
  * Finds the project that holds `dir` (walking up to agentmark.json), reads and validates
@@ -17,7 +18,7 @@ import { validateProjectFile } from './validate-project-file.js';
 export async function loadProject(dir: string): Promise<Project> {
   const root = await findProjectRoot(dir);
   const configPath = path.join(root, PROJECT_FILE);
-  const text = stripBom(await readFile(configPath, 'utf8'));
+  const text = stripBom(overlaidText(configPath) ?? (await readFile(configPath, 'utf8')));
   const scan = scanJson(text);
   let value: unknown;
   try {

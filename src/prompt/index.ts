@@ -21,5 +21,5 @@ export type {
   ToolChoice,
 } from './types.js';
 export type { JSONSchema7 } from './json-schema.js';
-export { unknownKeysOfFile } from './unknown-keys.js';
+export { unknownKeysOfFile, knownKeys as knownFrontmatterKeys } from './unknown-keys.js';
 export { compileInputSchema, type InputValidator } from './input-validator.js';

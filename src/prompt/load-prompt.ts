@@ -15,6 +15,7 @@ import { inlineSchemaRefs } from './schema-refs.js';
 import { findUnknownKeys } from './unknown-keys.js';
 import { propReads, undeclaredProps } from './check-input-props.js';
 import { TemplateCache } from './template-cache.js';
+import { overlaidText } from '../source-overlay.js';
 
 export interface LoadPromptOptions {
   /**
@@ -67,7 +68,9 @@ export async function loadPrompt(path: string, options: LoadPromptOptions = {}):
     errors: [...refErrors, ...checked.errors],
     scope,
     ...(checked.result ? { kind: checked.result.kind } : {}),
-    ...(options.project ? { cache: new TemplateCache(join(options.project.root, '.agentmark', 'prompt-cache')) } : {}),
+    // An editor's unsaved buffer (the language server) changes at every keystroke: caching each
+    // version on disk would write a file per edit.
+    ...(options.project && overlaidText(file) === undefined ? { cache: new TemplateCache(join(options.project.root, '.agentmark', 'prompt-cache')) } : {}),
   };
   const template = await loadTemplate(file, parsed.body, parsed.bodyStart, session, []);
   const filters = filterSet(options.filters);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { PromptSyntaxError } from '../errors/index.js';
+import { overlaidText } from '../source-overlay.js';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 
@@ -9,6 +10,8 @@ const strict = new TextDecoder('utf-8', { fatal: true });
  * File-system errors are passed through for the caller to word.
  */
 export async function readUtf8File(file: string): Promise<string> {
+  const open = overlaidText(file);
+  if (open !== undefined) return open;
   const bytes = await readFile(file);
   try {
     return strict.decode(bytes);

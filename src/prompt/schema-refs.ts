@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { overlaidText } from '../source-overlay.js';
 import * as path from 'node:path';
 import { PromptSyntaxError, type SourceLocation } from '../errors/index.js';
 import { scanJson, type PointerPosition } from '../project/json-source-map.js';
@@ -102,7 +103,8 @@ export async function inlineSchemaRefs(
 async function readSchemaFile(file: string, from: SourceLocation, shown: string): Promise<SchemaDocument & { root: unknown }> {
   let text: string;
   try {
-    const buffer = await readFile(file);
+    const open = overlaidText(file);
+    const buffer = open === undefined ? await readFile(file) : Buffer.from(open);
     if (buffer.length > MAX_FILE_BYTES) throw Object.assign(new Error('too large'), { code: 'EFBIG' });
     text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   } catch (error) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { closestMatch } from '../errors/index.js';
 import { packageFile } from '../package-paths.js';
 import { readFile } from 'node:fs/promises';
+import { overlaidText } from '../source-overlay.js';
 import { parseFrontmatter, type ParsedFrontmatter } from './frontmatter.js';
 import type { PromptWarning } from './types.js';
 
@@ -22,7 +23,7 @@ const SCHEMA_DEFINITIONS: Record<string, string> = { text_config: 'textConfig', 
 let known: Map<string, Set<string>> | undefined;
 
 /** Ours (read from schema/prompt-frontmatter.schema.json, so a key added there is known here) and AgentMark's. */
-function knownKeys(): Map<string, Set<string>> {
+export function knownKeys(): ReadonlyMap<string, ReadonlySet<string>> {
   if (known) return known;
   const schema = JSON.parse(readFileSync(packageFile('schema', 'prompt-frontmatter.schema.json'), 'utf8')) as {
     definitions?: Record<string, { properties?: Record<string, unknown> }>;
@@ -63,7 +64,7 @@ export function findUnknownKeys(file: string, parsed: ParsedFrontmatter): Prompt
  */
 export async function unknownKeysOfFile(file: string): Promise<PromptWarning[]> {
   try {
-    return findUnknownKeys(file, await parseFrontmatter(file, await readFile(file, 'utf8')));
+    return findUnknownKeys(file, await parseFrontmatter(file, overlaidText(file) ?? (await readFile(file, 'utf8'))));
   } catch {
     return [];
   }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { overlaidText } from '../source-overlay.js';
 import type { SourceLocation } from '../errors/index.js';
 import { escapePointerSegment, scanJson } from '../project/json-source-map.js';
 
@@ -15,7 +16,7 @@ export function locateOption(projectFile: string, evalName: string, key: string)
 export async function locateScoreField(projectFile: string, evalName: string, ...path: string[]): Promise<SourceLocation> {
   let text: string;
   try {
-    text = await readFile(projectFile, 'utf8');
+    text = overlaidText(projectFile) ?? (await readFile(projectFile, 'utf8'));
   } catch {
     return { file: projectFile };
   }

@@ -1,0 +1,146 @@
+import { dirname } from 'node:path';
+import { flattenErrors, isAgentmarkError, type AgentmarkError } from '../errors/index.js';
+import { checkConfig, checkDataset, checkPrompt, type DatasetCheck, type PromptCheck } from '../experiment/validate-project.js';
+import { findPromptFiles } from '../prompt/index.js';
+import { loadProject, type LoadedConfig, type Project } from '../project/index.js';
+import type { PromptWarning } from '../prompt/index.js';
+import { fileKind } from './file-kind.js';
+import type { OpenDocuments } from './open-documents.js';
+
+/** Problems located in one file, from every check that found some there. */
+export interface FileProblems {
+  errors: AgentmarkError[];
+  warnings: PromptWarning[];
+}
+
+interface DatasetEntry extends DatasetCheck {
+  path: string;
+}
+
+/**
+ * The project as the server knows it: agentmark.json and the config loaded once, every prompt
+ * checked once at start, then only what an edit touches checked again (a prompt, the datasets
+ * it names, the open prompts when agentmark.json or the config changes). Every check is one of
+ * `validate`'s own (src/experiment/validate-project.ts), so the two always agree.
+ */
+export class ProjectState {
+  project: Project | undefined;
+  config: LoadedConfig | undefined;
+  private projectErrors: AgentmarkError[] = [];
+  private configErrors: AgentmarkError[] = [];
+  readonly prompts = new Map<string, PromptCheck>();
+  private readonly datasets = new Map<string, DatasetEntry>();
+
+  constructor(private readonly documents: OpenDocuments) {}
+
+  /** Loads the project holding `dir`, its config, and checks every prompt under it. */
+  async load(dir: string): Promise<void> {
+    await this.reloadProject(dir);
+    if (!this.project) return;
+    await this.reloadConfig();
+    for (const path of await findPromptFiles(this.project.promptRoot)) await this.checkPrompt(path, false);
+  }
+
+  /** Reads agentmark.json again (the open buffer when there is one); keeps the last good project for prompts. */
+  async reloadProject(dir = this.project?.root): Promise<void> {
+    if (dir === undefined) return;
+    try {
+      this.project = await loadProject(dir);
+      this.projectErrors = [];
+    } catch (error) {
+      if (!isAgentmarkError(error)) throw error;
+      this.projectErrors = flattenErrors(error);
+    }
+  }
+
+  async reloadConfig(): Promise<void> {
+    if (!this.project) return;
+    const loaded = await checkConfig(this.project);
+    this.config = loaded.config;
+    this.configErrors = loaded.errors.flatMap(flattenErrors);
+  }
+
+  /** Checks one prompt as validate does; with `withDataset`, also the rows of its dataset. */
+  async checkPrompt(path: string, withDataset = true): Promise<PromptCheck | undefined> {
+    if (!this.project) return undefined;
+    const checked = await checkPrompt(this.project, this.config, path);
+    checked.errors = checked.errors.flatMap(flattenErrors);
+    this.prompts.set(path, checked);
+    if (withDataset && checked.dataset) await this.datasetCheck(checked.dataset.path, checked.dataset.inputSchema);
+    return checked;
+  }
+
+  /** The rows of a dataset against an input_schema, checked once per version of the file. */
+  async datasetCheck(path: string, inputSchema: object | undefined): Promise<DatasetEntry> {
+    const key = `${path}\0${JSON.stringify(inputSchema ?? null)}`;
+    const known = this.datasets.get(key);
+    if (known) return known;
+    const checked = await checkDataset(path, inputSchema);
+    const entry = { path, errors: checked.errors.flatMap(flattenErrors), rows: checked.rows };
+    this.datasets.set(key, entry);
+    return entry;
+  }
+
+  /** A dataset changed: forget its checks, and check it again against each prompt that names it. */
+  async recheckDataset(path: string): Promise<void> {
+    for (const [key, entry] of this.datasets) if (entry.path === path) this.datasets.delete(key);
+    const users = [...this.prompts.values()].filter((p) => p.dataset?.path === path);
+    for (const user of users) await this.datasetCheck(path, user.dataset?.inputSchema);
+    if (users.length === 0 && this.documents.get(path)) await this.datasetCheck(path, undefined);
+  }
+
+  /** What changed decides what is checked again. */
+  async fileChanged(path: string): Promise<void> {
+    switch (fileKind(path)) {
+      case 'prompt':
+        await this.checkPrompt(path);
+        return;
+      case 'project':
+        await this.reloadProject(this.project?.root ?? dirname(path));
+        await this.recheckPrompts();
+        return;
+      case 'config':
+        await this.reloadConfig();
+        await this.recheckPrompts();
+        return;
+      case 'dataset':
+        await this.recheckDataset(path);
+        return;
+      case 'component':
+        await this.recheckPrompts((check) => check.prompt?.files.includes(path) === true);
+        return;
+      default:
+    }
+  }
+
+  /** The open prompts first (their diagnostics are shown), then the others. */
+  private async recheckPrompts(which: (check: PromptCheck) => boolean = () => true): Promise<void> {
+    this.datasets.clear();
+    const paths = [...this.prompts.entries()].filter(([, check]) => which(check)).map(([path]) => path);
+    const open = new Set(this.documents.paths());
+    for (const path of paths) if (open.has(path)) await this.checkPrompt(path);
+    for (const path of paths) if (!open.has(path)) await this.checkPrompt(path, false);
+  }
+
+  /** Every problem located in `file`, once each. */
+  problemsOf(file: string): FileProblems {
+    const errors: AgentmarkError[] = [];
+    const warnings: PromptWarning[] = [];
+    const seen = new Set<string>();
+    const add = (error: AgentmarkError) => {
+      if (error.location?.file !== file) return;
+      const key = `${error.code}\0${error.message}\0${error.location.line}\0${error.location.column}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      errors.push(error);
+    };
+    this.projectErrors.forEach(add);
+    this.configErrors.forEach(add);
+    for (const check of this.prompts.values()) {
+      check.errors.forEach(add);
+      for (const warning of check.prompt?.warnings ?? []) if (warning.file === file && warning.likelyTypo === undefined) warnings.push(warning);
+    }
+    for (const entry of this.datasets.values()) entry.errors.forEach(add);
+    return { errors, warnings };
+  }
+}

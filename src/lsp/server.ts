@@ -1,0 +1,142 @@
+import { dirname, sep } from 'node:path';
+import {
+  CodeLensRefreshRequest,
+  createConnection,
+  DidChangeWatchedFilesNotification,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { setSourceOverlay } from '../source-overlay.js';
+import { Debouncer } from './debouncer.js';
+import { registerFeatures, featureCapabilities } from './features.js';
+import { OpenDocuments, uriToPath } from './open-documents.js';
+import { ProjectState } from './project-state.js';
+import { DiagnosticsPublisher } from './publish-diagnostics.js';
+import { SerialQueue } from './serial-queue.js';
+import type { ServerContext } from './server-context.js';
+
+export interface ServerOptions {
+  /** How long after the last edit of a file it is checked. @default 25 */
+  debounceMs?: number;
+}
+
+
+/**
+ * `agentmark lsp`: a language server over stdin/stdout. Resolves when the client sends `exit`.
+ * The open buffers are installed as the loaders' source overlay, so every check reads the
+ * unsaved text.
+ */
+export function startServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, options: ServerOptions = {}): Promise<number> {
+  const connection = createConnection(ProposedFeatures.all, input, output);
+  const documents = new OpenDocuments();
+  setSourceOverlay(documents);
+  const state = new ProjectState(documents);
+  const queue = new SerialQueue((error) => connection.console.error(`agentmark lsp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+  const publisher = new DiagnosticsPublisher(connection, state, documents);
+  let debounceMs = options.debounceMs ?? 25;
+  let debouncer = new Debouncer(debounceMs);
+  let root: string | undefined;
+  let loaded: Promise<unknown> | undefined;
+  let watchFiles = false;
+  let lensRefresh = false;
+
+  const load = (dir: string): Promise<unknown> => (loaded ??= queue.run(() => state.load(dir)));
+  const context: ServerContext = { connection, documents, state, queue, ready: async () => void (await (root !== undefined ? load(root) : loaded)) };
+
+  const recheck = (path: string): void => {
+    debouncer.schedule(path, () => {
+      void queue.run(async () => {
+        await state.fileChanged(path);
+        publisher.publish(path);
+      });
+    });
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
+    if (folder) root = uriToPath(folder);
+    const init = (params.initializationOptions ?? {}) as { debounceMs?: unknown };
+    if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) {
+      debounceMs = init.debounceMs;
+      debouncer = new Debouncer(debounceMs);
+    }
+    watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    return {
+      capabilities: { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } }, ...featureCapabilities },
+      serverInfo: { name: 'agentmark' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (root !== undefined) void load(root);
+    if (watchFiles) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        // A run's manifest is rewritten when it ends: the lenses' pass rates are read again then.
+        watchers: [{ globPattern: '**/{agentmark.json,agentmark.config.*,*.prompt.mdx,*.mdx,*.jsonl}' }, { globPattern: '**/.agentmark/runs/*/manifest.json' }],
+      });
+    }
+  });
+
+  connection.onDidOpenTextDocument(({ textDocument }) => {
+    const document = documents.open(textDocument.uri, textDocument.languageId, textDocument.version, textDocument.text);
+    const path = uriToPath(document.uri);
+    void load(root ?? dirname(path));
+    // The first look at a file is at once: only edits wait for a pause in typing.
+    void queue.run(async () => {
+      await state.fileChanged(path);
+      publisher.publish(path);
+    });
+  });
+
+  connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
+    if (!documents.change(textDocument.uri, textDocument.version, contentChanges)) return;
+    recheck(uriToPath(textDocument.uri));
+  });
+
+  connection.onDidSaveTextDocument(({ textDocument }) => {
+    // The config is TypeScript the server cannot run from a buffer: it is loaded again when saved.
+    const path = uriToPath(textDocument.uri);
+    if (path.includes('agentmark.config.')) recheck(path);
+  });
+
+  connection.onDidCloseTextDocument(({ textDocument }) => {
+    const path = uriToPath(textDocument.uri);
+    documents.close(textDocument.uri);
+    publisher.forget(path);
+    void connection.sendDiagnostics({ uri: textDocument.uri, diagnostics: [] });
+    // Closed without saving: the file on disk is what counts again.
+    recheck(path);
+  });
+
+  connection.onDidChangeWatchedFiles(({ changes }) => {
+    for (const change of changes) {
+      const path = uriToPath(change.uri);
+      if (path.endsWith(`${sep}manifest.json`) && path.includes(`${sep}.agentmark${sep}`)) {
+        if (lensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+      } else if (!documents.get(path)) recheck(path);
+    }
+  });
+
+  registerFeatures(context);
+  // For the bench: the heap after a full GC (when node runs with --expose-gc), to tell live data from slack.
+  connection.onRequest('agentmark/memory', () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage();
+  });
+
+  return new Promise((resolve) => {
+    let shutdown = false;
+    connection.onShutdown(() => {
+      shutdown = true;
+      debouncer.cancelAll();
+    });
+    connection.onExit(() => {
+      setSourceOverlay(undefined);
+      resolve(shutdown ? 0 : 1);
+    });
+    connection.listen();
+  });
+}
