@@ -84,6 +84,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Check agentmark.json, every prompt and every dataset; list every problem',
     load: () => import('./commands/validate.js'),
   },
+  import: {
+    summary: 'Write a project from promptfoo or OpenAI Evals files, with a report of what came over (import promptfoo | openai-evals)',
+    load: () => import('./commands/import.js'),
+  },
   migrate: {
     summary: "Write agentmark.config.ts from an AgentMark project's client (its eval functions) and list what differs",
     load: () => import('./commands/migrate.js'),

@@ -20,7 +20,7 @@ export interface LlmJudgeOptions {
   criteria?: string;
   /** Path (from the project root) of your own judge prompt, rendered with the same props. @default the shipped judges/llm-judge.prompt.mdx */
   prompt?: string;
-  /** Numeric schemas only: passed when score >= threshold. @default no verdict, only a score */
+  /** Numeric and categorical schemas: passed when the score (a category's value) >= threshold. @default no verdict, only a score */
   threshold?: number;
 }
 
@@ -80,6 +80,7 @@ async function createJudge(setup: JudgeSetup, ctx: ScorerContext): Promise<Score
     const hasExpectedOutput = expected !== undefined;
     const rendered = renderJudge(prompt, {
       input: JSON.stringify(params.input, null, 2),
+      item: params.input,
       output: outputText(params.output),
       expectedOutput: expected ?? '',
       hasExpectedOutput,

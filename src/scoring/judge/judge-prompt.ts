@@ -26,6 +26,8 @@ export async function loadJudgePrompt(path: string, scope?: PathScope): Promise<
 export interface JudgeProps {
   /** The row's input props as pretty JSON. */
   input: string;
+  /** The row's input props as they are, so a judge prompt of your own can read `props.item.question`. */
+  item?: Record<string, unknown>;
   output: string;
   /** Empty when the row has none; `hasExpectedOutput` tells the template which. */
   expectedOutput: string;
