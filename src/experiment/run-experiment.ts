@@ -2,7 +2,9 @@ import { relative } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt } from '../prompt/index.js';
-import { bindEvals } from '../scoring/index.js';
+import { bindEvals, ROW_SCORE, type BindContext, type BoundEval } from '../scoring/index.js';
+import { RowEvalCollector } from './row-eval-binder.js';
+import type { RowCheck } from './check-verdicts.js';
 import { snapshotRun } from '../provenance/index.js';
 import { fileHasher, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -43,12 +45,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       hint: `\`agentmark render\` and \`agentmark validate\` work on ${prompt.kind} prompts`,
     });
   }
-  const evalNames = options.skipEval ? [] : (prompt.testSettings.evals ?? []);
-  if (options.threshold !== undefined && evalNames.length === 0) {
-    throw new UsageError('USAGE_THRESHOLD_WITHOUT_EVALS', '--threshold needs evals that report passed, but this run has none', {
-      hint: options.skipEval ? 'drop --skip-eval' : 'add evals to test_settings.evals',
-    });
-  }
+  const promptEvalNames = options.skipEval ? [] : (prompt.testSettings.evals ?? []);
 
   // Before any provider is resolved: an unknown agent name is the user's mistake, said first.
   const agent = resolveAgent(config.agents, options.agent, prompt);
@@ -62,7 +59,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const refusal = new KeyRefusal(() => halt.abort());
   const caller = await createModelCaller(options, prompt, breaker);
   traceStartup('model caller created');
-  const bound = await bindEvals(evalNames, {
+  const bindContext: BindContext = {
     scores: project.scores,
     userScorers: config.scorers ?? {},
     promptSchema: prompt.frontmatter.object_config?.schema,
@@ -78,7 +75,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     configFile: config.path ?? config.client?.path,
     clientFailure: clientFailureOf(config),
     concurrency: options.concurrency ?? 20,
-  });
+  };
+  const bound = await bindEvals(promptEvalNames, bindContext);
   traceStartup('evals bound');
   if (options.batch) {
     const { checkBatchable } = await import('../batch/index.js');
@@ -93,12 +91,6 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       env: options.env ?? process.env,
     });
   }
-  if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
-    // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
-    throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold needs an eval that reports passed, but every eval here is numeric', {
-      hint: 'gate numeric scores with test_settings.score_thresholds instead',
-    });
-  }
 
   for (const warning of prompt.warnings) {
     const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
@@ -107,6 +99,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   for (const message of bound.warnings) await emit({ type: 'warning', message });
 
   const store = new RunStore(project.root);
+  const rowCollector = new RowEvalCollector();
   // The check reads the whole file; the run's fingerprint of it is hashed in that same read.
   const hasher = fileHasher(project.root, datasetPath);
   const plan = await planRows({
@@ -115,19 +108,26 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     inputSchema: prompt.inputSchema,
     // A label may name any eval the prompt declares (even under --skip-eval) or any scorer the
     // config registers: a calibration set shared by prompts is not wrong for naming the others'.
-    checkRow: verdictCheck(relative(project.root, datasetPath), [...(prompt.testSettings.evals ?? []), ...Object.keys(config.scorers ?? {})], project.scores),
+    checkRow: both(verdictCheck(relative(project.root, datasetPath), [...(prompt.testSettings.evals ?? []), ...Object.keys(config.scorers ?? {})], project.scores), rowCollector.check),
     onChunk: hasher.update,
     ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
   });
   const dataset = hasher.digest();
   traceStartup('dataset checked and hashed');
+  const rowEvals = options.skipEval || rowCollector.empty ? undefined : await rowCollector.bind(bound.evals, bindContext, { path: datasetPath, file: relative(project.root, datasetPath) }).catch(async (error: unknown) => {
+    await bound.close();
+    throw error;
+  });
+  const evalNames = [...promptEvalNames, ...(rowEvals?.rowOnly ?? [])];
+  const evals = [...bound.evals, ...(rowEvals?.bound ?? [])];
+  checkThreshold(options, evalNames, evals);
   const provenance = () => snapshotRun({ projectRoot: project.root, prompt, projectFile: project.configPath, configFile: config.path, rerunOf: options.rerunOf });
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
   traceStartup('run opened');
   try {
     const runner = agent === undefined ? undefined : await agentRunner(agent, options, prompt, caller);
-    return await runOpened({ options, prompt, caller, runner, evalNames, evals: bound.evals, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
+    return await runOpened({ options, prompt, caller, runner, evalNames, evals, ...(rowEvals === undefined ? {} : { rowEvals }), breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -137,10 +137,31 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   } finally {
     // Stops the scorer workers too: a scorer still running when the run ends is cut off.
     await bound.close();
+    await rowEvals?.close();
     await caller.close();
     // Also releases the run's lock, on every way out.
     await handle.close();
   }
+}
+
+/** Known before any call: `--threshold` needs evals, and evals that give verdicts (numeric scores never carry `passed`). */
+function checkThreshold(options: RunExperimentOptions, evalNames: readonly string[], evals: readonly BoundEval[]): void {
+  if (options.threshold === undefined) return;
+  if (evalNames.length === 0) {
+    throw new UsageError('USAGE_THRESHOLD_WITHOUT_EVALS', '--threshold needs evals that report passed, but this run has none', {
+      hint: options.skipEval ? 'drop --skip-eval' : 'add evals to test_settings.evals',
+    });
+  }
+  if (evals.every((e) => e.schema?.type === 'numeric') && !evalNames.includes(ROW_SCORE)) {
+    throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold needs an eval that reports passed, but every eval here is numeric', {
+      hint: 'gate numeric scores with test_settings.score_thresholds instead',
+    });
+  }
+}
+
+/** Both checks of a row; the first problem found. */
+function both(first: RowCheck, second: RowCheck): RowCheck {
+  return (row) => first(row) ?? second(row);
 }
 
 /** The options among `keys` that are set (exactOptionalPropertyTypes forbids passing undefined). */

@@ -6,7 +6,8 @@ import { resolveAgent } from '../agent/index.js';
 import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { loadPrompt, unknownKeysOfFile, type PromptWarning } from '../prompt/index.js';
-import { bindEvals } from '../scoring/index.js';
+import { bindEvals, type BindContext, type BoundEval } from '../scoring/index.js';
+import { RowEvalCollector } from './row-eval-binder.js';
 import { clientFailureOf } from './client-failure.js';
 
 export interface ValidationReport {
@@ -59,11 +60,13 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     } catch (error) {
       collect(error);
     }
+    let bindContext: BindContext | undefined;
+    let promptEvals: BoundEval[] = [];
     if (config) {
       try {
         checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
         resolveAgent(config.agents, undefined, prompt);
-        const bound = await bindEvals(prompt.testSettings.evals ?? [], {
+        bindContext = {
           scores: project.scores,
           userScorers: config.scorers ?? {},
           promptSchema: prompt.frontmatter.object_config?.schema,
@@ -75,7 +78,9 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
           projectFile: project.configPath,
           clientFailure: clientFailureOf(config),
-        });
+        };
+        const bound = await bindEvals(prompt.testSettings.evals ?? [], bindContext);
+        promptEvals = bound.evals;
         report.warnings.push(...bound.warnings);
       } catch (error) {
         collect(error);
@@ -94,10 +99,22 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     if (datasetsSeen.has(key)) continue;
     datasetsSeen.add(key);
     report.datasets++;
+    const rowEvals = new RowEvalCollector();
     try {
-      for await (const _row of readDataset(datasetPath, { inputSchema: prompt.inputSchema, onError: collect })) report.rows++;
+      for await (const row of readDataset(datasetPath, { inputSchema: prompt.inputSchema, onError: collect })) {
+        report.rows++;
+        rowEvals.check(row);
+      }
     } catch (error) {
       collect(error);
+    }
+    // The evals rows add are bound as a run binds them: an unknown name or a bad option is an error at its row.
+    if (bindContext !== undefined && !rowEvals.empty) {
+      try {
+        await (await rowEvals.bind(promptEvals, bindContext, { path: datasetPath, file: relative(project.root, datasetPath) })).close();
+      } catch (error) {
+        collect(error);
+      }
     }
   }
   return report;

@@ -77,6 +77,11 @@ export interface ScoredEval {
   untyped?: boolean;
   /** No verdict on this row (see EvalResult.skipped). */
   skipped?: boolean;
+  /**
+   * The eval is one other rows of the dataset carry (their `evals`), not this one: always with
+   * `skipped`, and left out of the eval's counts altogether (its n is the rows that carry it).
+   */
+  absent?: true;
 }
 
 /** What scoring reads of a row: its dataset index and its scored evals (a run's RowResult has them). */
