@@ -124,7 +124,7 @@ export function mapAssertion(a: Assertion): MappedAssert {
     const grader = str(a['provider']) ?? str((a['provider'] as Record<string, unknown> | undefined)?.['id']);
     const model = grader === undefined ? undefined : modelId(grader);
     if (model !== undefined) options['model'] = model.id;
-    return judged.scorer === 'llm_judge' ? bool('llm_judge', options, text) : { kind: 'builtin', base: judged.scorer, spec: { type: 'boolean', scorer: judged.scorer }, options };
+    return bool(judged.scorer, options);
   }
   if (type === 'javascript') return { kind: 'left-out', why: 'a javascript assertion must be inline code here' };
   if (type.startsWith('not-')) return { kind: 'left-out', why: `the negation of ${type.slice(4)} has no counterpart` };

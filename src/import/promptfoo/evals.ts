@@ -21,10 +21,16 @@ export class EvalRegistry {
 
   private map(assert: Assertion, from: SourceRef): Exclude<MappedAssert, { kind: 'left-out' }> | undefined {
     const type = str(assert.type) ?? '';
+    // is-json of JSON.parse(output) means what is-json of the output means: that transform changes nothing.
+    const parseOnly = (type === 'is-json' || type === 'contains-json') && /^\s*JSON\.parse\(output\);?\s*$/.test(str(assert['transform']) ?? '');
+    const transform = parseOnly ? undefined : str(assert['transform']);
+    const threshold = typeof assert['threshold'] === 'number' ? assert['threshold'] : undefined;
     const mapped: MappedAssert =
       type === 'javascript' && typeof assert['value'] === 'string' && !assert['value'].startsWith('file://')
-        ? { kind: 'config', base: 'javascript', spec: { type: 'boolean', description: 'promptfoo javascript assertion' }, source: javascriptScorer(assert['value'], typeof assert['threshold'] === 'number' ? assert['threshold'] : undefined), helper: 'promptfooResult' }
-        : mapAssertion(assert);
+        ? { kind: 'config', base: 'javascript', spec: { type: 'boolean', description: 'promptfoo javascript assertion' }, source: javascriptScorer(assert['value'], threshold, transform), helper: 'promptfooResult' }
+        : transform !== undefined
+          ? { kind: 'left-out', why: `it checks the output after a transform (${transform.trim()}), which only javascript assertions carry over` }
+          : mapAssertion(assert);
     if (mapped.kind === 'left-out') {
       this.ctx.result.leftOut.push({ what: `assertion ${type || '(no type)'}`, from, why: mapped.why, verbatim: JSON.stringify(assert, null, 2) });
       return undefined;

@@ -61,16 +61,23 @@ export async function importPromptfoo(sources: PromptfooSources): Promise<Import
   const registry = new EvalRegistry(ctx);
   const defaultTest = isRecord(config['defaultTest']) ? config['defaultTest'] : {};
   if (config['defaultTest'] !== undefined && !isRecord(config['defaultTest'])) result.leftOut.push({ what: 'defaultTest', from: doc.ref(['defaultTest']), why: 'a defaultTest from a file is not read: inline it' });
+  for (const key of Object.keys(defaultTest)) {
+    if (!['assert', 'vars', 'options'].includes(key)) result.leftOut.push({ what: `defaultTest key ${key}`, from: doc.ref(['defaultTest', key]), why: 'no counterpart', verbatim: JSON.stringify(defaultTest[key], null, 2) });
+  }
+  const defaultOptions = isRecord(defaultTest['options']) ? defaultTest['options'] : {};
+  const defaultTransform = str(defaultOptions['transform']);
   // A defaultTest assertion whose value reads vars differs per row: it goes on each row instead.
   const perRowDefaults: Array<{ assert: Assertion; from: ReturnType<typeof doc.ref> }> = [];
   (Array.isArray(defaultTest['assert']) ? defaultTest['assert'] : []).forEach((a: unknown, i: number) => {
     const from = doc.ref(['defaultTest', 'assert', i]);
     const assert = (isRecord(a) ? a : {}) as Assertion;
     if (hasTemplate(assert['value'])) perRowDefaults.push({ assert, from });
-    else registry.promptEval(assert, from);
+    else registry.promptEval(defaultTransform === undefined || assert['transform'] !== undefined ? assert : { ...assert, transform: defaultTransform }, from);
   });
-  const defaultOptions = isRecord(defaultTest['options']) ? defaultTest['options'] : {};
-  for (const key of Object.keys(defaultOptions)) result.leftOut.push({ what: `defaultTest options.${key}`, from: doc.ref(['defaultTest', 'options', key]), why: key === 'transform' ? 'output transforms have no counterpart: the evals see the raw output' : 'no counterpart', verbatim: JSON.stringify(defaultOptions[key], null, 2) });
+  for (const key of Object.keys(defaultOptions)) {
+    if (key === 'transform' && defaultTransform !== undefined) continue;
+    result.leftOut.push({ what: `defaultTest options.${key}`, from: doc.ref(['defaultTest', 'options', key]), why: key === 'provider' ? 'a grading provider per suite has no counterpart: judges use the run\'s judge model (--judge-model or judgeModel in agentmark.config.ts)' : 'no counterpart', verbatim: JSON.stringify(defaultOptions[key], null, 2) });
+  }
 
   const { tests, source } = await readTests(ctx, isRecord(defaultTest['vars']) ? defaultTest['vars'] : {});
   const perType = new Map<string, number>();
@@ -78,7 +85,8 @@ export async function importPromptfoo(sources: PromptfooSources): Promise<Import
     const taken = new Set<string>();
     const evals: RowEval[] = [];
     for (const { assert, from } of [...perRowDefaults, ...test.asserts]) {
-      const filled = { ...assert, value: fillTemplate(assert['value'], test.vars) } as Assertion;
+      const transform = assert['transform'] ?? test.transform ?? defaultTransform;
+      const filled = { ...assert, value: fillTemplate(assert['value'], test.vars), ...(transform === undefined ? {} : { transform }) } as Assertion;
       const made = registry.rowEval(filled, from, taken);
       if (made !== undefined) {
         evals.push(made);

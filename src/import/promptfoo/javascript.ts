@@ -46,18 +46,24 @@ function containsJson(output: string): { passed: boolean; reason: string } {
 /**
  * An inline `javascript` assertion as a config scorer. promptfoo runs the value as an expression
  * (or, when it has several lines or a `return`, as a function body) with `output` (the text) and
- * `context.vars` (the test's vars, here the row's input).
+ * `context.vars` (the test's vars, here the row's input). The code is promptfoo's, untyped: hence `any`.
  */
-export function javascriptScorer(code: string, threshold: number | undefined): string {
-  const body = /\breturn\b/.test(code) || code.trim().includes('\n') ? code.trim() : `return (${code.trim()});`;
-  const indented = body.split('\n').map((line) => `    ${line}`.trimEnd()).join('\n');
+export function javascriptScorer(code: string, threshold: number | undefined, transform?: string): string {
+  const asBody = (source: string): string => {
+    const body = /\breturn\b/.test(source) || source.trim().includes('\n') ? source.trim() : `return (${source.trim().replace(/;$/, '')});`;
+    return body.split('\n').map((line) => `    ${line}`.trimEnd()).join('\n');
+  };
+  // A transform (the test's options.transform or the assertion's) reshapes the output first, as in promptfoo.
+  const shaped = transform === undefined
+    ? ['  const shaped: any = text(output);']
+    : ['  const shaped: any = await (async (output: string, context: { vars: Record<string, any> }) => {', asBody(transform), '  })(text(output), context);'];
   return [
     'async ({ input, output }) => {',
-    '  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- promptfoo code reads vars freely',
     '  const context: { vars: Record<string, any> } = { vars: input };',
-    '  const result: unknown = await (async (output: string, context: { vars: Record<string, any> }) => {',
-    indented,
-    '  })(text(output), context);',
+    ...shaped,
+    '  const result: unknown = await (async (output: any, context: { vars: Record<string, any> }) => {',
+    asBody(code),
+    '  })(shaped, context);',
     `  return promptfooResult(result${threshold === undefined ? '' : `, ${threshold}`});`,
     '}',
   ].join('\n');

@@ -11,7 +11,8 @@ export interface TestCase {
   asserts: Array<{ assert: Assertion; from: SourceRef }>;
   description?: string;
   threshold?: number;
-  /** The test's grading provider (options.provider), for its judged assertions. */
+  /** options.transform: reshapes the output before the test's assertions. */
+  transform?: string;
   from: SourceRef;
 }
 
@@ -86,15 +87,17 @@ export async function readTests(ctx: PromptfooContext, defaultVars: Record<strin
   const tests: TestCase[] = [];
   for (const t of rawTests) {
     const own = isRecord(t.value['vars']) ? t.value['vars'] : {};
-    const vars = await inlineVars({ ...defaultVars, ...own }, t.from, ctx);
     const asserts = (Array.isArray(t.value['assert']) ? t.value['assert'] : []).map((a: unknown, k: number) => ({ assert: (isRecord(a) ? a : { type: undefined }) as Assertion, from: t.assertRef(k) }));
-    const combos = expandArrays(vars);
+    // Arrays written in the test expand; a list read from a file:// var is one value (promptfoo's order).
+    const combos = expandArrays({ ...defaultVars, ...own });
     if (combos.length > 1) ctx.result.notes.push({ what: 'test vars', from: t.from, why: `array-valued vars expanded into ${combos.length} rows, one per combination, as promptfoo runs them` });
     for (const combo of combos) {
-      const test: TestCase = { vars: combo, asserts, from: t.from };
+      const test: TestCase = { vars: await inlineVars(combo, t.from, ctx), asserts, from: t.from };
       const description = str(t.value['description']);
       if (description !== undefined) test.description = description;
       if (typeof t.value['threshold'] === 'number') test.threshold = t.value['threshold'];
+      const options = isRecord(t.value['options']) ? t.value['options'] : {};
+      if (typeof options['transform'] === 'string') test.transform = options['transform'];
       tests.push(test);
     }
     for (const key of Object.keys(t.value)) {
@@ -103,7 +106,10 @@ export async function readTests(ctx: PromptfooContext, defaultVars: Record<strin
       }
     }
     const options = isRecord(t.value['options']) ? t.value['options'] : {};
-    for (const key of Object.keys(options)) ctx.result.leftOut.push({ what: `test options.${key}`, from: t.from, why: key === 'transform' ? 'output transforms have no counterpart: the evals see the raw output' : 'no counterpart', verbatim: JSON.stringify(options[key], null, 2) });
+    for (const key of Object.keys(options)) {
+      if (key === 'transform' && typeof options[key] === 'string') continue;
+      ctx.result.leftOut.push({ what: `test options.${key}`, from: t.from, why: 'no counterpart', verbatim: JSON.stringify(options[key], null, 2) });
+    }
   }
   return { tests, source };
 }
