@@ -81,7 +81,7 @@ describe('agentmark import openai-evals', () => {
     expect(JSON.stringify(judged?.body)).toContain('Country: France\\nExpected: Paris\\nAnswer: Paris\\nIs the answer correct?');
     // 'says city' fails every row: exit 1 is the gate, not an error.
     expect(run.code).toBe(1);
-  });
+  }, 180_000);
 
   it('takes items from --items, keeps a sample as the row output, and names a missing file', async () => {
     const imported = await cli(['import', 'openai-evals', 'src/eval.json', '--items', 'src/items.jsonl', '--run', 'src/missing.json', '-o', 'out']);

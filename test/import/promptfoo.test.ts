@@ -83,7 +83,7 @@ describe('agentmark import promptfoo', () => {
       // Paris: the 3, the filled contains, 21 of its own (all but python and perplexity), and row_score (it has a threshold).
       expect(rows.map((row) => Object.keys(row.evals).length).sort((a, b) => a - b)).toEqual([6, 6, 6, 6, 6, 6, 26, 26]);
     }
-  });
+  }, 180_000);
 
   it('maps the judge, embedding and tool-call assertions to their scorers', async () => {
     const imported = await cli(['import', 'promptfoo', 'judges-src/promptfooconfig.yaml', '-o', 'out']);

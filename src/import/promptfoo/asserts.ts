@@ -42,6 +42,7 @@ const OVERLAP: Record<string, { scorer: string; threshold: number }> = {
 
 /** Every assertion type this importer knows, for the guide's table and the "unknown" message. */
 export const KNOWN_ASSERTIONS = [
+  'not-starts-with', 'not-contains', 'not-icontains', 'not-regex', 'not-contains-any', 'not-icontains-any',
   'equals', 'contains', 'icontains', 'contains-any', 'icontains-any', 'contains-all', 'icontains-all', 'regex', 'starts-with',
   'is-json', 'contains-json', 'is-valid-openai-tools-call', 'is-valid-function-call', 'is-valid-openai-function-call', 'javascript', 'python',
   'similar', 'levenshtein', 'latency', 'cost', 'word-count', ...Object.keys(JUDGED), ...Object.keys(OVERLAP),
@@ -78,6 +79,8 @@ export function mapAssertion(a: Assertion): MappedAssert {
     case 'regex':
     case 'not-regex':
       return needText((pattern) => bool(type === 'regex' ? 'regex' : 'not_regex', { pattern }));
+    case 'not-starts-with':
+      return needText((v) => bool('not_regex', { pattern: `^${anyOf([v])}` }));
     case 'starts-with':
       return needText((v) => bool('starts_with', { value: v, trim: false }));
     case 'is-json':

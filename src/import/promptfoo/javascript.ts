@@ -57,14 +57,16 @@ export function javascriptScorer(code: string, threshold: number | undefined, tr
   const shaped = transform === undefined
     ? ['  const shaped: any = text(output);']
     : ['  const shaped: any = await (async (output: string, context: { vars: Record<string, any> }) => {', asBody(transform), '  })(text(output), context);'];
+  // As in promptfoo, code that throws (JSON.parse of a non-JSON answer) fails the assertion.
   return [
     'async ({ input, output }) => {',
     '  const context: { vars: Record<string, any> } = { vars: input };',
-    ...shaped,
-    '  const result: unknown = await (async (output: any, context: { vars: Record<string, any> }) => {',
-    asBody(code),
-    '  })(shaped, context);',
-    `  return promptfooResult(result${threshold === undefined ? '' : `, ${threshold}`});`,
+    '  try {',
+    ...[...shaped, '  const result: unknown = await (async (output: any, context: { vars: Record<string, any> }) => {', asBody(code), '  })(shaped, context);'].map((line) => `  ${line}`),
+    `    return promptfooResult(result${threshold === undefined ? '' : `, ${threshold}`});`,
+    '  } catch (error) {',
+    "    return { passed: false, reason: `threw: ${error instanceof Error ? error.message : String(error)}` };",
+    '  }',
     '}',
   ].join('\n');
 }

@@ -89,7 +89,8 @@ export async function readTests(ctx: PromptfooContext, defaultVars: Record<strin
     const own = isRecord(t.value['vars']) ? t.value['vars'] : {};
     const asserts = (Array.isArray(t.value['assert']) ? t.value['assert'] : []).map((a: unknown, k: number) => ({ assert: (isRecord(a) ? a : { type: undefined }) as Assertion, from: t.assertRef(k) }));
     // Arrays written in the test expand; a list read from a file:// var is one value (promptfoo's order).
-    const combos = expandArrays({ ...defaultVars, ...own });
+    const testOptions = isRecord(t.value['options']) ? t.value['options'] : {};
+    const combos = expandArrays({ ...defaultVars, ...own }, testOptions['disableVarExpansion'] === true);
     if (combos.length > 1) ctx.result.notes.push({ what: 'test vars', from: t.from, why: `array-valued vars expanded into ${combos.length} rows, one per combination, as promptfoo runs them` });
     for (const combo of combos) {
       const test: TestCase = { vars: await inlineVars(combo, t.from, ctx), asserts, from: t.from };
@@ -107,7 +108,7 @@ export async function readTests(ctx: PromptfooContext, defaultVars: Record<strin
     }
     const options = isRecord(t.value['options']) ? t.value['options'] : {};
     for (const key of Object.keys(options)) {
-      if (key === 'transform' && typeof options[key] === 'string') continue;
+      if ((key === 'transform' && typeof options[key] === 'string') || key === 'disableVarExpansion') continue;
       ctx.result.leftOut.push({ what: `test options.${key}`, from: t.from, why: 'no counterpart', verbatim: JSON.stringify(options[key], null, 2) });
     }
   }

@@ -34,11 +34,14 @@ export async function inlineVars(vars: Record<string, unknown>, from: SourceRef,
   return out;
 }
 
-/** promptfoo runs a test once per combination of its array-valued vars. */
-export function expandArrays(vars: Record<string, unknown>): Array<Record<string, unknown>> {
+/**
+ * promptfoo runs a test once per combination of its vars that are lists of strings; a list of
+ * anything else (chat history objects) is one value, as is every list with `disableVarExpansion`.
+ */
+export function expandArrays(vars: Record<string, unknown>, disabled = false): Array<Record<string, unknown>> {
   let combos: Array<Record<string, unknown>> = [{}];
   for (const [name, value] of Object.entries(vars)) {
-    const values = Array.isArray(value) ? value : [value];
+    const values = Array.isArray(value) && !disabled && typeof value[0] === 'string' ? value : [value];
     combos = combos.flatMap((combo) => values.map((v) => ({ ...combo, [name]: v })));
   }
   return combos;
