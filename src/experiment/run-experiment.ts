@@ -68,6 +68,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     projectRoot: project.root,
     promptPath: prompt.path,
     pathScope: projectScope(project),
+    tools: config.tools,
+    promptTools: prompt.frontmatter.text_config?.tools,
     evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
     projectFile: project.configPath,
     // User scorers then run in worker threads, where one that never returns can be stopped.

@@ -75,6 +75,8 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           projectRoot: project.root,
           promptPath: prompt.path,
           pathScope: projectScope(project),
+          tools: config.tools,
+          promptTools: prompt.frontmatter.text_config?.tools,
           evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
           projectFile: project.configPath,
           clientFailure: clientFailureOf(config),

@@ -1,3 +1,4 @@
+import type { Tool } from 'ai';
 import { basename } from 'node:path';
 import { closestMatch, EvalBindingError } from '../errors/index.js';
 import type { SourceLocation } from '../errors/index.js';
@@ -40,6 +41,9 @@ export interface BindContext {
    * it registers, so it fails naming the client and the reason rather than as an unknown name.
    */
   clientFailure?: { file: string; reason: string } | undefined;
+  /** Tools registered in agentmark.config.ts, and the prompt's `text_config.tools` (for is_valid_tools_call). */
+  tools?: Readonly<Record<string, Tool>> | undefined;
+  promptTools?: readonly string[] | undefined;
   /** Rows scored at once; bounds the worker pool (with the core count). @default 10 */
   concurrency?: number;
 }
@@ -82,6 +86,8 @@ async function createBuiltin(
     projectRoot: ctx.projectRoot,
     promptPath: ctx.promptPath,
     pathScope: ctx.pathScope,
+    tools: ctx.tools,
+    promptTools: ctx.promptTools,
     ...(written !== undefined
       ? { locateOption: () => Promise.resolve(written) }
       : file === undefined

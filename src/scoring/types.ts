@@ -1,3 +1,4 @@
+import type { Tool } from 'ai';
 import type { ChatMessage } from '../prompt/types.js';
 import type { PathScope } from '../project/path-scope.js';
 import type { ScoreSchema } from '../project/types.js';
@@ -117,6 +118,10 @@ export interface ScorerContext {
   pathScope?: PathScope | undefined;
   /** Where one of this eval's options is written (agentmark.json's `scores.<name>.options.<key>`). */
   locateOption?: (key: string) => Promise<SourceLocation>;
+  /** Tools registered in agentmark.config.ts (`is_valid_tools_call` reads their schemas). */
+  tools?: Readonly<Record<string, Tool>> | undefined;
+  /** The prompt's `text_config.tools`: the tools its calls may name. */
+  promptTools?: readonly string[] | undefined;
 }
 
 /** A built-in scorer: a factory that turns validated options into a Scorer. */

@@ -8,6 +8,7 @@ import { performanceScorers } from './performance.js';
 import { similarityScorers } from './similarity.js';
 import { textCheckScorers } from './text-checks.js';
 import { textMatchScorers } from './text-match.js';
+import { toolCallScorers } from './valid-tool-calls.js';
 
 /** Every built-in scorer by name, in the order `--help` style listings show them. */
 export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.freeze(
@@ -20,6 +21,7 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...overlapScorers,
       ...numericScorers,
       ...agentScorers,
+      ...toolCallScorers,
       ...performanceScorers,
       ...judgeScorers,
     ].map((scorer) => [scorer.name, scorer]),
