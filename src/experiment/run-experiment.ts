@@ -64,6 +64,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     userScorers: config.scorers ?? {},
     promptSchema: prompt.frontmatter.object_config?.schema,
     judge: caller.judge,
+    embed: caller.embed,
     judgeModel: options.judgeModel ?? config.judgeModel,
     projectRoot: project.root,
     promptPath: prompt.path,

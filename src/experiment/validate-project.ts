@@ -72,6 +72,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           promptSchema: prompt.frontmatter.object_config?.schema,
           // Binding checks a judge eval's options and prompt; validate never calls the judge.
           judge: () => Promise.reject(new Error('validate does not call judge models')),
+          embed: () => Promise.reject(new Error('validate does not call embedding models')),
           projectRoot: project.root,
           promptPath: prompt.path,
           pathScope: projectScope(project),

@@ -11,7 +11,7 @@ import { locateOption, locateScoreField } from './locate-option.js';
 
 /** Built-ins that can return a categorical `label` (the judge answers with one of the categories). */
 const LABEL_SCORERS: ReadonlySet<string> = new Set(['llm_judge']);
-import type { BoundEval, BuiltinScorer, EvalControl, EvalResult, JudgeFn, Scorer, ScorerControl } from './types.js';
+import type { BoundEval, BuiltinScorer, EmbedFn, EvalControl, EvalResult, JudgeFn, Scorer, ScorerControl } from './types.js';
 import { ScorerPool } from './workers/scorer-pool.js';
 
 export interface BindContext {
@@ -22,6 +22,7 @@ export interface BindContext {
   /** The prompt's object_config.schema (json_schema's default). */
   promptSchema?: JSONSchema7 | undefined;
   judge?: JudgeFn | undefined;
+  embed?: EmbedFn | undefined;
   judgeModel?: string | undefined;
   projectRoot: string;
   promptPath: string;
@@ -82,6 +83,7 @@ async function createBuiltin(
     schema,
     promptSchema: ctx.promptSchema,
     judge: ctx.judge,
+    embed: ctx.embed,
     judgeModel: ctx.judgeModel,
     projectRoot: ctx.projectRoot,
     promptPath: ctx.promptPath,

@@ -99,6 +99,9 @@ export interface ScoredRow {
 /** Calls a model for an LLM judge; the runner wires it to the same cache, retries and timeouts as main calls. */
 export type JudgeFn = (request: ModelRequest) => Promise<ModelResponse>;
 
+/** Embeds a text with `provider/model` (the `similar` scorer); cached and counted like a judge call. */
+export type EmbedFn = (modelName: string, text: string) => Promise<number[]>;
+
 /** What a built-in's `create` may need besides its options. */
 export interface ScorerContext {
   /** The eval name being bound (for messages). */
@@ -108,6 +111,8 @@ export interface ScorerContext {
   /** The prompt's `object_config.schema`, for `json_schema` without its own schema. */
   promptSchema: JSONSchema7 | undefined;
   judge: JudgeFn | undefined;
+  /** Embeddings for `similar`; absent where no model may be called. */
+  embed?: EmbedFn | undefined;
   /** Judge model when the eval's options name none. */
   judgeModel: string | undefined;
   /** Absolute project root; judge prompt paths in options resolve against it. */

@@ -6,6 +6,7 @@ import { numericScorers } from './numeric.js';
 import { overlapScorers } from './overlap-scorers.js';
 import { performanceScorers } from './performance.js';
 import { similarityScorers } from './similarity.js';
+import { embeddingScorers } from './embedding-similarity.js';
 import { textCheckScorers } from './text-checks.js';
 import { textMatchScorers } from './text-match.js';
 import { toolCallScorers } from './valid-tool-calls.js';
@@ -18,6 +19,7 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...textCheckScorers,
       ...jsonScorers,
       ...similarityScorers,
+      ...embeddingScorers,
       ...overlapScorers,
       ...numericScorers,
       ...agentScorers,
