@@ -64,10 +64,13 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     userScorers: config.scorers ?? {},
     promptSchema: prompt.frontmatter.object_config?.schema,
     judge: caller.judge,
+    embed: caller.embed,
     judgeModel: options.judgeModel ?? config.judgeModel,
     projectRoot: project.root,
     promptPath: prompt.path,
     pathScope: projectScope(project),
+    tools: config.tools,
+    promptTools: prompt.frontmatter.text_config?.tools,
     evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
     projectFile: project.configPath,
     // User scorers then run in worker threads, where one that never returns can be stopped.

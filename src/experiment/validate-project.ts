@@ -72,9 +72,12 @@ export async function validateProject(project: Project, promptPaths: string[]): 
           promptSchema: prompt.frontmatter.object_config?.schema,
           // Binding checks a judge eval's options and prompt; validate never calls the judge.
           judge: () => Promise.reject(new Error('validate does not call judge models')),
+          embed: () => Promise.reject(new Error('validate does not call embedding models')),
           projectRoot: project.root,
           promptPath: prompt.path,
           pathScope: projectScope(project),
+          tools: config.tools,
+          promptTools: prompt.frontmatter.text_config?.tools,
           evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
           projectFile: project.configPath,
           clientFailure: clientFailureOf(config),

@@ -1,3 +1,4 @@
+import type { Tool } from 'ai';
 import { basename } from 'node:path';
 import { closestMatch, EvalBindingError } from '../errors/index.js';
 import type { SourceLocation } from '../errors/index.js';
@@ -10,7 +11,7 @@ import { locateOption, locateScoreField } from './locate-option.js';
 
 /** Built-ins that can return a categorical `label` (the judge answers with one of the categories). */
 const LABEL_SCORERS: ReadonlySet<string> = new Set(['llm_judge']);
-import type { BoundEval, BuiltinScorer, EvalControl, EvalResult, JudgeFn, Scorer, ScorerControl } from './types.js';
+import type { BoundEval, BuiltinScorer, EmbedFn, EvalControl, EvalResult, JudgeFn, Scorer, ScorerControl } from './types.js';
 import { ScorerPool } from './workers/scorer-pool.js';
 
 export interface BindContext {
@@ -21,6 +22,7 @@ export interface BindContext {
   /** The prompt's object_config.schema (json_schema's default). */
   promptSchema?: JSONSchema7 | undefined;
   judge?: JudgeFn | undefined;
+  embed?: EmbedFn | undefined;
   judgeModel?: string | undefined;
   projectRoot: string;
   promptPath: string;
@@ -40,6 +42,9 @@ export interface BindContext {
    * it registers, so it fails naming the client and the reason rather than as an unknown name.
    */
   clientFailure?: { file: string; reason: string } | undefined;
+  /** Tools registered in agentmark.config.ts, and the prompt's `text_config.tools` (for is_valid_tools_call). */
+  tools?: Readonly<Record<string, Tool>> | undefined;
+  promptTools?: readonly string[] | undefined;
   /** Rows scored at once; bounds the worker pool (with the core count). @default 10 */
   concurrency?: number;
 }
@@ -78,10 +83,13 @@ async function createBuiltin(
     schema,
     promptSchema: ctx.promptSchema,
     judge: ctx.judge,
+    embed: ctx.embed,
     judgeModel: ctx.judgeModel,
     projectRoot: ctx.projectRoot,
     promptPath: ctx.promptPath,
     pathScope: ctx.pathScope,
+    tools: ctx.tools,
+    promptTools: ctx.promptTools,
     ...(written !== undefined
       ? { locateOption: () => Promise.resolve(written) }
       : file === undefined

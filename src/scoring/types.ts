@@ -1,3 +1,4 @@
+import type { Tool } from 'ai';
 import type { ChatMessage } from '../prompt/types.js';
 import type { PathScope } from '../project/path-scope.js';
 import type { ScoreSchema } from '../project/types.js';
@@ -98,6 +99,9 @@ export interface ScoredRow {
 /** Calls a model for an LLM judge; the runner wires it to the same cache, retries and timeouts as main calls. */
 export type JudgeFn = (request: ModelRequest) => Promise<ModelResponse>;
 
+/** Embeds a text with `provider/model` (the `similar` scorer); cached and counted like a judge call. */
+export type EmbedFn = (modelName: string, text: string) => Promise<number[]>;
+
 /** What a built-in's `create` may need besides its options. */
 export interface ScorerContext {
   /** The eval name being bound (for messages). */
@@ -107,6 +111,8 @@ export interface ScorerContext {
   /** The prompt's `object_config.schema`, for `json_schema` without its own schema. */
   promptSchema: JSONSchema7 | undefined;
   judge: JudgeFn | undefined;
+  /** Embeddings for `similar`; absent where no model may be called. */
+  embed?: EmbedFn | undefined;
   /** Judge model when the eval's options name none. */
   judgeModel: string | undefined;
   /** Absolute project root; judge prompt paths in options resolve against it. */
@@ -117,6 +123,10 @@ export interface ScorerContext {
   pathScope?: PathScope | undefined;
   /** Where one of this eval's options is written (agentmark.json's `scores.<name>.options.<key>`). */
   locateOption?: (key: string) => Promise<SourceLocation>;
+  /** Tools registered in agentmark.config.ts (`is_valid_tools_call` reads their schemas). */
+  tools?: Readonly<Record<string, Tool>> | undefined;
+  /** The prompt's `text_config.tools`: the tools its calls may name. */
+  promptTools?: readonly string[] | undefined;
 }
 
 /** A built-in scorer: a factory that turns validated options into a Scorer. */

@@ -14,10 +14,9 @@ async function bindError(names: string[], ctx = context()): Promise<EvalBindingE
 describe('bindEvals', () => {
   it('lists every built-in', () => {
     expect(Object.keys(builtinScorers)).toEqual([
-      'exact_match', 'contains', 'not_contains', 'regex', 'starts_with', 'one_of',
-      'contains_any', 'contains_all', 'not_regex', 'word_count',
-      'json_valid', 'json_schema', 'json_fields', 'levenshtein',
-      'bleu', 'gleu', 'rouge_n', 'rouge_l', 'meteor', 'numeric', 'tool_calls',
+      'exact_match', 'contains', 'icontains', 'not_contains', 'regex', 'starts_with', 'one_of', 'contains_any',
+      'contains_all', 'not_regex', 'word_count', 'json_valid', 'json_schema', 'json_fields', 'levenshtein',
+      'similar', 'bleu', 'gleu', 'rouge_n', 'rouge_l', 'meteor', 'numeric', 'tool_calls', 'is_valid_tools_call',
       'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'llm_judge', 'accuracy',
     ]);
     for (const scorer of Object.values(builtinScorers)) expect(scorer.description.length).toBeGreaterThan(10);

@@ -6,8 +6,10 @@ import { numericScorers } from './numeric.js';
 import { overlapScorers } from './overlap-scorers.js';
 import { performanceScorers } from './performance.js';
 import { similarityScorers } from './similarity.js';
+import { embeddingScorers } from './embedding-similarity.js';
 import { textCheckScorers } from './text-checks.js';
 import { textMatchScorers } from './text-match.js';
+import { toolCallScorers } from './valid-tool-calls.js';
 
 /** Every built-in scorer by name, in the order `--help` style listings show them. */
 export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.freeze(
@@ -17,9 +19,11 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...textCheckScorers,
       ...jsonScorers,
       ...similarityScorers,
+      ...embeddingScorers,
       ...overlapScorers,
       ...numericScorers,
       ...agentScorers,
+      ...toolCallScorers,
       ...performanceScorers,
       ...judgeScorers,
     ].map((scorer) => [scorer.name, scorer]),
