@@ -43,8 +43,8 @@ describe('agentmark import openai-evals', () => {
       exact: 'exact_match',
       not_the_country: 'config',
       mentions_capital: 'contains',
-      mentions_capital_any_case: 'contains',
-      says_city: 'contains',
+      mentions_capital_any_case: 'icontains',
+      says_city: 'icontains',
       fuzzy: 'config',
       bleu: 'bleu',
       gleu: 'gleu',
@@ -56,7 +56,7 @@ describe('agentmark import openai-evals', () => {
       confidence: 'llm_judge',
       blend: 'config',
     });
-    expect(project.scores['says_city']?.options).toEqual({ value: 'city', ignoreCase: true });
+    expect(project.scores['says_city']?.options).toEqual({ value: 'city' });
     expect(project.scores['rouge_2']?.options).toEqual({ n: 2, threshold: 0.5 });
 
     const out = join(dir, 'out');

@@ -52,11 +52,11 @@ describe('agentmark import promptfoo', () => {
     // The templated defaultTest `contains {{city}}` is filled per row; the test's asserts follow.
     expect(rows[0]?.evals?.slice(0, 3)).toEqual([
       { name: 'contains', options: { value: 'Paris' } },
-      { name: 'contains_2', options: { value: 'paris', ignoreCase: true }, weight: 2 },
+      { name: 'icontains', options: { value: 'paris' }, weight: 2 },
       { name: 'contains_any', options: { values: ['Louvre', 'Eiffel'] } },
     ]);
     expect(rows.slice(1).map((r) => r.evals)).toEqual([
-      [{ name: 'contains', options: { value: 'Rome' } }, { name: 'contains_2', options: { value: 'Rome' } }, { name: 'contains_3', options: { value: 'rome', ignoreCase: true } }],
+      [{ name: 'contains', options: { value: 'Rome' } }, { name: 'contains_2', options: { value: 'Rome' } }, { name: 'icontains', options: { value: 'rome' } }],
       [{ name: 'contains', options: { value: 'Oslo' } }, 'javascript_3', { name: 'one_of', options: { values: ['Oslo'], trim: false } }],
       [{ name: 'contains', options: { value: 'Lima' } }, { name: 'starts_with', options: { value: 'Lima', trim: false } }, { name: 'llm_judge', options: { criteria: 'is about Peru' } }],
     ]);

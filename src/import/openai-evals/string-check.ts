@@ -25,7 +25,7 @@ export function isOperation(value: unknown): value is Operation {
 
 /**
  * string_check → a built-in where one does the same (`eq` exact_match without trimming, `like`
- * contains, `ilike` contains ignoring case), else a config scorer comparing the two templates.
+ * contains, `ilike` icontains), else a config scorer comparing the two templates.
  */
 export function importStringCheck(grader: Grader, path: Array<string | number>, ctx: GraderContext): string | undefined {
   const from = ctx.doc.ref(path);
@@ -48,7 +48,7 @@ export function importStringCheck(grader: Grader, path: Array<string | number>, 
         ? literal
           ? { scorer: 'one_of', options: { values: [reference], trim: false } }
           : { scorer: 'exact_match', options: { trim: false } }
-        : { scorer: 'contains', options: operation === 'ilike' ? { ...value, ignoreCase: true } : value };
+        : { scorer: operation === 'ilike' ? 'icontains' : 'contains', options: value };
     const used = ctx.builder.addScore(name, { type: 'boolean', description, ...bound });
     ctx.result.imported.push({ what: label, from, to: `eval ${used} (${bound.scorer})` });
     return used;

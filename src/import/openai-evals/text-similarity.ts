@@ -68,7 +68,9 @@ export function importTextSimilarity(grader: Grader, path: Array<string | number
     return undefined;
   }
   const options = { ...target.options, threshold, ...(isLiteral(reference) ? { value: reference } : {}) };
-  const used = ctx.builder.addScore(name, { type: 'numeric', min: 0, max: 1, description, scorer: target.scorer, options });
+  // A cosine lies in -1..1; the overlap metrics in 0..1.
+  const range = target.scorer === 'similar' ? { min: -1, max: 1 } : { min: 0, max: 1 };
+  const used = ctx.builder.addScore(name, { type: 'numeric', ...range, description, scorer: target.scorer, options });
   ctx.result.imported.push({ what: label, from, to: `eval ${used} (${target.scorer})` });
   if (target.note !== undefined) ctx.result.notes.push({ what: label, from, why: target.note });
   return used;

@@ -63,8 +63,9 @@ export function mapAssertion(a: Assertion): MappedAssert {
     case 'equals':
       return text === undefined ? { kind: 'left-out', why: 'equals with a non-string value (JSON) has no counterpart; use is-json with a schema' } : bool('one_of', { values: [text], trim: false });
     case 'contains':
+      return needText((v) => bool('contains', { value: v }));
     case 'icontains':
-      return needText((v) => bool('contains', type === 'icontains' ? { value: v, ignoreCase: true } : { value: v }));
+      return needText((v) => bool('icontains', { value: v }));
     case 'not-contains':
     case 'not-icontains':
       return needText((v) => bool('not_contains', type === 'not-icontains' ? { value: v, ignoreCase: true } : { value: v }));
@@ -92,7 +93,8 @@ export function mapAssertion(a: Assertion): MappedAssert {
     case 'is-valid-openai-function-call':
       return bool('is_valid_tools_call', {});
     case 'similar':
-      return needText((v) => ranged('similar', { value: v, threshold: threshold ?? 0.75 }));
+      // A cosine: -1..1.
+      return needText((v) => ({ kind: 'builtin', base: 'similar', spec: { type: 'numeric', min: -1, max: 1, scorer: 'similar' }, options: { value: v, threshold: threshold ?? 0.75 } }));
     case 'levenshtein':
       return needText((v) => ({
         kind: 'config',
