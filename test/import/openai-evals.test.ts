@@ -35,7 +35,7 @@ describe('agentmark import openai-evals', () => {
     expect(imported.stderr).toBe('');
     // The python grader is kept in the report, not run: something was left out.
     expect(imported.code).toBe(1);
-    expect(imported.stdout).toContain('Not imported (1):\n  src/eval.json:57: python "length check": python graders are not run');
+    expect(imported.stdout).toContain('Not imported (1):\n  src/eval.json:58: python "length check": python graders are not run');
     const report = await readFile(join(dir, 'out', 'IMPORT.md'), 'utf8');
     expect(report).toContain("    return 1.0 if len(sample['output_text']) < 40 else 0.0");
     const project = JSON.parse(await readFile(join(dir, 'out', 'agentmark.json'), 'utf8')) as { scores: Record<string, { scorer?: string; options?: unknown }> };
@@ -52,6 +52,7 @@ describe('agentmark import openai-evals', () => {
       rouge_1: 'rouge_n',
       rouge_2: 'rouge_n',
       rouge_l: 'rouge_l',
+      cosine: 'similar',
       correctness: 'llm_judge',
       confidence: 'llm_judge',
       blend: 'config',
@@ -75,6 +76,8 @@ describe('agentmark import openai-evals', () => {
       expect(row.evals['correctness']).toMatchObject({ label: 'correct', passed: true });
       expect(row.evals['confidence']).toMatchObject({ score: 4, passed: true });
       expect(row.evals['blend']?.score).toBe(1);
+      // The answer is the reference: a cosine of 1 on the loopback server's embeddings.
+      expect(row.evals['cosine']).toMatchObject({ score: 1, passed: true });
     }
     // The judge was given the grader's own messages, with the item's fields and the answer filled in.
     const judged = server.requests.find((r) => JSON.stringify(r.body).includes('You grade answers about capital cities.'));
