@@ -10,7 +10,7 @@ import { builtinScorers } from './builtins/index.js';
 import { locateOption, locateScoreField } from './locate-option.js';
 
 /** Built-ins that can return a categorical `label` (the judge answers with one of the categories). */
-const LABEL_SCORERS: ReadonlySet<string> = new Set(['llm_judge']);
+const LABEL_SCORERS: ReadonlySet<string> = new Set(['llm_judge', 'factuality']);
 import type { BoundEval, BuiltinScorer, EmbedFn, EvalControl, EvalResult, JudgeFn, Scorer, ScorerControl } from './types.js';
 import { ScorerPool } from './workers/scorer-pool.js';
 

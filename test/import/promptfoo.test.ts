@@ -19,6 +19,24 @@ const cli = (args: string[], cwd = dir) => runCli(args, { cwd, env: { OPENAI_BAS
 const read = (path: string) => readFile(join(dir, path), 'utf8');
 const rowsOf = async (path: string) => (await read(path)).trim().split('\n').map((line) => JSON.parse(line) as { input: Record<string, unknown>; evals?: unknown[]; threshold?: number });
 
+/** A value of the schema's shape: strings, the first enum value, numbers at their minimum, lists of minItems (at least one). */
+function answerFor(schema: Record<string, unknown>): unknown {
+  if (Array.isArray(schema['enum'])) return schema['enum'][0];
+  switch (schema['type']) {
+    case 'object':
+      return Object.fromEntries(Object.entries((schema['properties'] ?? {}) as Record<string, Record<string, unknown>>).map(([k, v]) => [k, answerFor(v)]));
+    case 'array':
+      return Array.from({ length: Math.max(1, Number(schema['minItems'] ?? 1)) }, () => answerFor((schema['items'] ?? {}) as Record<string, unknown>));
+    case 'number':
+    case 'integer':
+      return Number(schema['minimum'] ?? 0);
+    case 'boolean':
+      return true;
+    default:
+      return 'The Eiffel Tower is in Paris.';
+  }
+}
+
 type JsonlRow = { model?: string; evals: Record<string, { error?: string | null }> };
 
 describe('agentmark import promptfoo', () => {
@@ -87,22 +105,37 @@ describe('agentmark import promptfoo', () => {
 
   it('maps the judge, embedding and tool-call assertions to their scorers', async () => {
     const imported = await cli(['import', 'promptfoo', 'judges-src/promptfooconfig.yaml', '-o', 'out']);
-    expect(imported.code).toBe(0);
+    // The provider's tools are not offered to the prompt (they need code): named, and their schemas kept for the check.
+    expect(imported.code).toBe(1);
+    expect(imported.stdout).toContain('Not imported (1):\n  judges-src/promptfooconfig.yaml:6: provider openai:gpt-4o-mini config.tools: the prompt is not offered these tools');
     const [row] = await rowsOf('out/datasets/tests.jsonl');
     expect(row?.evals).toEqual([
       { name: 'similar', options: { value: 'The Eiffel Tower is in Paris.', threshold: 0.8 } },
-      { name: 'factuality', options: { value: 'The Eiffel Tower is in Paris.' } },
+      'factuality',
       { name: 'closed_qa', options: { criteria: 'Names a city' } },
       { name: 'answer_relevance', options: { threshold: 0.7 } },
       'context_faithfulness',
-      { name: 'context_recall', options: { value: 'Paris' } },
+      'context_recall',
       'context_relevance',
       { name: 'g_eval', options: { criteria: 'The answer is concise and correct', threshold: 0.6 } },
-      'is_valid_tools_call',
+      { name: 'is_valid_tools_call', options: { tools: { get_weather: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } } },
       { name: 'llm_judge', options: { criteria: 'Is polite', model: 'openai/gpt-4o' } },
     ]);
     expect(await read('out/prompts/prompt-1.prompt.mdx')).toContain('text_config:\n  model_name: openai/gpt-4o-mini\n  temperature: 0.2\n  max_tokens: 200\n');
-  });
+    // factuality and context-recall read the reference from the row's expected output.
+    expect((await rowsOf('out/datasets/tests.jsonl'))[0]).toMatchObject({ expected_output: 'The Eiffel Tower is in Paris.' });
+
+    // Every judge answers in its own schema's shape (lists as long as they must be), so every eval is scored.
+    server.setHandler((request) => (request.schema === undefined ? { text: 'The Eiffel Tower is in Paris.' } : { object: answerFor(request.schema) }));
+    const out = join(dir, 'out');
+    const validated = await cli(['validate'], out);
+    expect(validated.stderr).toBe('');
+    expect(validated.code).toBe(0);
+    const run = await cli(['run-experiment', 'prompts/prompt-1.prompt.mdx', '--format', 'jsonl', '--quiet'], out);
+    const [result] = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as JsonlRow);
+    expect(Object.keys(result?.evals ?? {}).sort()).toEqual(['answer_relevance', 'closed_qa', 'context_faithfulness', 'context_recall', 'context_relevance', 'factuality', 'g_eval', 'is_valid_tools_call', 'llm_judge', 'similar']);
+    expect(Object.entries(result?.evals ?? {}).filter(([, r]) => r.error != null)).toEqual([]);
+  }, 180_000);
 
   it('exits 2 naming the line of a config that is not YAML, and 1 naming an unmappable provider', async () => {
     await writeFile(join(dir, 'bad.yaml'), 'prompts:\n  - "hi {{name}}"\nproviders: [openai:gpt-4o\n');

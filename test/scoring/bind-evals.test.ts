@@ -17,7 +17,8 @@ describe('bindEvals', () => {
       'exact_match', 'contains', 'icontains', 'not_contains', 'regex', 'starts_with', 'one_of', 'contains_any',
       'contains_all', 'not_regex', 'word_count', 'json_valid', 'json_schema', 'json_fields', 'levenshtein',
       'similar', 'bleu', 'gleu', 'rouge_n', 'rouge_l', 'meteor', 'numeric', 'tool_calls', 'is_valid_tools_call',
-      'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'llm_judge', 'accuracy',
+      'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'llm_judge', 'accuracy', 'factuality',
+      'closed_qa', 'g_eval', 'answer_relevance', 'context_faithfulness', 'context_recall', 'context_relevance',
     ]);
     for (const scorer of Object.values(builtinScorers)) expect(scorer.description.length).toBeGreaterThan(10);
   });

@@ -5,7 +5,7 @@ import { modelId } from './providers.js';
 
 /** What one assertion becomes: a built-in with options, a config scorer, or nothing (with why). */
 export type MappedAssert =
-  | { kind: 'builtin'; base: string; spec: ScoreSpec; options: Record<string, unknown> }
+  | { kind: 'builtin'; base: string; spec: ScoreSpec; options: Record<string, unknown>; /** The reference a judge reads from the row's expected_output. */ expectedOutput?: string }
   | { kind: 'config'; base: string; spec: ScoreSpec; source: string; helper?: 'promptfooResult' | 'levenshteinDistance' | 'containsJson' }
   | { kind: 'left-out'; why: string };
 
@@ -21,14 +21,15 @@ const list = (value: unknown): string[] | undefined => (Array.isArray(value) && 
 const anyOf = (values: string[]): string => values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 
 /** Assertions that need a judge, and the option that carries their value. */
+/** `valueOption: 'expected_output'`: the judge reads its reference from the row's expected output. */
 const JUDGED: Record<string, { scorer: string; valueOption?: string; threshold?: boolean }> = {
   'llm-rubric': { scorer: 'llm_judge', valueOption: 'criteria' },
   'model-graded-closedqa': { scorer: 'closed_qa', valueOption: 'criteria' },
-  factuality: { scorer: 'factuality', valueOption: 'value' },
-  'model-graded-factuality': { scorer: 'factuality', valueOption: 'value' },
+  factuality: { scorer: 'factuality', valueOption: 'expected_output' },
+  'model-graded-factuality': { scorer: 'factuality', valueOption: 'expected_output' },
   'answer-relevance': { scorer: 'answer_relevance', threshold: true },
   'context-faithfulness': { scorer: 'context_faithfulness', threshold: true },
-  'context-recall': { scorer: 'context_recall', valueOption: 'value', threshold: true },
+  'context-recall': { scorer: 'context_recall', valueOption: 'expected_output', threshold: true },
   'context-relevance': { scorer: 'context_relevance', threshold: true },
   'g-eval': { scorer: 'g_eval', valueOption: 'criteria', threshold: true },
 };
@@ -39,6 +40,9 @@ const OVERLAP: Record<string, { scorer: string; threshold: number }> = {
   meteor: { scorer: 'meteor', threshold: 0.5 },
   'rouge-n': { scorer: 'rouge_n', threshold: 0.75 },
 };
+
+/** Assertions whose value becomes the row's expected_output. */
+export const REFERENCE_ASSERTIONS = new Set(Object.entries(JUDGED).filter(([, j]) => j.valueOption === 'expected_output').map(([type]) => type));
 
 /** Every assertion type this importer knows, for the guide's table and the "unknown" message. */
 export const KNOWN_ASSERTIONS = [
@@ -123,13 +127,14 @@ export function mapAssertion(a: Assertion): MappedAssert {
     const options: Record<string, unknown> = {};
     if (judged.valueOption !== undefined) {
       if (text === undefined) return { kind: 'left-out', why: `${type} needs a string value` };
-      options[judged.valueOption] = text;
+      if (judged.valueOption !== 'expected_output') options[judged.valueOption] = text;
     }
     if (judged.threshold && threshold !== undefined) options['threshold'] = threshold;
     const grader = str(a['provider']) ?? str((a['provider'] as Record<string, unknown> | undefined)?.['id']);
     const model = grader === undefined ? undefined : modelId(grader);
     if (model !== undefined) options['model'] = model.id;
-    return bool(judged.scorer, options);
+    const made = bool(judged.scorer, options);
+    return judged.valueOption === 'expected_output' && text !== undefined && made.kind === 'builtin' ? { ...made, expectedOutput: text } : made;
   }
   if (type === 'javascript') return { kind: 'left-out', why: 'a javascript assertion must be inline code here' };
   if (type.startsWith('not-')) return { kind: 'left-out', why: `the negation of ${type.slice(4)} has no counterpart` };

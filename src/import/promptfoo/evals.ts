@@ -17,7 +17,11 @@ export class EvalRegistry {
   readonly promptEvals: string[] = [];
   private javascriptCount = 0;
 
-  constructor(private readonly ctx: PromptfooContext) {}
+  constructor(
+    private readonly ctx: PromptfooContext,
+    /** Tool argument schemas from the providers, given to is_valid_tools_call. */
+    private readonly toolSchemas: Record<string, unknown> = {},
+  ) {}
 
   private map(assert: Assertion, from: SourceRef): Exclude<MappedAssert, { kind: 'left-out' }> | undefined {
     const type = str(assert.type) ?? '';
@@ -31,6 +35,7 @@ export class EvalRegistry {
         : transform !== undefined
           ? { kind: 'left-out', why: `it checks the output after a transform (${transform.trim()}), which only javascript assertions carry over` }
           : mapAssertion(assert);
+    if (mapped.kind === 'builtin' && mapped.base === 'is_valid_tools_call' && Object.keys(this.toolSchemas).length > 0) mapped.options = { tools: this.toolSchemas };
     if (mapped.kind === 'left-out') {
       this.ctx.result.leftOut.push({ what: `assertion ${type || '(no type)'}`, from, why: mapped.why, verbatim: JSON.stringify(assert, null, 2) });
       return undefined;
@@ -66,9 +71,17 @@ export class EvalRegistry {
    * A test's assertion → a row eval. Its score schema has no options (the row gives them), under a
    * name no prompt eval and no other eval of this row uses.
    */
-  rowEval(assert: Assertion, from: SourceRef, taken: Set<string>): RowEval | undefined {
+  rowEval(assert: Assertion, from: SourceRef, taken: Set<string>, row: Record<string, unknown>): RowEval | undefined {
     const mapped = this.map(assert, from);
     if (mapped === undefined) return undefined;
+    if (mapped.kind === 'builtin' && mapped.expectedOutput !== undefined) {
+      // factuality and context-recall read their reference from the row's expected_output: one per row.
+      if (row['expected_output'] !== undefined && row['expected_output'] !== mapped.expectedOutput) {
+        this.ctx.result.leftOut.push({ what: `assertion ${String(assert.type)}`, from, why: `its reference differs from another judge's on the same test (a row has one expected_output: "${String(row['expected_output'])}")`, verbatim: JSON.stringify(assert, null, 2) });
+        return undefined;
+      }
+      row['expected_output'] = mapped.expectedOutput;
+    }
     const weight = typeof assert['weight'] === 'number' ? assert['weight'] : undefined;
     if (mapped.kind === 'config') {
       const name = this.configScorer(mapped, evalName(str(assert['metric']) ?? mapped.base, mapped.base), from);

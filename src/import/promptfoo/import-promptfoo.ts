@@ -5,6 +5,7 @@ import { importMarkdown } from '../report.js';
 import { parseLocated, SourceParseError } from '../source-map.js';
 import type { ImportResult } from '../types.js';
 import { type PromptfooContext, isRecord, str } from './context.js';
+import { REFERENCE_ASSERTIONS } from './asserts.js';
 import type { Assertion } from './csv-asserts.js';
 import { EvalRegistry } from './evals.js';
 import { nunjucksToMdx } from './nunjucks.js';
@@ -58,7 +59,7 @@ export async function importPromptfoo(sources: PromptfooSources): Promise<Import
   }
 
   const models = readProviders(ctx);
-  const registry = new EvalRegistry(ctx);
+  const registry = new EvalRegistry(ctx, models.toolSchemas);
   const defaultTest = isRecord(config['defaultTest']) ? config['defaultTest'] : {};
   if (config['defaultTest'] !== undefined && !isRecord(config['defaultTest'])) result.leftOut.push({ what: 'defaultTest', from: doc.ref(['defaultTest']), why: 'a defaultTest from a file is not read: inline it' });
   for (const key of Object.keys(defaultTest)) {
@@ -71,7 +72,8 @@ export async function importPromptfoo(sources: PromptfooSources): Promise<Import
   (Array.isArray(defaultTest['assert']) ? defaultTest['assert'] : []).forEach((a: unknown, i: number) => {
     const from = doc.ref(['defaultTest', 'assert', i]);
     const assert = (isRecord(a) ? a : {}) as Assertion;
-    if (hasTemplate(assert['value'])) perRowDefaults.push({ assert, from });
+    // So does one whose value is the row's reference (factuality, context-recall).
+    if (hasTemplate(assert['value']) || REFERENCE_ASSERTIONS.has(String(assert.type))) perRowDefaults.push({ assert, from });
     else registry.promptEval(defaultTransform === undefined || assert['transform'] !== undefined ? assert : { ...assert, transform: defaultTransform }, from);
   });
   for (const key of Object.keys(defaultOptions)) {
@@ -84,16 +86,16 @@ export async function importPromptfoo(sources: PromptfooSources): Promise<Import
   const rows = tests.map((test) => {
     const taken = new Set<string>();
     const evals: RowEval[] = [];
+    const row: Record<string, unknown> = { input: test.vars };
     for (const { assert, from } of [...perRowDefaults, ...test.asserts]) {
       const transform = assert['transform'] ?? test.transform ?? defaultTransform;
       const filled = { ...assert, value: fillTemplate(assert['value'], test.vars), ...(transform === undefined ? {} : { transform }) } as Assertion;
-      const made = registry.rowEval(filled, from, taken);
+      const made = registry.rowEval(filled, from, taken, row);
       if (made !== undefined) {
         evals.push(made);
         perType.set(String(assert.type), (perType.get(String(assert.type)) ?? 0) + 1);
       }
     }
-    const row: Record<string, unknown> = { input: test.vars };
     if (evals.length > 0) row['evals'] = evals;
     if (test.threshold !== undefined) row['threshold'] = test.threshold;
     if (test.description !== undefined) row['description'] = test.description;

@@ -4,6 +4,21 @@ import { type PromptfooContext, isRecord, str } from './context.js';
 export interface Models {
   ids: string[];
   settings: Record<string, unknown>;
+  /** The tools' argument schemas from the providers' `config.tools`, by name (for is_valid_tools_call). */
+  toolSchemas: Record<string, unknown>;
+}
+
+/** OpenAI's `{ type: function, function: { name, parameters } }` or Anthropic's `{ name, input_schema }`. */
+function toolSchemas(tools: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const tool of tools) {
+    const fn = isRecord(tool) && isRecord(tool['function']) ? tool['function'] : isRecord(tool) ? tool : {};
+    const name = str(fn['name']);
+    const schema = fn['parameters'] ?? fn['input_schema'];
+    if (name !== undefined && isRecord(schema)) out[name] = schema;
+  }
+  return out;
 }
 
 /** Prefixes served by an AI SDK provider package (see docs/config.md): kept, with a note to install it. */
@@ -32,7 +47,7 @@ function settingsOf(config: Record<string, unknown>): Record<string, unknown> {
 export function readProviders(ctx: PromptfooContext): Models {
   const raw = (ctx.doc.value as Record<string, unknown>)['providers'] ?? (ctx.doc.value as Record<string, unknown>)['targets'];
   const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  const models: Models = { ids: [], settings: {} };
+  const models: Models = { ids: [], settings: {}, toolSchemas: {} };
   for (const [i, entry] of list.entries()) {
     const from = ctx.doc.ref(Array.isArray(raw) ? ['providers', i] : ['providers']);
     // `- openai:gpt-4o` or `- id: openai:gpt-4o` or `- openai:gpt-4o: { config }` (the map form).
@@ -51,6 +66,16 @@ export function readProviders(ctx: PromptfooContext): Models {
     }
     if (!models.ids.includes(mapped.id)) models.ids.push(mapped.id);
     const settings = isRecord(config) ? settingsOf(config) : {};
+    if (isRecord(config) && config['tools'] !== undefined) {
+      const schemas = toolSchemas(config['tools']);
+      if (schemas !== undefined) Object.assign(models.toolSchemas, schemas);
+      ctx.result.leftOut.push({
+        what: `provider ${id} config.tools`,
+        from,
+        why: schemas === undefined ? 'tools from a file are not read' : 'the prompt is not offered these tools: register them under `tools` in agentmark.config.ts and list them in text_config.tools (is-valid-openai-tools-call checks calls against their schemas)',
+        verbatim: JSON.stringify(config['tools'], null, 2),
+      });
+    }
     if (Object.keys(models.settings).length === 0) models.settings = settings;
     else if (JSON.stringify(settings) !== JSON.stringify(models.settings) && Object.keys(settings).length > 0) {
       ctx.result.notes.push({ what: `provider ${id}`, from, why: `its settings (${JSON.stringify(settings)}) differ from the first provider's; the prompt uses the first's for every model` });

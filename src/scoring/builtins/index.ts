@@ -2,6 +2,8 @@ import type { BuiltinScorer } from '../types.js';
 import { agentScorers } from './tool-calls.js';
 import { jsonScorers } from './json.js';
 import { judgeScorers } from './llm-judge.js';
+import { referenceJudges } from './reference-judges.js';
+import { ragJudges } from './rag-judges.js';
 import { numericScorers } from './numeric.js';
 import { overlapScorers } from './overlap-scorers.js';
 import { performanceScorers } from './performance.js';
@@ -26,6 +28,8 @@ export const builtinScorers: Readonly<Record<string, BuiltinScorer>> = Object.fr
       ...toolCallScorers,
       ...performanceScorers,
       ...judgeScorers,
+      ...referenceJudges,
+      ...ragJudges,
     ].map((scorer) => [scorer.name, scorer]),
   ),
 );

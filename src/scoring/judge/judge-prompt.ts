@@ -3,8 +3,20 @@ import { packageFile } from '../../package-paths.js';
 import type { PathScope } from '../../project/path-scope.js';
 import type { ChatMessage, LoadedPrompt } from '../../prompt/types.js';
 
+/** The judge prompts shipped in `judges/`. */
+export type ShippedJudge =
+  | 'llm-judge'
+  | 'accuracy'
+  | 'factuality'
+  | 'closed-qa'
+  | 'answer-relevance'
+  | 'context-faithfulness'
+  | 'context-recall'
+  | 'context-relevance'
+  | 'g-eval';
+
 /** Absolute path of a judge prompt shipped with this package, e.g. `llm-judge`. */
-export function shippedJudgePath(name: 'llm-judge' | 'accuracy'): string {
+export function shippedJudgePath(name: ShippedJudge): string {
   return packageFile('judges', `${name}.prompt.mdx`);
 }
 
@@ -43,7 +55,7 @@ export interface RenderedJudge {
   modelName: string | undefined;
 }
 
-export function renderJudge(prompt: LoadedPrompt, props: JudgeProps): RenderedJudge {
+export function renderJudge(prompt: LoadedPrompt, props: JudgeProps & Record<string, unknown>): RenderedJudge {
   const rendered = prompt.render({ ...props });
   const config = 'object_config' in rendered ? rendered.object_config : 'text_config' in rendered ? rendered.text_config : undefined;
   return { messages: rendered.messages ?? [], modelName: config?.model_name };
