@@ -94,6 +94,10 @@ export const commands: Record<string, CommandEntry> = {
     load: () => import('./commands/lsp.js'),
     exitsItself: true,
   },
+  import: {
+    summary: 'Write a project from promptfoo or OpenAI Evals files, with a report of what came over (import promptfoo | openai-evals)',
+    load: () => import('./commands/import.js'),
+  },
   migrate: {
     summary: "Write agentmark.config.ts from an AgentMark project's client (its eval functions) and list what differs",
     load: () => import('./commands/migrate.js'),

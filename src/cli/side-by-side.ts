@@ -15,21 +15,29 @@ export interface Experiment {
   label: string;
 }
 
-/** Every prompt × every `--model` (or the prompt's own model), labelled by what varies. */
-export function experimentsOf(promptPaths: readonly string[], models: readonly string[], project: Project): Experiment[] {
-  const label = (path: string, model: string | undefined): string => {
-    const prompt = projectPath(project, project.root, path);
-    if (models.length < 2) return prompt;
-    return promptPaths.length > 1 ? `${prompt} · ${model}` : (model as string);
-  };
-  if (models.length < 2) return promptPaths.map((promptPath) => ({ promptPath, label: label(promptPath, undefined) }));
-  return promptPaths.flatMap((promptPath) => models.map((model) => ({ promptPath, model, label: label(promptPath, model) })));
+/**
+ * Every prompt × every `--model` (or, without the flag, every model of the prompt's
+ * `test_settings.models`; else the prompt's own model), labelled by what varies.
+ */
+export function experimentsOf(promptPaths: readonly string[], models: readonly string[], project: Project, promptModels: ReadonlyMap<string, readonly string[]> = new Map()): Experiment[] {
+  const modelsOf = (path: string): readonly string[] => (models.length > 0 ? models : (promptModels.get(path) ?? []));
+  const several = promptPaths.some((path) => modelsOf(path).length > 1);
+  return promptPaths.flatMap((promptPath) => {
+    const prompt = projectPath(project, project.root, promptPath);
+    const own = modelsOf(promptPath);
+    if (own.length === 0) return [{ promptPath, label: prompt }];
+    if (own.length === 1 && !several) {
+      // One --model reaches the run through its settings; the one model of a prompt's list is its override here.
+      return [models.length > 0 ? { promptPath, label: prompt } : { promptPath, model: own[0] as string, label: prompt }];
+    }
+    return own.map((model) => ({ promptPath, model, label: promptPaths.length > 1 ? `${prompt} · ${model}` : model }));
+  });
 }
 
 /** Every model named on the command line must have a provider: checked before the first run starts. */
-export function checkModels(models: readonly string[], config: LoadedConfig, projectRoot?: string): void {
+export function checkModels(models: readonly string[], config: LoadedConfig, projectRoot?: string, where: (model: string) => string = (model) => `--model ${model}`): void {
   const registry = createProviderRegistry({ providers: config.providers ?? {}, env: {}, ...(projectRoot === undefined ? {} : { projectRoot }) });
-  for (const model of models) registry.ensure(model, `--model ${model}`);
+  for (const model of models) registry.ensure(model, where(model));
 }
 
 export interface FinishedExperiment {

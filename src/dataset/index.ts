@@ -23,3 +23,5 @@ export { LabelIndex } from './label-index.js';
 export { filteredIndexes, noRowsMatched } from './filtered-selection.js';
 export { readRowTimeout } from './row-timeout.js';
 export { readRowVerdicts, rowVerdicts, type Verdict } from './row-verdicts.js';
+export { readRowEvals, rowEvals, type RowEvalSpec, type RowEvals } from './row-evals.js';
+export { locateRowField } from './locate-row-field.js';

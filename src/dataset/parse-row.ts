@@ -3,6 +3,7 @@ import { DatasetError } from '../errors/index.js';
 import { scanJson } from '../project/json-source-map.js';
 import type { InputValidator } from '../prompt/input-validator.js';
 import { jsonTooDeepAt, MAX_ROW_DEPTH } from './json-depth.js';
+import { readRowEvals } from './row-evals.js';
 import { readRowLabels } from './row-labels.js';
 import { readRowTimeout } from './row-timeout.js';
 import { readRowVerdicts } from './row-verdicts.js';
@@ -62,6 +63,13 @@ export function parseRow(bytes: Buffer, context: RowContext): DatasetRow {
   if (verdicts !== undefined && 'problem' in verdicts) throw fail('DATASET_BAD_LABELS', verdicts.problem, { hint: 'e.g. {"labels": {"correct": true, "tone": "formal"}, "input": {...}}' });
   const timeout = readRowTimeout(metadata);
   if ('problem' in timeout) throw fail('DATASET_BAD_TIMEOUT', timeout.problem, { hint: 'e.g. {"timeout_seconds": 5, "input": {...}}' });
+  const evals = readRowEvals(metadata);
+  if (evals !== undefined && 'problem' in evals) {
+    const scan = scanJson(text);
+    const found = scan.ok ? scan.pointers.get(evals.pointer) : undefined;
+    const column = (evals.at === 'key' ? found?.key : undefined)?.column ?? found?.value.column;
+    throw fail('DATASET_BAD_EVALS', evals.problem, { ...(column === undefined ? {} : { column }), hint: 'e.g. {"evals": ["exact_match", {"name": "contains", "options": {"value": "Paris"}, "weight": 2}], "threshold": 0.5, "input": {...}}' });
+  }
   const violations = context.validateInput?.(input) ?? [];
   if (violations.length > 0) {
     throw fail('DATASET_INPUT_SCHEMA', `input does not match the prompt's input_schema: ${violations.join('; ')}`);

@@ -6,6 +6,8 @@ import {
   cachedCall,
   checkTools,
   createProviderRegistry,
+  embeddingRequest,
+  executeEmbedding,
   executeModelRequest,
   requestFromRendered,
   ResponseCache,
@@ -41,6 +43,8 @@ export interface ModelCaller {
   close: () => Promise<void>;
   /** Judge calls share the cache, retries and timeout of the main calls. */
   judge: (request: ModelRequest) => Promise<ModelResponse>;
+  /** An embedding (the `similar` scorer): cached like a model call, its spend counted as a judge call's. */
+  embed: (modelName: string, text: string) => Promise<number[]>;
   /** Runs `fn` with judge calls that miss the cache answered by `live` instead of an HTTP call (`--batch`). */
   judgeWith: <T>(live: JudgeTransport, fn: () => Promise<T>) => Promise<T>;
   /** Runs `fn` (a row's evals) and adds up the judge answers its calls received. */
@@ -116,6 +120,17 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     return paid;
   };
 
+  const embed = async (modelName: string, text: string): Promise<number[]> => {
+    const request = embeddingRequest(modelName, text);
+    const response = await cachedCall(request, { cache, mode, repeat: 0 }, () =>
+      executeEmbedding(request, { registry, timeoutMs: callOptions.timeoutMs, maxRetries: callOptions.maxRetries, prices: callOptions.prices, signal: judgeSignal }),
+    );
+    judgeTallies.getStore()?.addResponse(response);
+    const vector = response.output;
+    if (!Array.isArray(vector) || !vector.every((x): x is number => typeof x === 'number')) throw new Error(`${modelName}: the embedding answer is not a list of numbers`);
+    return vector;
+  };
+
   const { model_name: _model, max_retries: _retries, ...settings } = frontmatterConfig as ModelSettings & Record<string, unknown>;
   return {
     modelName,
@@ -138,6 +153,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
     rateStats,
     close: () => cache.close(),
     judge,
+    embed,
     judgeWith: (live, fn) => judgeTransports.run(live, fn),
     meterJudges: async (fn) => {
       const tally = new JudgeTally();

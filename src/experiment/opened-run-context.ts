@@ -1,3 +1,4 @@
+import type { RowEvalSet } from './row-eval-set.js';
 import type { AgentRunner } from '../agent/index.js';
 import type { LoadedPrompt } from '../prompt/index.js';
 import type { BoundEval } from '../scoring/index.js';
@@ -31,6 +32,8 @@ export interface OpenedRunContext {
   evals: BoundEval[];
   /** Conversation rows: the simulator and the turn evals (their names end `evalNames`). */
   conversation?: { settings: ConversationSettings | undefined; turnEvals: BoundEval[] };
+  /** The evals dataset rows add, when any row has `evals` or `threshold`. */
+  rowEvals?: RowEvalSet;
   breaker: CircuitBreaker;
   refusal: KeyRefusal;
   /** Aborted when the breaker opens or the key is refused. */

@@ -11,6 +11,7 @@ import type { JudgeSpend, RowResult } from './types.js';
 import type { AgentRunner } from '../agent/index.js';
 import { conversationRow, isConversationRow, type ConversationSettings } from '../conversation/index.js';
 import { conversationFields, conversationParams, scoreRowTurns, systemText } from './conversation-fields.js';
+import { completeRowEvals, type RowEvalSet } from './row-eval-set.js';
 
 export interface RowPipeline {
   prompt: LoadedPrompt;
@@ -21,6 +22,8 @@ export interface RowPipeline {
   /** The per-call timeout of rows without their own `timeout_seconds`. */
   timeoutMs?: number;
   evals: BoundEval[];
+  /** The evals dataset rows add (`evals`, `threshold`); without it every row runs `evals`. */
+  rowEvals?: RowEvalSet;
   evalTimeoutMs: number;
   emit: RunListener;
   /** A config agent runs the rows instead of one call of the prompt (`test_settings.agent`, `--agent`). */
@@ -99,13 +102,14 @@ export async function processRow(
     }
   } catch (error) {
     if (signal.aborted) throw new RowAborted('interrupted');
-    if (pipeline.isUnreachable?.(error)) throw new RowUnreachable({ ...base, ...describeError(error) });
-    return { ...base, ...describeError(error) };
+    if (pipeline.isUnreachable?.(error)) throw new RowUnreachable(completeRowEvals(pipeline.rowEvals, row, { ...base, ...describeError(error) }, []));
+    return completeRowEvals(pipeline.rowEvals, row, { ...base, ...describeError(error) }, []);
   }
 
   const output = base.output ?? '';
+  const rowEvals = pipeline.rowEvals?.evalsFor(row);
   const scoreAll = (): Promise<Array<[string, ScoredEval]>> => Promise.all(
-    pipeline.evals.map(async (bound): Promise<[string, ScoredEval]> => {
+    (rowEvals?.map((e) => e.bound) ?? pipeline.evals).map(async (bound): Promise<[string, ScoredEval]> => {
       const result = await runEval(
         bound,
         {
@@ -133,7 +137,7 @@ export async function processRow(
   if (judge !== undefined) base.judge = judge;
   if (signal.aborted && results.some(([, r]) => r.error !== undefined)) throw new RowAborted('interrupted');
   base.evals = Object.fromEntries(results);
-  return base;
+  return completeRowEvals(pipeline.rowEvals, row, base, rowEvals ?? []);
 }
 
 /** The row's result before any call or eval: what an errored row is made of. */

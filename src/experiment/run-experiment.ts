@@ -3,7 +3,8 @@ import { MissingProps } from './missing-props.js';
 import { UsageError } from '../errors/index.js';
 import { projectScope } from '../project/path-scope.js';
 import { loadPrompt } from '../prompt/index.js';
-import { bindEvals } from '../scoring/index.js';
+import { bindEvals, ROW_SCORE, type BindContext, type BoundEval } from '../scoring/index.js';
+import { RowEvalCollector } from './row-eval-binder.js';
 import { snapshotRun } from '../provenance/index.js';
 import { fileHasher, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -47,12 +48,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   }
   // The simulator loads, and turn evals are named, before anything else can fail later.
   const conversation = await conversationSetup(options, prompt);
-  const evalNames = options.skipEval ? [] : [...(prompt.testSettings.evals ?? []), ...conversation.turnEvalNames];
-  if (options.threshold !== undefined && evalNames.length === 0) {
-    throw new UsageError('USAGE_THRESHOLD_WITHOUT_EVALS', '--threshold needs evals that report passed, but this run has none', {
-      hint: options.skipEval ? 'drop --skip-eval' : 'add evals to test_settings.evals',
-    });
-  }
+  const promptEvalNames = options.skipEval ? [] : (prompt.testSettings.evals ?? []);
 
   // Before any provider is resolved: an unknown agent name is the user's mistake, said first.
   const agent = resolveAgent(config.agents, options.agent, prompt);
@@ -66,16 +62,19 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const refusal = new KeyRefusal(() => halt.abort());
   const caller = await createModelCaller(options, prompt, breaker);
   traceStartup('model caller created');
-  const bindOptions = {
+  const bindContext: BindContext = {
     scores: project.scores,
     userScorers: config.scorers ?? {},
     promptSchema: prompt.frontmatter.object_config?.schema,
     judge: caller.judge,
+    embed: caller.embed,
     judgeModel: options.judgeModel ?? config.judgeModel,
     projectRoot: project.root,
     promptPath: prompt.path,
     pathScope: projectScope(project),
-    evalLocation: (index: number) => prompt.locate(['test_settings', 'evals', index]),
+    tools: config.tools,
+    promptTools: prompt.frontmatter.text_config?.tools,
+    evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
     projectFile: project.configPath,
     // User scorers then run in worker threads, where one that never returns can be stopped.
     // A project with only an AgentMark client has no config file: the worker loads the client.
@@ -83,8 +82,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     clientFailure: clientFailureOf(config),
     concurrency: options.concurrency ?? 20,
   };
-  const bound = await bindEvals(evalNames.slice(0, evalNames.length - conversation.turnEvalNames.length), bindOptions);
-  const turnBound = await conversation.bindTurnEvals(bindOptions);
+  const bound = await bindEvals(promptEvalNames, bindContext);
+  const turnBound = await conversation.bindTurnEvals(bindContext);
   traceStartup('evals bound');
   if (options.batch) {
     const { checkBatchable } = await import('../batch/index.js');
@@ -99,12 +98,6 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       env: options.env ?? process.env,
     });
   }
-  if (options.threshold !== undefined && bound.evals.every((e) => e.schema?.type === 'numeric')) {
-    // Known before any call: numeric scores never carry `passed`, so a pass rate has nothing to count.
-    throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold needs an eval that reports passed, but every eval here is numeric', {
-      hint: 'gate numeric scores with test_settings.score_thresholds instead',
-    });
-  }
 
   for (const warning of prompt.warnings) {
     const where = [relative(project.root, warning.file), warning.line, warning.column].filter((p) => p !== undefined).join(':');
@@ -113,6 +106,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   for (const message of [...bound.warnings, ...turnBound.warnings]) await emit({ type: 'warning', message });
 
   const store = new RunStore(project.root);
+  const rowCollector = new RowEvalCollector();
   // The check reads the whole file; the run's fingerprint of it is hashed in that same read.
   const hasher = fileHasher(project.root, datasetPath);
   // A label may name any eval the prompt declares (even under --skip-eval) or any scorer the
@@ -128,7 +122,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         missing.add(row);
         return verdicts(row);
       },
-      await conversation.rowCheck(relative(project.root, datasetPath), datasetPath),
+      bothChecks(rowCollector.check, await conversation.rowCheck(relative(project.root, datasetPath), datasetPath)),
     ),
     onChunk: hasher.update,
     ...pick(options, 'selection', 'filter', 'onlyIndexes', 'signal'),
@@ -136,6 +130,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   for (const message of missing.warnings(project.root, datasetPath)) await emit({ type: 'warning', message });
   const dataset = hasher.digest();
   traceStartup('dataset checked and hashed');
+  const rowEvals = options.skipEval || rowCollector.empty ? undefined : await rowCollector.bind(bound.evals, bindContext, { path: datasetPath, file: relative(project.root, datasetPath) }).catch(async (error: unknown) => {
+    await bound.close();
+    throw error;
+  });
+  // The turn evals' names end the list (the conversation's summaries), after the rows' own.
+  const evalNames = [...promptEvalNames, ...(rowEvals?.rowOnly ?? []), ...conversation.turnEvalNames];
+  const evals = [...bound.evals, ...(rowEvals?.bound ?? [])];
+  checkThreshold(options, evalNames, [...evals, ...turnBound.evals]);
   const provenance = () => snapshotRun({ projectRoot: project.root, prompt, projectFile: project.configPath, configFile: config.path, rerunOf: options.rerunOf });
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
@@ -143,7 +145,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   try {
     const runner = agent === undefined ? undefined : await agentRunner(agent, options, prompt, caller);
     const turns = { settings: conversation.settings, turnEvals: turnBound.evals };
-    return await runOpened({ options, prompt, caller, runner, evalNames, evals: bound.evals, conversation: turns, breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
+    return await runOpened({ options, prompt, caller, runner, evalNames, evals, conversation: turns, ...(rowEvals === undefined ? {} : { rowEvals }), breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
   } catch (error) {
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
@@ -154,9 +156,25 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     // Stops the scorer workers too: a scorer still running when the run ends is cut off.
     await bound.close();
     await turnBound.close();
+    await rowEvals?.close();
     await caller.close();
     // Also releases the run's lock, on every way out.
     await handle.close();
+  }
+}
+
+/** Known before any call: `--threshold` needs evals, and evals that give verdicts (numeric scores never carry `passed`). */
+function checkThreshold(options: RunExperimentOptions, evalNames: readonly string[], evals: readonly BoundEval[]): void {
+  if (options.threshold === undefined) return;
+  if (evalNames.length === 0) {
+    throw new UsageError('USAGE_THRESHOLD_WITHOUT_EVALS', '--threshold needs evals that report passed, but this run has none', {
+      hint: options.skipEval ? 'drop --skip-eval' : 'add evals to test_settings.evals',
+    });
+  }
+  if (evals.every((e) => e.schema?.type === 'numeric') && !evalNames.includes(ROW_SCORE)) {
+    throw new UsageError('USAGE_THRESHOLD_WITHOUT_VERDICTS', '--threshold needs an eval that reports passed, but every eval here is numeric', {
+      hint: 'gate numeric scores with test_settings.score_thresholds instead',
+    });
   }
 }
 

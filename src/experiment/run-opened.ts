@@ -80,6 +80,7 @@ export async function runOpened(context: OpenedRunContext): Promise<ExperimentOu
     // Only judges call a model from an eval; a run without them skips the per-row context.
     ...(allEvals.some((bound) => bound.inline !== true) ? { meterJudges: caller.meterJudges } : {}),
     evals: context.evals,
+    ...(context.rowEvals === undefined ? {} : { rowEvals: context.rowEvals }),
     evalTimeoutMs: options.evalTimeoutMs ?? 30_000,
     emit,
     scoreOnly: options.scoreOnly ?? false,

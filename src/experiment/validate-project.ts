@@ -7,7 +7,8 @@ import { resolveAgent } from '../agent/index.js';
 import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { loadPrompt, unknownKeysOfFile, type LoadedPrompt, type PromptWarning } from '../prompt/index.js';
-import { bindEvals } from '../scoring/index.js';
+import { bindEvals, type BindContext, type BoundEval } from '../scoring/index.js';
+import { RowEvalCollector } from './row-eval-binder.js';
 import { clientFailureOf } from './client-failure.js';
 
 export interface ValidationReport {
@@ -26,6 +27,22 @@ export interface PromptCheck {
   prompt?: LoadedPrompt;
   /** The prompt's dataset, resolved, when it names one that resolves. */
   dataset?: { path: string; inputSchema: object | undefined };
+  /** How the prompt's evals were bound (when the config loaded): the rows' own evals bind the same way. */
+  binding?: RowEvalBinding;
+}
+
+/** What a dataset's row evals are bound against: the prompt's bound evals and its bind context. */
+export interface RowEvalBinding {
+  context: BindContext;
+  evals: BoundEval[];
+}
+
+/** What checkDataset looks at besides the rows themselves. */
+export interface DatasetCheckOptions {
+  /** Gathers the rows' keys for the props no row has. */
+  missing?: MissingProps;
+  /** Binds the evals rows add, as a run binds them: an unknown name or bad option is an error at its row. */
+  rowEvals?: RowEvalBinding & { file: string };
 }
 
 /** What `validate` finds in one dataset read against one prompt's input_schema. */
@@ -58,7 +75,8 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     const seen = datasetsSeen.has(key);
     if (seen && missing?.needed !== true) continue;
     datasetsSeen.add(key);
-    const rows = await checkDataset(checked.dataset.path, checked.dataset.inputSchema, missing);
+    const rowEvals = checked.binding === undefined ? undefined : { ...checked.binding, file: relative(project.root, checked.dataset.path) };
+    const rows = await checkDataset(checked.dataset.path, checked.dataset.inputSchema, { ...(missing === undefined ? {} : { missing }), ...(seen || rowEvals === undefined ? {} : { rowEvals }) });
     if (!seen) {
       report.datasets++;
       report.errors.push(...rows.errors);
@@ -117,19 +135,24 @@ export async function checkPrompt(project: Project, config: LoadedConfig | undef
     try {
       checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
       resolveAgent(config.agents, undefined, prompt);
-      const bound = await bindEvals(prompt.testSettings.evals ?? [], {
+      const context: BindContext = {
         scores: project.scores,
         userScorers: config.scorers ?? {},
         promptSchema: prompt.frontmatter.object_config?.schema,
         // Binding checks a judge eval's options and prompt; validate never calls the judge.
         judge: () => Promise.reject(new Error('validate does not call judge models')),
+        embed: () => Promise.reject(new Error('validate does not call embedding models')),
         projectRoot: project.root,
         promptPath: prompt.path,
         pathScope: projectScope(project),
+        tools: config.tools,
+        promptTools: prompt.frontmatter.text_config?.tools,
         evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
         projectFile: project.configPath,
         clientFailure: clientFailureOf(config),
-      });
+      };
+      const bound = await bindEvals(prompt.testSettings.evals ?? [], context);
+      report.binding = { context, evals: bound.evals };
       report.warnings.push(...bound.warnings);
     } catch (error) {
       collect(error);
@@ -146,8 +169,10 @@ export async function checkPrompt(project: Project, config: LoadedConfig | undef
   return report;
 }
 
-/** Every row of a dataset, against an input_schema, each bad row an error at its line; the rows' keys go to `missing` when given. */
-export async function checkDataset(path: string, inputSchema: object | undefined, missing?: MissingProps): Promise<DatasetCheck> {
+/** Every row of a dataset, against an input_schema, each bad row an error at its line (and its evals, bound). */
+export async function checkDataset(path: string, inputSchema: object | undefined, options: DatasetCheckOptions = {}): Promise<DatasetCheck> {
+  const { missing } = options;
+  const rowEvals = options.rowEvals === undefined ? undefined : new RowEvalCollector();
   const report: DatasetCheck = { errors: [], rows: 0 };
   const collect = (error: unknown): void => {
     if (isAgentmarkError(error)) report.errors.push(error);
@@ -157,9 +182,18 @@ export async function checkDataset(path: string, inputSchema: object | undefined
     for await (const row of readDataset(path, { inputSchema, onError: collect })) {
       report.rows++;
       missing?.add(row);
+      rowEvals?.check(row);
     }
   } catch (error) {
     collect(error);
+  }
+  if (options.rowEvals !== undefined && rowEvals !== undefined && !rowEvals.empty) {
+    try {
+      const { evals, context, file } = options.rowEvals;
+      await (await rowEvals.bind(evals, context, { path, file })).close();
+    } catch (error) {
+      collect(error);
+    }
   }
   return report;
 }

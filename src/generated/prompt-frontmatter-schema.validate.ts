@@ -4,8 +4,7 @@
 // ajv options: {"allErrors":true,"strict":false,"validateSchema":false}
 import type { ErrorObject } from 'ajv';
 
-const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."},"conversation":{"type":"object","description":"Runs each row as a conversation: a simulated user (a prompt file) talks with the prompt under test, or the prompt answers a row's given messages.","properties":{"simulator":{"type":"string","minLength":1,"description":"The simulated user: a .prompt.mdx file with its own model (relative to this prompt, then the project root)."},"max_turns":{"type":"integer","minimum":1,"description":"User turns at most. Default 6."},"stop":{"type":"string","minLength":1,"description":"A simulator reply containing this text ends the conversation. Default ###STOP###."},"opener":{"enum":["user","assistant"],"description":"Who speaks first. Default user."}},"additionalProperties":false},"turn_evals":{"type":"array","items":{"type":"string"},"description":"Evals of each assistant turn of a conversation (with the transcript before it), summarised per conversation."}}}}};
-const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."},"conversation":{"type":"object","description":"Runs each row as a conversation: a simulated user (a prompt file) talks with the prompt under test, or the prompt answers a row's given messages.","properties":{"simulator":{"type":"string","minLength":1,"description":"The simulated user: a .prompt.mdx file with its own model (relative to this prompt, then the project root)."},"max_turns":{"type":"integer","minimum":1,"description":"User turns at most. Default 6."},"stop":{"type":"string","minLength":1,"description":"A simulator reply containing this text ends the conversation. Default ###STOP###."},"opener":{"enum":["user","assistant"],"description":"Who speaks first. Default user."}},"additionalProperties":false},"turn_evals":{"type":"array","items":{"type":"string"},"description":"Evals of each assistant turn of a conversation (with the transcript before it), summarised per conversation."}}};
+const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json","title":"AgentMark .prompt.mdx frontmatter","type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"The prompt's name."},"text_config":{"$ref":"#/definitions/textConfig"},"object_config":{"$ref":"#/definitions/objectConfig"},"image_config":{"$ref":"#/definitions/looseConfig"},"speech_config":{"$ref":"#/definitions/looseConfig"},"test_settings":{"$ref":"#/definitions/testSettings"},"input_schema":{"type":"object","description":"JSON Schema of the props."}},"additionalProperties":true,"definitions":{"modelName":{"type":"string","minLength":1,"description":"provider/model, e.g. openai/gpt-4o-mini"},"textConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"tool_choice":{"oneOf":[{"type":"string","enum":["auto","none","required"]},{"type":"object","required":["type","tool_name"],"properties":{"type":{"const":"tool"},"tool_name":{"type":"string","minLength":1}},"additionalProperties":false}]},"tools":{"type":"array","items":{"type":"string"}}}},"objectConfig":{"type":"object","required":["model_name","schema"],"properties":{"model_name":{"$ref":"#/definitions/modelName"},"max_tokens":{"type":"integer","minimum":1},"temperature":{"type":"number","minimum":0},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":1},"presence_penalty":{"type":"number"},"frequency_penalty":{"type":"number"},"stop_sequences":{"type":"array","items":{"type":"string"}},"seed":{"type":"integer"},"max_retries":{"type":"integer","minimum":0},"max_calls":{"type":"integer","minimum":1},"schema":{"type":"object","description":"JSON Schema of the object to generate."},"schema_name":{"type":"string"},"schema_description":{"type":"string"}}},"looseConfig":{"type":"object","required":["model_name"],"properties":{"model_name":{"$ref":"#/definitions/modelName"}},"description":"Loaded but not run by this project."},"testSettings":{"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"models":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/modelName"},"description":"Runs the prompt once per model (as repeated run-experiment --model flags do), ending with the results grid; --model overrides the list."},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."},"conversation":{"type":"object","description":"Runs each row as a conversation: a simulated user (a prompt file) talks with the prompt under test, or the prompt answers a row's given messages.","properties":{"simulator":{"type":"string","minLength":1,"description":"The simulated user: a .prompt.mdx file with its own model (relative to this prompt, then the project root)."},"max_turns":{"type":"integer","minimum":1,"description":"User turns at most. Default 6."},"stop":{"type":"string","minLength":1,"description":"A simulator reply containing this text ends the conversation. Default ###STOP###."},"opener":{"enum":["user","assistant"],"description":"Who speaks first. Default user."}},"additionalProperties":false},"turn_evals":{"type":"array","items":{"type":"string"},"description":"Evals of each assistant turn of a conversation (with the transcript before it), summarised per conversation."}}}}};
 const func0 = function ucs2length(str) {
     const len = str.length;
     let length = 0;
@@ -863,6 +862,559 @@ validate5.errors = vErrors;
 return errors === 0;
 }
 
+const schema7 = {"type":"object","properties":{"dataset":{"type":"string","minLength":1},"evals":{"type":"array","items":{"type":"string"}},"models":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/modelName"},"description":"Runs the prompt once per model (as repeated run-experiment --model flags do), ending with the results grid; --model overrides the list."},"props":{"type":["object","null"],"description":"Default props; null means none."},"score_thresholds":{"type":"object","additionalProperties":{"type":"number","minimum":0,"maximum":1}},"judge_min_agreement":{"type":"object","description":"Gate on judge–human agreement over the dataset rows' labels: the run fails when the lower bound of an eval's kappa's 95% interval is below its minimum.","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"experiment_key":{"type":"string"},"agent":{"type":"string","minLength":1,"description":"Runs the rows through this agent of agentmark.config.ts (`agents`) instead of sending the prompt to its model; run-experiment --agent overrides it."},"regression_tolerance":{"type":"number","minimum":0,"maximum":1},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"description":"Per model call, for this prompt's rows (a row's own timeout_seconds wins; an explicit --timeout wins over this)."},"latency_p95_ms":{"type":"number","exclusiveMinimum":0,"description":"Run-level gate: the run fails when the p95 latency of live calls exceeds this."},"cost_max_usd":{"type":"number","minimum":0,"description":"Run-level gate: the run fails when the total cost of live calls exceeds this."},"tokens_max":{"type":"integer","minimum":0,"description":"Run-level gate: the run fails when the total tokens of live calls exceed this."},"conversation":{"type":"object","description":"Runs each row as a conversation: a simulated user (a prompt file) talks with the prompt under test, or the prompt answers a row's given messages.","properties":{"simulator":{"type":"string","minLength":1,"description":"The simulated user: a .prompt.mdx file with its own model (relative to this prompt, then the project root)."},"max_turns":{"type":"integer","minimum":1,"description":"User turns at most. Default 6."},"stop":{"type":"string","minLength":1,"description":"A simulator reply containing this text ends the conversation. Default ###STOP###."},"opener":{"enum":["user","assistant"],"description":"Who speaks first. Default user."}},"additionalProperties":false},"turn_evals":{"type":"array","items":{"type":"string"},"description":"Evals of each assistant turn of a conversation (with the transcript before it), summarised per conversation."}}};
+
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.dataset !== undefined){
+let data0 = data.dataset;
+if(typeof data0 === "string"){
+if(func0(data0) < 1){
+const err0 = {instancePath:instancePath+"/dataset",schemaPath:"#/properties/dataset/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/dataset",schemaPath:"#/properties/dataset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.evals !== undefined){
+let data1 = data.evals;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data1[i0] !== "string"){
+const err2 = {instancePath:instancePath+"/evals/" + i0,schemaPath:"#/properties/evals/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/evals",schemaPath:"#/properties/evals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.models !== undefined){
+let data3 = data.models;
+if(Array.isArray(data3)){
+if(data3.length < 1){
+const err4 = {instancePath:instancePath+"/models",schemaPath:"#/properties/models/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 === "string"){
+if(func0(data4) < 1){
+const err5 = {instancePath:instancePath+"/models/" + i1,schemaPath:"#/definitions/modelName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/models/" + i1,schemaPath:"#/definitions/modelName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/models",schemaPath:"#/properties/models/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.props !== undefined){
+let data5 = data.props;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
+const err8 = {instancePath:instancePath+"/props",schemaPath:"#/properties/props/type",keyword:"type",params:{type: schema7.properties.props.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.score_thresholds !== undefined){
+let data6 = data.score_thresholds;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key0 in data6){
+let data7 = data6[key0];
+if(typeof data7 == "number"){
+if(data7 > 1 || isNaN(data7)){
+const err9 = {instancePath:instancePath+"/score_thresholds/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/score_thresholds/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err10 = {instancePath:instancePath+"/score_thresholds/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/score_thresholds/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/score_thresholds/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/score_thresholds/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/score_thresholds",schemaPath:"#/properties/score_thresholds/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.judge_min_agreement !== undefined){
+let data8 = data.judge_min_agreement;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 == "number"){
+if(data9 > 1 || isNaN(data9)){
+const err13 = {instancePath:instancePath+"/judge_min_agreement/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/judge_min_agreement/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data9 < -1 || isNaN(data9)){
+const err14 = {instancePath:instancePath+"/judge_min_agreement/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/judge_min_agreement/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/judge_min_agreement/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/judge_min_agreement/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/judge_min_agreement",schemaPath:"#/properties/judge_min_agreement/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.experiment_key !== undefined){
+if(typeof data.experiment_key !== "string"){
+const err17 = {instancePath:instancePath+"/experiment_key",schemaPath:"#/properties/experiment_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.agent !== undefined){
+let data11 = data.agent;
+if(typeof data11 === "string"){
+if(func0(data11) < 1){
+const err18 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.regression_tolerance !== undefined){
+let data12 = data.regression_tolerance;
+if(typeof data12 == "number"){
+if(data12 > 1 || isNaN(data12)){
+const err20 = {instancePath:instancePath+"/regression_tolerance",schemaPath:"#/properties/regression_tolerance/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data12 < 0 || isNaN(data12)){
+const err21 = {instancePath:instancePath+"/regression_tolerance",schemaPath:"#/properties/regression_tolerance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/regression_tolerance",schemaPath:"#/properties/regression_tolerance/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.timeout_seconds !== undefined){
+let data13 = data.timeout_seconds;
+if(typeof data13 == "number"){
+if(data13 <= 0 || isNaN(data13)){
+const err23 = {instancePath:instancePath+"/timeout_seconds",schemaPath:"#/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/timeout_seconds",schemaPath:"#/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.latency_p95_ms !== undefined){
+let data14 = data.latency_p95_ms;
+if(typeof data14 == "number"){
+if(data14 <= 0 || isNaN(data14)){
+const err25 = {instancePath:instancePath+"/latency_p95_ms",schemaPath:"#/properties/latency_p95_ms/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/latency_p95_ms",schemaPath:"#/properties/latency_p95_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.cost_max_usd !== undefined){
+let data15 = data.cost_max_usd;
+if(typeof data15 == "number"){
+if(data15 < 0 || isNaN(data15)){
+const err27 = {instancePath:instancePath+"/cost_max_usd",schemaPath:"#/properties/cost_max_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/cost_max_usd",schemaPath:"#/properties/cost_max_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.tokens_max !== undefined){
+let data16 = data.tokens_max;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err29 = {instancePath:instancePath+"/tokens_max",schemaPath:"#/properties/tokens_max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err30 = {instancePath:instancePath+"/tokens_max",schemaPath:"#/properties/tokens_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.conversation !== undefined){
+let data17 = data.conversation;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key2 in data17){
+if(!((((key2 === "simulator") || (key2 === "max_turns")) || (key2 === "stop")) || (key2 === "opener"))){
+const err31 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data17.simulator !== undefined){
+let data18 = data17.simulator;
+if(typeof data18 === "string"){
+if(func0(data18) < 1){
+const err32 = {instancePath:instancePath+"/conversation/simulator",schemaPath:"#/properties/conversation/properties/simulator/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/conversation/simulator",schemaPath:"#/properties/conversation/properties/simulator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data17.max_turns !== undefined){
+let data19 = data17.max_turns;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err34 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(typeof data19 == "number"){
+if(data19 < 1 || isNaN(data19)){
+const err35 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+if(data17.stop !== undefined){
+let data20 = data17.stop;
+if(typeof data20 === "string"){
+if(func0(data20) < 1){
+const err36 = {instancePath:instancePath+"/conversation/stop",schemaPath:"#/properties/conversation/properties/stop/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/conversation/stop",schemaPath:"#/properties/conversation/properties/stop/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data17.opener !== undefined){
+let data21 = data17.opener;
+if(!((data21 === "user") || (data21 === "assistant"))){
+const err38 = {instancePath:instancePath+"/conversation/opener",schemaPath:"#/properties/conversation/properties/opener/enum",keyword:"enum",params:{allowedValues: schema7.properties.conversation.properties.opener.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.turn_evals !== undefined){
+let data22 = data.turn_evals;
+if(Array.isArray(data22)){
+const len2 = data22.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data22[i2] !== "string"){
+const err40 = {instancePath:instancePath+"/turn_evals/" + i2,schemaPath:"#/properties/turn_evals/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/turn_evals",schemaPath:"#/properties/turn_evals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+validate8.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentmark-eval.dev/schema/prompt-frontmatter.schema.json" */;
@@ -929,13 +1481,15 @@ errors = vErrors.length;
 }
 }
 if(data.test_settings !== undefined){
-let data5 = data.test_settings;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.dataset !== undefined){
-let data6 = data5.dataset;
-if(typeof data6 === "string"){
-if(func0(data6) < 1){
-const err3 = {instancePath:instancePath+"/test_settings/dataset",schemaPath:"#/definitions/testSettings/properties/dataset/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!(validate8(data.test_settings, {instancePath:instancePath+"/test_settings",parentData:data,parentDataProperty:"test_settings",rootData}))){
+vErrors = vErrors === null ? validate8.errors : vErrors.concat(validate8.errors);
+errors = vErrors.length;
+}
+}
+if(data.input_schema !== undefined){
+let data6 = data.input_schema;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err3 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -945,506 +1499,14 @@ vErrors.push(err3);
 errors++;
 }
 }
+}
 else {
-const err4 = {instancePath:instancePath+"/test_settings/dataset",schemaPath:"#/definitions/testSettings/properties/dataset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data5.evals !== undefined){
-let data7 = data5.evals;
-if(Array.isArray(data7)){
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data7[i0] !== "string"){
-const err5 = {instancePath:instancePath+"/test_settings/evals/" + i0,schemaPath:"#/definitions/testSettings/properties/evals/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/test_settings/evals",schemaPath:"#/definitions/testSettings/properties/evals/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data5.props !== undefined){
-let data9 = data5.props;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-const err7 = {instancePath:instancePath+"/test_settings/props",schemaPath:"#/definitions/testSettings/properties/props/type",keyword:"type",params:{type: schema7.properties.props.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data5.score_thresholds !== undefined){
-let data10 = data5.score_thresholds;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key0 in data10){
-let data11 = data10[key0];
-if(typeof data11 == "number"){
-if(data11 > 1 || isNaN(data11)){
-const err8 = {instancePath:instancePath+"/test_settings/score_thresholds/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testSettings/properties/score_thresholds/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data11 < 0 || isNaN(data11)){
-const err9 = {instancePath:instancePath+"/test_settings/score_thresholds/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testSettings/properties/score_thresholds/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/test_settings/score_thresholds/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testSettings/properties/score_thresholds/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/test_settings/score_thresholds",schemaPath:"#/definitions/testSettings/properties/score_thresholds/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data5.judge_min_agreement !== undefined){
-let data12 = data5.judge_min_agreement;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-for(const key1 in data12){
-let data13 = data12[key1];
-if(typeof data13 == "number"){
-if(data13 > 1 || isNaN(data13)){
-const err12 = {instancePath:instancePath+"/test_settings/judge_min_agreement/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testSettings/properties/judge_min_agreement/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data13 < -1 || isNaN(data13)){
-const err13 = {instancePath:instancePath+"/test_settings/judge_min_agreement/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testSettings/properties/judge_min_agreement/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/test_settings/judge_min_agreement/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testSettings/properties/judge_min_agreement/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/test_settings/judge_min_agreement",schemaPath:"#/definitions/testSettings/properties/judge_min_agreement/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data5.experiment_key !== undefined){
-if(typeof data5.experiment_key !== "string"){
-const err16 = {instancePath:instancePath+"/test_settings/experiment_key",schemaPath:"#/definitions/testSettings/properties/experiment_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data5.agent !== undefined){
-let data15 = data5.agent;
-if(typeof data15 === "string"){
-if(func0(data15) < 1){
-const err17 = {instancePath:instancePath+"/test_settings/agent",schemaPath:"#/definitions/testSettings/properties/agent/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/test_settings/agent",schemaPath:"#/definitions/testSettings/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data5.regression_tolerance !== undefined){
-let data16 = data5.regression_tolerance;
-if(typeof data16 == "number"){
-if(data16 > 1 || isNaN(data16)){
-const err19 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data16 < 0 || isNaN(data16)){
-const err20 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/test_settings/regression_tolerance",schemaPath:"#/definitions/testSettings/properties/regression_tolerance/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data5.timeout_seconds !== undefined){
-let data17 = data5.timeout_seconds;
-if(typeof data17 == "number"){
-if(data17 <= 0 || isNaN(data17)){
-const err22 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/test_settings/timeout_seconds",schemaPath:"#/definitions/testSettings/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data5.latency_p95_ms !== undefined){
-let data18 = data5.latency_p95_ms;
-if(typeof data18 == "number"){
-if(data18 <= 0 || isNaN(data18)){
-const err24 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/test_settings/latency_p95_ms",schemaPath:"#/definitions/testSettings/properties/latency_p95_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data5.cost_max_usd !== undefined){
-let data19 = data5.cost_max_usd;
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err26 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/test_settings/cost_max_usd",schemaPath:"#/definitions/testSettings/properties/cost_max_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data5.tokens_max !== undefined){
-let data20 = data5.tokens_max;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err28 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)){
-const err29 = {instancePath:instancePath+"/test_settings/tokens_max",schemaPath:"#/definitions/testSettings/properties/tokens_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-if(data5.conversation !== undefined){
-let data21 = data5.conversation;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key2 in data21){
-if(!((((key2 === "simulator") || (key2 === "max_turns")) || (key2 === "stop")) || (key2 === "opener"))){
-const err30 = {instancePath:instancePath+"/test_settings/conversation",schemaPath:"#/definitions/testSettings/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data21.simulator !== undefined){
-let data22 = data21.simulator;
-if(typeof data22 === "string"){
-if(func0(data22) < 1){
-const err31 = {instancePath:instancePath+"/test_settings/conversation/simulator",schemaPath:"#/definitions/testSettings/properties/conversation/properties/simulator/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/test_settings/conversation/simulator",schemaPath:"#/definitions/testSettings/properties/conversation/properties/simulator/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data21.max_turns !== undefined){
-let data23 = data21.max_turns;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err33 = {instancePath:instancePath+"/test_settings/conversation/max_turns",schemaPath:"#/definitions/testSettings/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(typeof data23 == "number"){
-if(data23 < 1 || isNaN(data23)){
-const err34 = {instancePath:instancePath+"/test_settings/conversation/max_turns",schemaPath:"#/definitions/testSettings/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-if(data21.stop !== undefined){
-let data24 = data21.stop;
-if(typeof data24 === "string"){
-if(func0(data24) < 1){
-const err35 = {instancePath:instancePath+"/test_settings/conversation/stop",schemaPath:"#/definitions/testSettings/properties/conversation/properties/stop/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/test_settings/conversation/stop",schemaPath:"#/definitions/testSettings/properties/conversation/properties/stop/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data21.opener !== undefined){
-let data25 = data21.opener;
-if(!((data25 === "user") || (data25 === "assistant"))){
-const err37 = {instancePath:instancePath+"/test_settings/conversation/opener",schemaPath:"#/definitions/testSettings/properties/conversation/properties/opener/enum",keyword:"enum",params:{allowedValues: schema7.properties.conversation.properties.opener.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/test_settings/conversation",schemaPath:"#/definitions/testSettings/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data5.turn_evals !== undefined){
-let data26 = data5.turn_evals;
-if(Array.isArray(data26)){
-const len1 = data26.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data26[i1] !== "string"){
-const err39 = {instancePath:instancePath+"/test_settings/turn_evals/" + i1,schemaPath:"#/definitions/testSettings/properties/turn_evals/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/test_settings/turn_evals",schemaPath:"#/definitions/testSettings/properties/turn_evals/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/test_settings",schemaPath:"#/definitions/testSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data.input_schema !== undefined){
-let data28 = data.input_schema;
-if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
-const err42 = {instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
 }
 errors++;
 }

@@ -19,3 +19,4 @@ export { attemptGuard, type AttemptLog, type AttemptPolicy } from './attempt-gua
 export { toModelCallError } from './model-call-error.js';
 export { loadAiSdk, type AiSdk } from './ai-sdk.js';
 export { RateStats, RateLimiter, readRateLimitHeaders, rateLimiterFor, type Permit, type RateCaps, type RateLimitReading } from './rate-limit/index.js';
+export { embeddingRequest, executeEmbedding, type EmbeddingOptions } from './execute-embedding.js';

@@ -19,6 +19,10 @@ export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
   o3: { input: 2, output: 8 },
   'o3-mini': { input: 1.1, output: 4.4 },
   'o4-mini': { input: 1.1, output: 4.4 },
+  // Embeddings (the `similar` scorer): input tokens only.
+  'text-embedding-3-small': { input: 0.02, output: 0 },
+  'text-embedding-3-large': { input: 0.13, output: 0 },
+  'text-embedding-ada-002': { input: 0.1, output: 0 },
 };
 
 /** Dated snapshots (`gpt-4o-2024-08-06`) cost what their family costs unless priced themselves. */

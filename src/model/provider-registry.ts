@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 import { createHash } from 'node:crypto';
 import { ModelCallError, UsageError } from '../errors/index.js';
 import { findInstalledPackage, KNOWN_PROVIDERS, loadInstalledProvider, providerPackageName } from './installed-provider.js';
@@ -39,6 +39,12 @@ export interface ProviderRegistryOptions {
 export interface ProviderRegistry {
   /** The model for `provider/model`. Throws UsageError for a bad name, ModelCallError without a key. */
   resolve(modelName: string): Promise<LanguageModel>;
+  /**
+   * The embedding model for `provider/model` (the `similar` scorer). OpenAI's (and an
+   * OpenAI-compatible server's at the base URL) only: a registered provider is a factory of
+   * language models. Throws UsageError for another provider, ModelCallError without a key.
+   */
+  resolveEmbedding?(modelName: string): Promise<EmbeddingModel>;
   /** Known provider prefixes, sorted. */
   readonly prefixes: readonly string[];
   /** Replaces secrets the registry holds (the API key) in text meant for people or files. */
@@ -72,7 +78,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   const installedModels = new Map<string, LanguageModel>();
   const limitKeys = new Map<string, string>();
 
-  async function openaiModel(modelId: string): Promise<LanguageModel> {
+  function openaiProvider(modelId: string): Promise<OpenAIModels> {
     if (apiKey === undefined && baseURL === undefined) {
       throw new ModelCallError('MODEL_NO_API_KEY', `no OpenAI API key for "openai/${modelId}"`, {
         hint: 'set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server), or run with the recorded cache (--cache-only)',
@@ -84,7 +90,11 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       baseURL,
       fetch: options.fetch ?? nodeFetch,
     });
-    const provider = await openai;
+    return openai;
+  }
+
+  async function openaiModel(modelId: string): Promise<LanguageModel> {
+    const provider = await openaiProvider(modelId);
     let model = openaiModels.get(modelId);
     if (model === undefined) {
       const api = options.openaiApi ?? 'auto';
@@ -135,6 +145,15 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       const model = (await loaded)(modelId);
       installedModels.set(modelName, model);
       return model;
+    },
+    async resolveEmbedding(modelName) {
+      const { provider, modelId } = splitModelName(modelName, prefixes);
+      if (provider !== 'openai' || Object.hasOwn(custom, provider)) {
+        throw new UsageError('USAGE_NO_EMBEDDINGS', `embedding model "${modelName}": embeddings are served by the openai provider only (an OpenAI-compatible server at OPENAI_BASE_URL included)`, {
+          hint: 'use an openai/… embedding model, e.g. openai/text-embedding-3-small, pointed at a compatible server with OPENAI_BASE_URL if need be',
+        });
+      }
+      return (await openaiProvider(modelId)).embedding(modelId);
     },
     ensure(modelName, shown = `model "${modelName}"`) {
       const { provider } = splitModelName(modelName, prefixes);

@@ -5,7 +5,8 @@ import type { JSONSchema7 } from '../prompt/json-schema.js';
 export interface ModelRequest {
   /** `provider/model`, e.g. `openai/gpt-4o-mini`. */
   modelName: string;
-  kind: 'text' | 'object';
+  /** `embedding`: the text of the one user message embedded (the `similar` scorer), never a generation. */
+  kind: 'text' | 'object' | 'embedding';
   messages: ChatMessage[];
   settings: CallSettings;
   /** Tool names (text prompts), looked up in the config's tool registry. */

@@ -43,6 +43,8 @@ export interface ObjectConfig extends ModelSettings {
 export interface TestSettings {
   dataset?: string;
   evals?: string[];
+  /** Runs the prompt once per model, as repeated `--model` flags do; `--model` overrides it. */
+  models?: string[];
   /** `null` in the file means no props, as in AgentMark. */
   props?: Record<string, unknown> | null;
   score_thresholds?: Record<string, number>;

@@ -27,7 +27,8 @@ function rowFields(row: RowResult, metadataKeys: readonly string[], evalNames: r
     ...metadataKeys.map((key) => metadata[key]),
   ].map(field);
   for (const name of evalNames) {
-    const result = row.evals[name];
+    // An eval only other rows carry is left empty here, as one that did not run.
+    const result = row.evals[name]?.absent ? undefined : row.evals[name];
     for (const key of EVAL_FIELDS) fields.push(field(result?.[key]));
   }
   return fields;

@@ -5,7 +5,8 @@ import type { ScoredEval } from '../scoring/types.js';
  * when it has a verdict, else `score: x, label: y, reason: z` with the parts present.
  */
 export function formatEvalCell(result: ScoredEval | undefined): string {
-  if (result === undefined) return '-';
+  // An eval other rows carry (their `evals`) is no eval of this row: nothing to show.
+  if (result === undefined || result.absent) return '-';
   if (result.error !== undefined) return `ERROR: ${result.error}`;
   if (result.skipped) return result.reason ? `SKIP (${result.reason})` : 'SKIP';
   if (result.passed !== undefined) {

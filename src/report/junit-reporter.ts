@@ -23,7 +23,8 @@ function testCases(row: RowResult, evalNames: readonly string[], withRepeat: boo
   if (evalNames.length === 0) {
     return [{ name: label, time, ...(row.error !== undefined && { error: row.error }), ...(row.timedOut ? { timedOut: true } : {}) }];
   }
-  return evalNames.map((name) => {
+  // An eval only other rows carry (their `evals`) is no test case of this row.
+  return evalNames.filter((name) => row.evals[name]?.absent !== true).map((name) => {
     const base = { name: `${label} · ${name}`, time };
     const result = row.evals[name];
     if (row.error !== undefined) return { ...base, error: row.error, ...(row.timedOut ? { timedOut: true } : {}) };

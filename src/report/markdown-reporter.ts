@@ -57,7 +57,7 @@ export function createMarkdownReporter(out: OutputStream, options: ReporterOptio
         lines.push('', `<details><summary>${count} row${count === 1 ? '' : 's'} did not pass</summary>`, '', '| # | Input | Output | Evals |', '|---|---|---|---|');
         for (const row of failing) {
           const output = row.error !== undefined ? `${row.timedOut ? 'TIMED OUT' : 'ERROR'}: ${row.error}` : formatValue(row.output);
-          const evals = Object.entries(row.evals).map(([name, e]) => `${name}: ${formatEvalCell(e)}`).join('; ');
+          const evals = Object.entries(row.evals).filter(([, e]) => !e.absent).map(([name, e]) => `${name}: ${formatEvalCell(e)}`).join('; ');
           lines.push(`| ${cell(rowLabel(row, false))} | ${cell(truncate(formatValue(row.input), max))} | ${cell(truncate(output, max))} | ${cell(truncate(evals, max))} |`);
         }
         if (count > failing.length) lines.push('', `… and ${count - failing.length} more.`);

@@ -115,7 +115,7 @@ export function createProgressReporter(out: ProgressStream, options: ProgressOpt
       if (row.error !== undefined) errored += 1;
       // As in the summary: an errored result of an eval that gives verdicts did not pass, and
       // neither did a row that failed before its evals ran, once for each such eval.
-      if (row.error !== undefined && Object.keys(row.evals).length === 0) rowsWithoutEvals += 1;
+      if (row.error !== undefined && Object.values(row.evals).every((e) => e.absent)) rowsWithoutEvals += 1;
       for (const [name, result] of Object.entries(row.evals)) {
         let tally = byEval.get(name);
         if (!tally) byEval.set(name, (tally = { verdicts: 0, errors: 0 }));

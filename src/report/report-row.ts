@@ -94,7 +94,8 @@ export function reportRow(row: RowResult): ReportRow {
     metadata: row.metadata ?? {},
     output: orNull(row.output),
     toolCalls: row.toolCalls ?? [],
-    evals: Object.fromEntries(Object.entries(row.evals ?? {}).map(([name, result]) => [name, reportEval(result)])),
+    // An eval only other rows carry (their `evals`) is no eval of this row.
+    evals: Object.fromEntries(Object.entries(row.evals ?? {}).filter(([, result]) => !result.absent).map(([name, result]) => [name, reportEval(result)])),
     error: orNull(row.error),
     errorCode: orNull(row.errorCode),
     latencyMs: orNull(row.latencyMs),

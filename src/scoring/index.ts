@@ -11,7 +11,7 @@ export type {
   ScorerControl,
 } from './types.js';
 export type { EvalSummary } from './eval-summary.js';
-export { bindEvals, type BindContext, type BindResult } from './bind-evals.js';
+export { bindEvals, bindEvalSpecs, type BindContext, type BindResult, type EvalSpec } from './bind-evals.js';
 export { builtinScorers } from './builtins/index.js';
 export type { ExactMatchOptions, ContainsOptions, RegexOptions, StartsWithOptions, OneOfOptions } from './builtins/text-match.js';
 export type { JsonSchemaOptions, JsonFieldsOptions } from './builtins/json.js';
@@ -27,3 +27,4 @@ export { scoreRange, scoreRanges } from './score-range.js';
 export { EvalTallies, summarizeEvals, type ScoredEvalSummary } from './summarize-evals.js';
 export { FloatList } from './float-list.js';
 export { FlakyTracker, findFlakyRows, type FlakyEval, type FlakyRow } from './flaky-rows.js';
+export { ROW_SCORE, weightedRowScore } from './row-score.js';

@@ -201,7 +201,7 @@ export class EvalTallies {
     for (const name in row.evals) {
       const tally = this.tallies.get(name);
       const result = row.evals[name];
-      if (tally && result) add(tally, row.index, result);
+      if (tally && result && !result.absent) add(tally, row.index, result);
     }
     // A row that errored before its evals ran holds none of them: each is an errored result
     // there (as compare counts it), not a row left out of the rate.

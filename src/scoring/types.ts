@@ -1,3 +1,4 @@
+import type { Tool } from 'ai';
 import type { ChatMessage } from '../prompt/types.js';
 import type { PathScope } from '../project/path-scope.js';
 import type { ScoreSchema } from '../project/types.js';
@@ -95,6 +96,11 @@ export interface ScoredEval {
   untyped?: boolean;
   /** No verdict on this row (see EvalResult.skipped). */
   skipped?: boolean;
+  /**
+   * The eval is one other rows of the dataset carry (their `evals`), not this one: always with
+   * `skipped`, and left out of the eval's counts altogether (its n is the rows that carry it).
+   */
+  absent?: true;
 }
 
 /** What scoring reads of a row: its dataset index and its scored evals (a run's RowResult has them). */
@@ -111,6 +117,9 @@ export interface ScoredRow {
 /** Calls a model for an LLM judge; the runner wires it to the same cache, retries and timeouts as main calls. */
 export type JudgeFn = (request: ModelRequest) => Promise<ModelResponse>;
 
+/** Embeds a text with `provider/model` (the `similar` scorer); cached and counted like a judge call. */
+export type EmbedFn = (modelName: string, text: string) => Promise<number[]>;
+
 /** What a built-in's `create` may need besides its options. */
 export interface ScorerContext {
   /** The eval name being bound (for messages). */
@@ -120,6 +129,8 @@ export interface ScorerContext {
   /** The prompt's `object_config.schema`, for `json_schema` without its own schema. */
   promptSchema: JSONSchema7 | undefined;
   judge: JudgeFn | undefined;
+  /** Embeddings for `similar`; absent where no model may be called. */
+  embed?: EmbedFn | undefined;
   /** Judge model when the eval's options name none. */
   judgeModel: string | undefined;
   /** Absolute project root; judge prompt paths in options resolve against it. */
@@ -130,6 +141,10 @@ export interface ScorerContext {
   pathScope?: PathScope | undefined;
   /** Where one of this eval's options is written (agentmark.json's `scores.<name>.options.<key>`). */
   locateOption?: (key: string) => Promise<SourceLocation>;
+  /** Tools registered in agentmark.config.ts (`is_valid_tools_call` reads their schemas). */
+  tools?: Readonly<Record<string, Tool>> | undefined;
+  /** The prompt's `text_config.tools`: the tools its calls may name. */
+  promptTools?: readonly string[] | undefined;
 }
 
 /** A built-in scorer: a factory that turns validated options into a Scorer. */

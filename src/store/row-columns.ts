@@ -3,7 +3,8 @@ import type { ScoredEval } from '../scoring/types.js';
 import { ROW_CACHED, ROW_ERRORED, ROW_FAILED, type IndexEntry, type RowIndex, type VerdictChar } from './row-index-types.js';
 
 export function verdictOf(result: ScoredEval | undefined): VerdictChar {
-  if (result === undefined) return '-';
+  // An eval only other rows carry (their `evals`) is none of this row's: no verdict, not a skip.
+  if (result === undefined || result.absent) return '-';
   if (result.error !== undefined) return 'E';
   if (result.skipped) return 'S';
   if (result.passed === true) return 'P';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach } from 'vitest';
 /**
  * A real HTTP server on 127.0.0.1 that speaks enough of the OpenAI API (chat completions and
- * responses, non-streaming) for `@ai-sdk/openai` to run against it, with scripted faults. Tests
+ * responses, non-streaming; embeddings, see openai-embeddings.ts) for `@ai-sdk/openai` to run against it, with scripted faults. Tests
  * point the provider at `url` as its base URL; nothing leaves the machine.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createBatchState, handleBatchApi, type BatchServerState } from './openai-batches.js';
 import { chatCompletion, responsesResult, type Answer } from './openai-replies.js';
 import { describeRequest, type OpenAIRequestInfo } from './openai-request.js';
+import { embeddingsResult } from './openai-embeddings.js';
 import { RateLimitBuckets, type RateLimitSettings } from '../../bench/rate-limit-bucket.js';
 
 export type { OpenAIRequestInfo } from './openai-request.js';
@@ -124,6 +125,11 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     }
     requests.push(record);
     const path = record.path.replace(/\?.*$/, '');
+    if (req.method === 'POST' && path === '/v1/embeddings') {
+      record.status = 200;
+      sendJson(res, 200, embeddingsResult(record.body));
+      return;
+    }
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/responses')) {
       sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error', code: 'not_found' } });
       return;

@@ -14,12 +14,12 @@ async function bindError(names: string[], ctx = context()): Promise<EvalBindingE
 describe('bindEvals', () => {
   it('lists every built-in', () => {
     expect(Object.keys(builtinScorers)).toEqual([
-      'exact_match', 'contains', 'not_contains', 'regex', 'starts_with', 'one_of',
-      'contains_any', 'contains_all', 'not_regex', 'word_count',
-      'json_valid', 'json_schema', 'json_fields', 'levenshtein',
-      'bleu', 'gleu', 'rouge_n', 'rouge_l', 'meteor', 'numeric', 'tool_calls',
-      'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'max_memory_mb', 'turns', 'conversation_ended', 'llm_judge', 'accuracy',
-      'goal_completed', 'role_adherence', 'knowledge_retention', 'turn_relevancy',
+      'exact_match', 'contains', 'icontains', 'not_contains', 'regex', 'starts_with', 'one_of', 'contains_any',
+      'contains_all', 'not_regex', 'word_count', 'json_valid', 'json_schema', 'json_fields', 'levenshtein', 'similar',
+      'bleu', 'gleu', 'rouge_n', 'rouge_l', 'meteor', 'numeric', 'tool_calls', 'is_valid_tools_call',
+      'latency', 'tokens', 'cost', 'max_steps', 'max_model_calls', 'max_memory_mb', 'turns', 'conversation_ended',
+      'llm_judge', 'accuracy', 'goal_completed', 'role_adherence', 'knowledge_retention', 'turn_relevancy', 'factuality', 'closed_qa',
+      'g_eval', 'answer_relevance', 'context_faithfulness', 'context_recall', 'context_relevance',
     ]);
     for (const scorer of Object.values(builtinScorers)) expect(scorer.description.length).toBeGreaterThan(10);
   });

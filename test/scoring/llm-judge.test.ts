@@ -95,6 +95,15 @@ describe('llm_judge', () => {
     expect(text(requests[0])).toContain('Give "label", exactly one of: formal, casual.');
   });
 
+  it('categorical schema with a threshold: passed when the label\'s value reaches it (OpenAI label_model passing_labels)', async () => {
+    const categories = [{ label: 'correct', value: 1 }, { label: 'incorrect', value: 0 }];
+    const schema: ScoreSchema = { type: 'categorical', categories };
+    const pass = fakeJudge({ reasoning: 'right', label: 'correct' });
+    expect(await runEval(await builtin('llm_judge', { criteria: 'C', threshold: 1 }, { judge: pass.judge, schema }), row)).toEqual({ label: 'correct', score: 1, normalized: 1, passed: true, reason: 'right' });
+    const fail = fakeJudge({ reasoning: 'wrong', label: 'incorrect' });
+    expect(await runEval(await builtin('llm_judge', { criteria: 'C', threshold: 1 }, { judge: fail.judge, schema }), row)).toEqual({ label: 'incorrect', score: 0, normalized: 0, passed: false, reason: 'wrong' });
+  });
+
   it('retries a malformed answer once with the problem, then succeeds', async () => {
     const { judge, requests } = fakeJudge({ reasoning: 'x', passed: 'yes' }, { reasoning: 'fixed', passed: false });
     const bound = await builtin('llm_judge', { criteria: 'C' }, { judge });
@@ -153,7 +162,7 @@ describe('llm_judge', () => {
         '---',
         '',
         '<User>',
-        'Does {props.output} satisfy {props.criteria}? {props.instructions}',
+        'Does {props.output} answer {props.item.question} with {props.criteria}? {props.instructions}',
         '</User>',
         '',
       ].join('\n'),
@@ -163,7 +172,7 @@ describe('llm_judge', () => {
     expect(await runEval(bound, row)).toMatchObject({ passed: true });
     expect(requests[0]?.modelName).toBe('openai/my-model');
     expect(requests[0]?.messages).toEqual([
-      { role: 'user', content: 'Does Paris satisfy brevity? Give "passed": true when the output meets the criteria, false when it does not.' },
+      { role: 'user', content: 'Does Paris answer Capital of France? with brevity? Give "passed": true when the output meets the criteria, false when it does not.' },
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { listRows, runExperiment } from '../../experiment/index.js';
 import { loadConfig } from '../../project/index.js';
 import { isAgentmarkError, UsageError, type AgentmarkError } from '../../errors/index.js';
@@ -20,6 +21,7 @@ import { openReportOutput } from '../report-output.js';
 import { runOptions } from '../run-options.js';
 import { modelsFromFlags, runSettingsFromFlags } from '../run-settings.js';
 import { checkModels, compareWithFirst, experimentsOf, runsGrid, type FinishedExperiment } from '../side-by-side.js';
+import { promptModelsOf } from '../prompt-models.js';
 import type { BaselineFlags } from '../baseline.js';
 import { loadPrompt } from '../../prompt/index.js';
 import type { CompareResult } from '../../compare/index.js';
@@ -74,7 +76,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError('USAGE_CONFLICT', '--resume continues one run: give the one prompt it ran, or none');
   }
   const models = modelsFromFlags(options.model);
-  const sideBySide = models.length > 1 || (options['side-by-side'] ?? false);
+  // Without --model, a prompt's test_settings.models runs it once per model, as repeated --model flags do.
+  const promptModels = models.length > 0 ? new Map<string, string[]>() : await promptModelsOf(promptPaths);
+  const sideBySide = models.length > 1 || [...promptModels.values()].some((list) => list.length > 1) || (options['side-by-side'] ?? false);
   if (options['side-by-side'] && promptPaths.length < 2) {
     throw new UsageError('USAGE_CONFLICT', '--side-by-side compares several prompts: give two or more', { hint: 'for several models, repeat --model instead' });
   }
@@ -88,7 +92,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   traceStartup('config loaded');
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   checkModels(models, config, project.root);
-  const experiments = experimentsOf(promptPaths, models, project);
+  for (const [path, list] of promptModels) checkModels(list, config, project.root, (model) => `test_settings.models ${model} of ${relative(io.cwd, path)}`);
+  const experiments = experimentsOf(promptPaths, models, project, promptModels);
   if (options.list) {
     // Runs nothing: the same plan as a run (filter, then sampling), printed.
     for (const promptPath of promptPaths) io.stdout.write(formatRowList(await listRows({ ...settings.run, project, config, promptPath, signal: io.signal }), io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined));

@@ -1,15 +1,10 @@
 import { EvalBindingError } from '../../errors/index.js';
-import { outsideScope, projectScope } from '../../project/path-scope.js';
-import type { LoadedPrompt } from '../../prompt/types.js';
-import { accuracyAnswerSpec, judgeAnswerSpec, type JudgeAnswerSpec } from '../judge/answer-schema.js';
-import { askJudge } from '../judge/ask-judge.js';
-import { loadJudgePrompt, renderJudge, shippedJudgePath, userJudgePath } from '../judge/judge-prompt.js';
-import type { BuiltinScorer, Scorer, ScorerContext } from '../types.js';
+import { accuracyAnswerSpec, judgeAnswerSpec } from '../judge/answer-schema.js';
+import { createJudge, DEFAULT_JUDGE_MODEL } from '../judge/create-judge.js';
+import type { BuiltinScorer } from '../types.js';
 import { defineScorer } from './define-scorer.js';
-import { expectedText, outputText } from './text.js';
 
-/** The judge model when neither the eval's options nor the run name one. */
-export const DEFAULT_JUDGE_MODEL = 'openai/gpt-4o-mini';
+export { DEFAULT_JUDGE_MODEL };
 const ACCURACY_CRITERIA =
   'How accurately and completely the output answers the input, judged against the expected output when one is given.';
 
@@ -20,7 +15,7 @@ export interface LlmJudgeOptions {
   criteria?: string;
   /** Path (from the project root) of your own judge prompt, rendered with the same props. @default the shipped judges/llm-judge.prompt.mdx */
   prompt?: string;
-  /** Numeric schemas only: passed when score >= threshold. @default no verdict, only a score */
+  /** Numeric and categorical schemas: passed when the score (a category's value) >= threshold. @default no verdict, only a score */
   threshold?: number;
 }
 
@@ -35,64 +30,11 @@ export interface AccuracyOptions {
   threshold?: number;
 }
 
-const judgeOptionProperties = {
+export const judgeOptionProperties = {
   model: { type: 'string', pattern: '^[^/]+/.+$', description: 'provider/model' },
   criteria: { type: 'string', minLength: 1 },
   prompt: { type: 'string', minLength: 1 },
 };
-
-interface JudgeSetup {
-  options: { model?: string; criteria?: string; prompt?: string };
-  criteria: string;
-  spec: JudgeAnswerSpec;
-  shipped: 'llm-judge' | 'accuracy';
-}
-
-/** Binds a judge: checks it can run, loads its prompt once, returns the per-row scorer. */
-async function createJudge(setup: JudgeSetup, ctx: ScorerContext): Promise<Scorer> {
-  const location = { file: ctx.promptPath };
-  const judge = ctx.judge;
-  if (judge === undefined) {
-    throw new EvalBindingError('EVAL_NO_JUDGE', `eval "${ctx.evalName}" needs an LLM judge, but none is available here`, {
-      location,
-      hint: 'run it through run-experiment, which wires the judge model',
-    });
-  }
-  const own = setup.options.prompt;
-  const path = own ? userJudgePath(own, ctx.projectRoot) : shippedJudgePath(setup.shipped);
-  const scope = own ? (ctx.pathScope ?? projectScope({ root: ctx.projectRoot })) : undefined;
-  const outside = own && scope ? outsideScope(scope, path, own) : undefined;
-  if (outside) {
-    throw new EvalBindingError('EVAL_JUDGE_PROMPT_OUTSIDE_PROJECT', `eval "${ctx.evalName}": judge prompt ${outside.message}`, { location, hint: outside.hint });
-  }
-  let prompt: LoadedPrompt;
-  try {
-    prompt = await loadJudgePrompt(path, scope);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new EvalBindingError('EVAL_JUDGE_PROMPT', `eval "${ctx.evalName}": cannot load judge prompt ${path}: ${message}`, {
-      location,
-      cause: error,
-    });
-  }
-  return async (params) => {
-    const expected = expectedText(params.expectedOutput);
-    const hasExpectedOutput = expected !== undefined;
-    const rendered = renderJudge(prompt, {
-      input: JSON.stringify(params.input, null, 2),
-      output: outputText(params.output),
-      expectedOutput: expected ?? '',
-      hasExpectedOutput,
-      criteria: setup.criteria,
-      instructions: setup.spec.instructions,
-    });
-    // A user's own prompt may name its model; the shipped prompts' model_name is only a placeholder.
-    const promptModel = setup.options.prompt ? rendered.modelName : undefined;
-    const modelName = setup.options.model ?? promptModel ?? ctx.judgeModel ?? DEFAULT_JUDGE_MODEL;
-    const answer = await askJudge({ judge, modelName, messages: rendered.messages, schema: setup.spec.schema });
-    return setup.spec.toResult(answer);
-  };
-}
 
 export const llmJudge = defineScorer<LlmJudgeOptions>({
   name: 'llm_judge',

@@ -80,6 +80,20 @@ export const contains = defineScorer<ContainsOptions>({
   },
 });
 
+/**
+ * promptfoo's `icontains`: `contains` that always ignores case, a name of its own so that an
+ * imported test can hold both (`contains` with `ignoreCase: true` is the same check).
+ */
+export const icontains = defineScorer<Omit<ContainsOptions, 'ignoreCase'>>({
+  name: 'icontains',
+  description: 'Passes when the output contains a value (or the expected output), ignoring case.',
+  options: { type: 'object', properties: { value: containsOptions.properties.value }, additionalProperties: false },
+  create: (options) => (params) => {
+    const { found, needle } = containsCheck({ ...options, ignoreCase: true }, params.output, params.expectedOutput, 'icontains');
+    return verdict(found, found ? `output contains ${needle} (ignoring case)` : `output does not contain ${needle} (ignoring case)`);
+  },
+});
+
 export const notContains = defineScorer<ContainsOptions>({
   name: 'not_contains',
   description: 'Passes when the output does not contain a value (or the expected output).',
@@ -192,4 +206,4 @@ export const oneOf = defineScorer<OneOfOptions>({
   },
 });
 
-export const textMatchScorers: BuiltinScorer[] = [exactMatch, contains, notContains, regex, startsWith, oneOf];
+export const textMatchScorers: BuiltinScorer[] = [exactMatch, contains, icontains, notContains, regex, startsWith, oneOf];

@@ -31,6 +31,8 @@ function reasonOf(answer: Record<string, unknown>): string {
  * Derives the judge's answer from the bound score schema: boolean → `passed`, numeric →
  * `score` within [min, max] (0..1 when the schema gives no range, since an unbounded score means
  * nothing to a model), categorical → `label` from the categories. No schema → boolean.
+ * `threshold` gives numeric and categorical answers a verdict: passed when the score (a
+ * category's value) is at least it.
  */
 export function judgeAnswerSpec(score: ScoreSchema | undefined, threshold?: number): JudgeAnswerSpec {
   if (score?.type === 'numeric') {
@@ -60,7 +62,8 @@ export function judgeAnswerSpec(score: ScoreSchema | undefined, threshold?: numb
       toResult: (answer) => {
         const label = answer['label'] as string;
         const category = categories.find((c) => c.label === label);
-        return { label, ...(category ? { score: category.value } : {}), reason: reasonOf(answer) };
+        const verdict = threshold === undefined || category === undefined ? {} : { passed: category.value >= threshold };
+        return { label, ...(category ? { score: category.value } : {}), ...verdict, reason: reasonOf(answer) };
       },
     };
   }

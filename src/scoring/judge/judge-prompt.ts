@@ -3,8 +3,21 @@ import { packageFile } from '../../package-paths.js';
 import type { PathScope } from '../../project/path-scope.js';
 import type { ChatMessage, LoadedPrompt } from '../../prompt/types.js';
 
-/** The judge prompts this package ships in `judges/`. */
-export type ShippedJudge = 'llm-judge' | 'accuracy' | 'goal-completed' | 'role-adherence' | 'knowledge-retention' | 'turn-relevancy';
+/** The judge prompts shipped in `judges/`. */
+export type ShippedJudge =
+  | 'llm-judge'
+  | 'accuracy'
+  | 'factuality'
+  | 'closed-qa'
+  | 'answer-relevance'
+  | 'context-faithfulness'
+  | 'context-recall'
+  | 'context-relevance'
+  | 'g-eval'
+  | 'goal-completed'
+  | 'role-adherence'
+  | 'knowledge-retention'
+  | 'turn-relevancy';
 
 /** Absolute path of a judge prompt shipped with this package, e.g. `llm-judge`. */
 export function shippedJudgePath(name: ShippedJudge): string {
@@ -29,6 +42,8 @@ export async function loadJudgePrompt(path: string, scope?: PathScope): Promise<
 export interface JudgeProps {
   /** The row's input props as pretty JSON. */
   input: string;
+  /** The row's input props as they are, so a judge prompt of your own can read `props.item.question`. */
+  item?: Record<string, unknown>;
   output: string;
   /** Empty when the row has none; `hasExpectedOutput` tells the template which. */
   expectedOutput: string;
@@ -44,7 +59,7 @@ export interface RenderedJudge {
   modelName: string | undefined;
 }
 
-export function renderJudge(prompt: LoadedPrompt, props: JudgeProps): RenderedJudge {
+export function renderJudge(prompt: LoadedPrompt, props: JudgeProps & Record<string, unknown>): RenderedJudge {
   const rendered = prompt.render({ ...props });
   const config = 'object_config' in rendered ? rendered.object_config : 'text_config' in rendered ? rendered.text_config : undefined;
   return { messages: rendered.messages ?? [], modelName: config?.model_name };

@@ -60,7 +60,7 @@ function Repeat({ row }: { row: RowResult }): VNode {
     <h4>evals</h4>
     <div class="table-scroll"><table class="evals">
       <thead><tr><th scope="col">eval</th><th scope="col">verdict</th><th scope="col">score</th><th scope="col">label</th><th scope="col">reason</th></tr></thead>
-      <tbody>${Object.entries(row.evals).map(
+      <tbody>${Object.entries(row.evals).filter(([, r]) => !r.absent).map(
         ([name, r]) => html`<tr data-eval=${name}><th scope="row">${name}</th><td><${Chip} verdict=${verdictOf(r)} /></td>
           <td>${r.score ?? '—'}${r.normalized !== undefined && r.normalized !== r.score ? html` <span class="muted">(${r.normalized.toFixed(2)})</span>` : ''}</td>
           <td>${r.label ?? '—'}</td><td class="reason">${r.error ?? r.reason ?? ''}</td></tr>`,
