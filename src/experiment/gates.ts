@@ -25,16 +25,22 @@ export interface GateTally {
   failedVerdicts: number;
   /** Sum and count of normalised scores per eval; eval errors count as 0. */
   normalized: Map<string, { sum: number; count: number }>;
+  /** Gated evals errored rows did not carry (other rows' `evals`): no verdict of theirs was lost. */
+  absentOnErrored: number;
 }
 
 export function emptyTally(): GateTally {
-  return { rows: 0, erroredRows: 0, verdicts: 0, passedVerdicts: 0, failedVerdicts: 0, normalized: new Map() };
+  return { rows: 0, erroredRows: 0, verdicts: 0, passedVerdicts: 0, failedVerdicts: 0, normalized: new Map(), absentOnErrored: 0 };
 }
 
 export function tallyRow(tally: GateTally, row: RowResult, ungated?: ReadonlySet<string>): void {
   tally.rows++;
   if (row.error !== undefined) tally.erroredRows++;
   for (const [name, result] of Object.entries(row.evals)) {
+    if (result.absent) {
+      if (row.error !== undefined && !ungated?.has(name)) tally.absentOnErrored++;
+      continue;
+    }
     if (!ungated?.has(name) && (result.error !== undefined || result.passed !== undefined)) {
       tally.verdicts++;
       if (result.passed === true && result.error === undefined) tally.passedVerdicts++;
@@ -80,7 +86,7 @@ export function evaluateGates(tally: GateTally, options: GateOptions, evals: Eva
     });
   } else {
     const perRow = Math.max(1, options.evalNames.filter((name) => !options.ungated?.includes(name)).length);
-    const total = tally.verdicts + tally.erroredRows * perRow;
+    const total = tally.verdicts + tally.erroredRows * perRow - tally.absentOnErrored;
     const rate = total === 0 ? 0 : (tally.passedVerdicts / total) * 100;
     gates.push({
       name: 'threshold',

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -73,6 +73,15 @@ describe('row evals on every report', () => {
     expect(result.stdout).toContain('| contains | 50.0% (1/2) |');
     expect(result.stdout).toContain('| has_a | 100.0% (1/1) |');
     expect(result.stdout).toContain('| 2 | {"word":"gamma"} | gamma! | exact: FAIL (0.00 - output "gamma!" does not equal expected "gamma"); contains: FAIL (0.00 - output does not contain "zzz") |');
+  });
+
+  it('validate binds the rows\' evals: an unknown one is exit 2 at its row and column, with did-you-mean', async () => {
+    await writeFile(join(project.dir, 'datasets/bad.jsonl'), '{"input":{"word":"x"},"evals":["containz"]}\n');
+    await writeFile(join(project.dir, 'prompts/bad.prompt.mdx'), files['prompts/echo.prompt.mdx'].replace('words.jsonl', 'bad.jsonl'));
+    const result = await runCli(['validate', 'prompts/bad.prompt.mdx'], { cwd: project.dir });
+    expect(result.code).toBe(2);
+    // {"input":{"word":"x"},"evals":["containz"]}: "containz" starts at column 32 (str.index + 1 in Python).
+    expect(result.stdout + result.stderr).toMatch(/datasets\/bad\.jsonl:1:32: eval "containz" has no scorer; available: .*\n {2}hint: did you mean "contains"\?/);
   });
 
   it('csv: a row eval\'s fields are empty on rows without it', async () => {

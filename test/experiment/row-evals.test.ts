@@ -88,6 +88,9 @@ describe('evals on a dataset row', () => {
     expect(byName.exact).toMatchObject({ count: 3, errored: 2, verdictCount: 3, passedCount: 1 });
     expect(byName.has_a).toMatchObject({ count: 2, errored: 1, verdictCount: 2, passedCount: 1, passRate: 0.5 });
     expect(rowsOf(fx)[2]?.evals).toEqual({ has_a: { skipped: true, absent: true, reason: 'not an eval of this row' } });
+    // --threshold: 2 passed of 2 verdicts + the errored rows' evals (boom1: exact, has_a; boom2: exact) = 2 of 5.
+    const gated = await fx.run({ concurrency: 1, maxRetries: 0, threshold: 50 });
+    expect(gated.summary.gates.find((g) => g.name === 'threshold')?.message).toBe('pass rate 40.0% < threshold 50%');
   });
 
   it('a row eval of the prompt eval\'s name takes its place on that row', async () => {

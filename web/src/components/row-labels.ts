@@ -95,7 +95,7 @@ export function RowLabels({ labelling, row, current }: { labelling: Labelling; r
     ${labelling.writable && labelling.reviewer === undefined ? html`<${AskName} onName=${labelling.setReviewer} />` : null}
     <div class="table-scroll"><table class="labels-table">
       <thead><tr><th scope="col">eval</th><th scope="col">judge</th><th scope="col">labels in force</th>${canWrite ? html`<th scope="col">your label${labelling.reviewer ? ` (${labelling.reviewer})` : ''}</th>` : null}</tr></thead>
-      <tbody>${labelling.evals.filter((spec) => spec.name in row.evals).map((spec) => {
+      <tbody>${labelling.evals.filter((spec) => spec.name in row.evals && row.evals[spec.name]?.absent !== true).map((spec) => {
         const own = labels.filter((l) => l.eval === spec.name);
         return html`<tr data-eval=${spec.name} class=${spec.name === current ? 'current' : ''}>
           <th scope="row">${spec.name}${spec.judge ? html` <span class="muted small">judge</span>` : null}</th>
