@@ -76,6 +76,15 @@ export const commands: Record<string, CommandEntry> = {
     load: () => import('./commands/view.js'),
     interruptible: true,
   },
+  serve: {
+    summary: 'Serve the viewer for a team: accounts by token, roles (viewer, reviewer, writer, admin), HTTPS',
+    load: () => import('./commands/serve.js'),
+    interruptible: true,
+  },
+  tokens: {
+    summary: 'Create, list or revoke the tokens (accounts) of agentmark serve',
+    load: () => import('./commands/tokens.js'),
+  },
   init: {
     summary: 'Create a starter project: agentmark.json, a prompt, a dataset, a config with a scorer',
     load: () => import('./commands/init.js'),
