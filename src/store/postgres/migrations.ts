@@ -4,6 +4,8 @@
  * response cache, shards in the store). A database records every number applied in
  * `agentmark_schema`; a CLI that finds a number it does not know is older than the database.
  */
+import { SERVE_MIGRATIONS } from './serve-migrations.js';
+
 export interface Migration {
   version: number;
   name: string;
@@ -47,6 +49,7 @@ CREATE TABLE agentmark_annotations (
 CREATE INDEX agentmark_annotations_by_run ON agentmark_annotations (run_id, id);
 `,
   },
+  ...SERVE_MIGRATIONS,
 ];
 
 /** The highest schema number this CLI knows. */

@@ -1,0 +1,24 @@
+import type { Migration } from './migrations.js';
+
+/**
+ * The serve side's migrations (numbers 100 and up, see migrations.ts): tokens of `agentmark
+ * serve`, the shared response cache, shards in the store. Kept apart from the run store's so
+ * the two lists grow without touching each other.
+ */
+export const SERVE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 100,
+    name: 'serve tokens',
+    sql: `
+CREATE TABLE agentmark_tokens (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  role text NOT NULL,
+  hash text NOT NULL,
+  created_at text NOT NULL,
+  revoked_at text
+);
+CREATE UNIQUE INDEX agentmark_tokens_active_name ON agentmark_tokens (name) WHERE revoked_at IS NULL;
+`,
+  },
+];
