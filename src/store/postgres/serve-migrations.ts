@@ -1,11 +1,10 @@
-import type { Migration } from './migrations.js';
-
 /**
  * The serve side's migrations (numbers 100 and up, see migrations.ts): tokens of `agentmark
  * serve`, the shared response cache, shards in the store. Kept apart from the run store's so
  * the two lists grow without touching each other.
  */
-export const SERVE_MIGRATIONS: readonly Migration[] = [
+// The shape of migrations.ts's Migration, written out: importing it would make an import cycle.
+export const SERVE_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   {
     version: 100,
     name: 'serve tokens',
