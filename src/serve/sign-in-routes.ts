@@ -21,7 +21,9 @@ export interface SignInDeps {
 const MAX_FORM_BYTES = 4096;
 
 export function sendSignInPage(res: ServerResponse, status: number, notice: SignInNotice, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SIGN_IN_CSP, ...headers });
+  // same-origin, not the viewer's no-referrer: under no-referrer a browser posts the form with
+  // `Origin: null`, and the sign-in could not be told from another site's.
+  res.writeHead(status, { ...COMMON_HEADERS, 'referrer-policy': 'same-origin', 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SIGN_IN_CSP, ...headers });
   res.end(signInPage(notice));
 }
 
