@@ -33,6 +33,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'List past runs, show a run\'s report again, or prune old runs',
     load: () => import('./commands/runs.js'),
   },
+  store: {
+    summary: 'The team store (PostgreSQL): migrate its schema, check every completed run against its integrity record',
+    load: () => import('./commands/store.js'),
+  },
   batches: {
     summary: 'Show or cancel the batch jobs (OpenAI or Anthropic) of a run made with --batch',
     load: () => import('./commands/batches.js'),

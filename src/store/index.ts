@@ -34,3 +34,5 @@ export type { RunQuery, RunStorage, StorageKind } from './storage.js';
 export { LocalStorage } from './local/local-storage.js';
 export { openStorage, type StorageChoice } from './open-storage.js';
 export { maskUrl } from './mask-url.js';
+export { migrateStore, type MigrateResult } from './open-storage.js';
+export { storeSetting, STORE_URL_ENV, type StoreSetting } from './store-config.js';

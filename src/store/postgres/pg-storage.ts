@@ -12,7 +12,7 @@ import { RunStoreError } from '../store-error.js';
 import type { StoredLine } from '../stored-run.js';
 import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
-import { createPool, inTransaction } from './pg-client.js';
+import { connectionError, createPool, inTransaction } from './pg-client.js';
 import { duplicateKey, insertLines, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
@@ -44,7 +44,7 @@ export class PgStorage implements RunStorage {
       else await checkSchema(pool, storage.location);
     } catch (error) {
       await pool.end().catch(() => undefined);
-      throw error;
+      throw connectionError(error, url, storage.location);
     }
     return storage;
   }
