@@ -75,9 +75,10 @@ describe('agentmark serve and tokens with a PostgreSQL store', () => {
     const result = await runCli(['serve', '--port', '0'], { cwd: project.dir, env: { AGENTMARK_STORE_URL: `postgres://agentmark:${encodeURIComponent(pg.password)}@127.0.0.1:${port}/x` } });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
+    expect(result.stderr).not.toContain(encodeURIComponent(pg.password));
     expect(result.stderr).toBe(
-      `error: cannot reach the store's database at 127.0.0.1:${port} (ECONNREFUSED)\n` +
-      '  hint: is PostgreSQL running there and reachable from this machine? check AGENTMARK_STORE_URL or "store" in agentmark.json\n',
+      `error: postgres://agentmark:***@127.0.0.1:${port}/x: cannot reach the store's database at 127.0.0.1:${port} (ECONNREFUSED)\n` +
+      '  hint: is PostgreSQL running there and reachable from this machine? (AGENTMARK_STORE_URL or "store" in agentmark.json names it)\n',
     );
   });
 });
