@@ -14,6 +14,8 @@ import { SIGN_IN_CSS } from './sign-in-page.js';
 import { SignInLimit } from './sign-in-limit.js';
 import { sendSignInPage, signIn, signOut, type SignInDeps } from './sign-in-routes.js';
 import { teamWriteRefusal } from './team-write-guard.js';
+import type { RunStorage } from '../store/index.js';
+import { StoreMirror } from './store-mirror.js';
 import type { TokenStore } from './token-store.js';
 
 export interface TeamServerOptions {
@@ -21,6 +23,8 @@ export interface TeamServerOptions {
   /** @default `<projectRoot>/.agentmark/runs` */
   runsDir?: string;
   tokens: TokenStore;
+  /** A team store to serve the runs of (its completed runs, copied for the viewer); else the project's folder. */
+  storage?: RunStorage;
   /** @default '127.0.0.1' */
   host?: string;
   /** 0 picks a free port. @default 4848 */
@@ -59,7 +63,10 @@ function rightOf(req: IncomingMessage, segments: readonly string[]): Right | und
  */
 export async function startTeamServer(options: TeamServerOptions): Promise<TeamServer> {
   const host = options.host ?? '127.0.0.1';
-  const routes = await createViewRoutes({ projectRoot: options.projectRoot, ...(options.runsDir ? { runsDir: options.runsDir } : {}), ...(options.webDir ? { webDir: options.webDir } : {}), ...(options.scores ? { scores: options.scores } : {}), ...(options.now ? { now: options.now } : {}) });
+  const mirror = options.storage && options.storage.kind !== 'local' ? new StoreMirror(options.storage, options.projectRoot) : undefined;
+  const runsDir = mirror?.runsDir ?? options.runsDir;
+  if (mirror) await mirror.syncRuns();
+  const routes = await createViewRoutes({ projectRoot: options.projectRoot, ...(runsDir ? { runsDir } : {}), ...(options.webDir ? { webDir: options.webDir } : {}), ...(options.scores ? { scores: options.scores } : {}), ...(options.now ? { now: options.now } : {}) });
   const allowed = allowedHostNames(host);
   for (const name of options.allowHosts ?? []) allowed.add(name.toLowerCase());
   const tls = options.tls !== undefined;
@@ -100,6 +107,11 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       if (req.method === 'POST') res.setHeader('connection', 'close');
       return sendJson(res, 403, { error: `the ${caller.account.role} role may not ${right}` });
     }
+    const segments = segmentsOf(path) ?? [];
+    const runId = segments[0] === 'api' && segments[1] === 'runs' ? segments[2] : undefined;
+    if (mirror && segments[0] === 'api') await mirror.syncRuns();
+    // Labels are the store's: another server or `agentmark annotate` may have added some.
+    const known = mirror && runId !== undefined && segments.length === 4 && ['review', 'queue', 'agreement', 'labels'].includes(segments[3] as string) ? await mirror.syncLabels(runId).catch(() => undefined) : undefined;
     if (right === 'read') {
       const labels = caller.kind === 'session' && can(caller.account.role, 'label');
       // The page labels as the account; a role that may not label gets a page without controls.
@@ -110,7 +122,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       res.setHeader('connection', 'close');
       return sendJson(res, refused.status, { error: refused.error });
     }
-    return routes.label(req, res, caller.account.name);
+    return routes.label(req, res, caller.account.name, mirror && known !== undefined ? (id) => mirror.pushLabels(id, known) : undefined);
   };
 
   const listener: RequestListener = (req, res) => {

@@ -35,8 +35,11 @@ export interface ViewRoutesOptions {
 export interface ViewRoutes {
   /** GET or HEAD of a page, an asset, or an API route; `shell` is the page to answer for `/`. */
   read(req: IncomingMessage, res: ServerResponse, shell?: Buffer): Promise<void>;
-  /** POST /api/runs/<id>/labels, after the caller's checks; `reviewer` (when given) overrides the body's. */
-  label(req: IncomingMessage, res: ServerResponse, reviewer?: string): Promise<void>;
+  /**
+   * POST /api/runs/<id>/labels, after the caller's checks; `reviewer` (when given) overrides the
+   * body's; `written` runs after a label was written and before it is answered.
+   */
+  label(req: IncomingMessage, res: ServerResponse, reviewer?: string, written?: (id: string) => Promise<void>): Promise<void>;
   /** The shell page with a session in it (a write token and a reviewer), or none. */
   shell(session: ReviewSession | undefined): Buffer;
   liveFollowers(): number;
@@ -128,7 +131,7 @@ export async function createViewRoutes(options: ViewRoutesOptions): Promise<View
     sendJson(res, result.status, result.body);
   };
 
-  const label = async (req: IncomingMessage, res: ServerResponse, reviewer?: string): Promise<void> => {
+  const label = async (req: IncomingMessage, res: ServerResponse, reviewer?: string, written?: (id: string) => Promise<void>): Promise<void> => {
     const segments = segmentsOf(new URL(req.url ?? '/', 'http://viewer.invalid').pathname);
     const [api, runs, id, labels, ...rest] = segments ?? [];
     const manifest = api === 'api' && runs === 'runs' && labels === 'labels' && rest.length === 0 && id !== undefined ? await catalog.manifest(id) : undefined;
@@ -141,6 +144,7 @@ export async function createViewRoutes(options: ViewRoutesOptions): Promise<View
     // The account that signed in labels: whatever name the body gives is not asked for.
     const value = reviewer === undefined || typeof body.value !== 'object' || body.value === null ? body.value : { ...body.value, reviewer };
     const result = await answeringResultsProblems(() => labelRoute(catalog, review, id, manifest, value, now));
+    if (result.status === 200 && written) await written(id);
     sendJson(res, result.status, result.body);
   };
 

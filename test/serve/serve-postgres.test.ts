@@ -1,11 +1,14 @@
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStorage } from '../../src/store/postgres/pg-storage.js';
+import type { RunManifest } from '../../src/store/types.js';
+import type { AgreementResponse, RunsResponse } from '../../src/view/api-types.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempProject } from '../helpers/temp-project.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { REVIEW_RUN, reviewProject } from '../view/review-run.js';
+import { REVIEW_PROJECT, REVIEW_RUN, reviewProject } from '../view/review-run.js';
 import { createToken, labelWith, send, startServe, type ServeProcess } from './serve-process.js';
 
 let pg: TestPostgres;
@@ -46,30 +49,6 @@ describe('agentmark serve and tokens with a PostgreSQL store', () => {
     expect(JSON.stringify(rows)).not.toContain(token.split('_')[2]);
   });
 
-  it('two reviewer tokens label the same run and agreement shows both; a viewer write is 403, no token 401', async () => {
-    const ada = await createToken(project.dir, 'ada', 'reviewer', env);
-    const bob = await createToken(project.dir, 'bob', 'reviewer', env);
-    const vera = await createToken(project.dir, 'vera', 'viewer', env);
-    const server: ServeProcess = await startServe(project.dir, [], env);
-    try {
-      expect((await labelWith(server, ada, REVIEW_RUN, { index: 3, repeat: 0, eval: 'helpful', value: true })).status).toBe(200);
-      expect((await labelWith(server, bob, REVIEW_RUN, { index: 3, repeat: 0, eval: 'helpful', value: false })).status).toBe(200);
-      expect((await labelWith(server, vera, REVIEW_RUN, { index: 3, repeat: 0, eval: 'helpful', value: true })).status).toBe(403);
-      expect((await labelWith(server, undefined, REVIEW_RUN, { index: 3, repeat: 0, eval: 'helpful', value: true })).status).toBe(401);
-      expect((await send(server, 'GET', '/api/runs', { authorization: `Bearer ${vera}` })).status).toBe(200);
-      // Revoked in the database: the next request of that token is refused.
-      await runCli(['tokens', 'revoke', 'vera'], { cwd: project.dir, env });
-      expect((await send(server, 'GET', '/api/runs', { authorization: `Bearer ${vera}` })).status).toBe(401);
-    } finally {
-      await server.stop();
-    }
-    const agreement = await runCli(['agreement', REVIEW_RUN, '--format', 'json'], { cwd: project.dir, env });
-    expect(agreement.code).toBe(0);
-    const reviewers = JSON.stringify((JSON.parse(agreement.stdout) as { reviewers: unknown }).reviewers);
-    expect(reviewers).toContain('"ada"');
-    expect(reviewers).toContain('"bob"');
-  }, 60_000);
-
   it('an unreachable database at serve: exit 2 naming host and port, never the password', async () => {
     const port = await closedPort();
     const result = await runCli(['serve', '--port', '0'], { cwd: project.dir, env: { AGENTMARK_STORE_URL: `postgres://agentmark:${encodeURIComponent(pg.password)}@127.0.0.1:${port}/x` } });
@@ -81,4 +60,49 @@ describe('agentmark serve and tokens with a PostgreSQL store', () => {
       '  hint: is PostgreSQL running there and reachable from this machine? (AGENTMARK_STORE_URL or "store" in agentmark.json names it)\n',
     );
   });
+
+  it('serves the store\'s runs to a clone with no run of its own: two reviewer tokens label one run and its agreement shows both; a viewer write is 403, no token 401', async () => {
+    // The run made in the first clone goes into the store through the storage contract.
+    const dir = join(project.dir, '.agentmark', 'runs', REVIEW_RUN);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
+    const lines = (await readFile(join(dir, 'results.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
+    const storage = await PgStorage.connect(env['AGENTMARK_STORE_URL'] as string);
+    const { integrity, ...running } = manifest;
+    await storage.createRun({ ...running, status: 'running' });
+    await storage.appendRows(REVIEW_RUN, 0, lines);
+    await storage.complete(REVIEW_RUN, { status: 'completed', integrity: integrity as NonNullable<RunManifest['integrity']> });
+    const clone = await tempProject(REVIEW_PROJECT);
+    try {
+      const ada = await createToken(clone.dir, 'ada2', 'reviewer', env);
+      const bob = await createToken(clone.dir, 'bob2', 'reviewer', env);
+      const vera = await createToken(clone.dir, 'vera', 'viewer', env);
+      const server = await startServe(clone.dir, [], env);
+      try {
+        const runs = JSON.parse((await send(server, 'GET', '/api/runs', { authorization: `Bearer ${ada}` })).body) as RunsResponse;
+        expect(runs.runs.map((r) => [r.id, r.status, r.rows])).toEqual([[REVIEW_RUN, 'completed', 8]]);
+        const rows = await send(server, 'GET', `/api/runs/${REVIEW_RUN}/rows?offset=0&limit=8`, { authorization: `Bearer ${ada}` });
+        expect(rows.status).toBe(200);
+        expect((await labelWith(server, ada, REVIEW_RUN, { index: 6, repeat: 0, eval: 'helpful', value: true })).status).toBe(200);
+        expect((await labelWith(server, bob, REVIEW_RUN, { index: 6, repeat: 0, eval: 'helpful', value: false })).status).toBe(200);
+        expect((await labelWith(server, vera, REVIEW_RUN, { index: 6, repeat: 0, eval: 'helpful', value: true })).status).toBe(403);
+        expect((await labelWith(server, undefined, REVIEW_RUN, { index: 6, repeat: 0, eval: 'helpful', value: true })).status).toBe(401);
+        // Revoked in the database: the next request of that token is refused.
+        expect((await send(server, 'GET', '/api/runs', { authorization: `Bearer ${vera}` })).status).toBe(200);
+        await runCli(['tokens', 'revoke', 'vera'], { cwd: clone.dir, env });
+        expect((await send(server, 'GET', '/api/runs', { authorization: `Bearer ${vera}` })).status).toBe(401);
+        // The route answers what `agentmark agreement <run> --format json` prints.
+        const agreement = JSON.parse((await send(server, 'GET', `/api/runs/${REVIEW_RUN}/agreement`, { authorization: `Bearer ${bob}` })).body) as AgreementResponse;
+        expect(JSON.stringify(agreement.reviewers)).toContain('"ada2"');
+        expect(JSON.stringify(agreement.reviewers)).toContain('"bob2"');
+      } finally {
+        await server.stop();
+      }
+      const stored = await storage.readAnnotations(REVIEW_RUN);
+      expect(stored.map((l) => [l.index, l.reviewer, l.value])).toEqual([[6, 'ada2', true], [6, 'bob2', false]]);
+      await expect(access(join(clone.dir, '.agentmark', 'runs'))).rejects.toThrow();
+    } finally {
+      await storage.close();
+      await clone.cleanup();
+    }
+  }, 60_000);
 });

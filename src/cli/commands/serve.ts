@@ -48,11 +48,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const tls = flags['tls-cert'] === undefined || flags['tls-key'] === undefined ? undefined : { cert: await readPem(io.cwd, flags['tls-cert'], 'tls-cert'), key: await readPem(io.cwd, flags['tls-key'], 'tls-key') };
   const project = await openProject(flags.project, io.cwd, undefined, io.env);
-  const [{ startTeamServer }, { openTokenStore }] = await Promise.all([import('../../serve/index.js'), import('../../serve/open-token-store.js')]);
-  const tokens = await openTokenStore(project, io.env);
+  const [{ startTeamServer }, { openTeamStore, tokenStoreOf }] = await Promise.all([import('../../serve/index.js'), import('../../serve/open-token-store.js')]);
+  const storage = await openTeamStore(project, io.env);
+  const tokens = await tokenStoreOf(storage, project);
   const server = await startTeamServer({
     projectRoot: project.root,
     tokens,
+    ...(storage ? { storage } : {}),
     ...(flags.host === undefined ? {} : { host: flags.host }),
     port: flags.port ?? 4848,
     ...(tls ? { tls } : {}),
@@ -70,5 +72,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   });
   await server.close();
   await tokens.close();
+  await storage?.close();
   return ExitCode.ok;
 }
