@@ -20,4 +20,17 @@ CREATE TABLE agentmark_tokens (
 CREATE UNIQUE INDEX agentmark_tokens_active_name ON agentmark_tokens (name) WHERE revoked_at IS NULL;
 `,
   },
+  {
+    version: 101,
+    name: 'shared response cache',
+    sql: `
+CREATE TABLE agentmark_cache (
+  key text PRIMARY KEY,
+  segment text NOT NULL,
+  entry text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX agentmark_cache_by_segment ON agentmark_cache (segment);
+`,
+  },
 ];
