@@ -19,6 +19,7 @@ import { batchScenario } from './batch.js';
 import { startupRunScenario } from './startup-run.js';
 import { scale1mSpec } from './scale-1m.js';
 import { ciCacheScenario } from './ci-cache.js';
+import { sharedCacheScenario } from './shared-cache.js';
 import { rateLimitedScenarios, unlimitedAbScenario } from './rate-limited.js';
 
 export interface Scenario {
@@ -352,7 +353,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, sharedCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');
