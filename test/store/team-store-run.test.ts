@@ -4,6 +4,7 @@ import { PgStorage } from '../../src/store/postgres/pg-storage.js';
 import { startOpenAIServer, echoResponder, type OpenAIServer, type OpenAIResponder } from '../helpers/openai-server.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { cliProject, type CliProject } from '../cli/cli-project.js';
+import { cuttableProxy } from '../helpers/cuttable-proxy.js';
 
 let db: TestPostgres;
 let made = 0;
@@ -90,4 +91,35 @@ test('the database down at the start of a run: the run goes on locally with one 
   expect(warnings[0]).toContain('agentmark runs push');
   expect(result.stderr).not.toContain(':pw@');
   expect(await project.runIds()).toHaveLength(1);
+}, 60_000);
+
+test('a connection lost mid-run is retried: the run goes on locally, its rows catch up, and the output says how long the store lagged', async () => {
+  const project = await clone();
+  const proxy = await cuttableProxy(db.port);
+  let release: () => void = () => undefined;
+  let arrived: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const seen = new Promise<void>((resolve) => (arrived = resolve));
+  responder = async (request) => {
+    arrived();
+    await held;
+    return echoResponder(request);
+  };
+  const through = url.replace(`:${db.port}/`, `:${proxy.port}/`);
+  const running = project.run(['run-experiment', 'prompts/echo.prompt.mdx'], { server, env: { AGENTMARK_STORE_URL: through } });
+  await seen;
+  proxy.cut();
+  const refused = proxy.nextRefusal();
+  release();
+  // The store's retry arrives while the line is cut: the connection was lost and is being retried.
+  await refused;
+  proxy.mend();
+  const result = await running;
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/the team store lagged \d+\.\d s behind the local files \(its connection was lost\); it has caught up/);
+  const [id] = await project.runIds();
+  expect(await storage.getRun(id as string)).toMatchObject({ status: 'completed', integrity: { rows: 3 } });
+  expect(await storage.rowCount(id as string)).toBe(3);
+  await storage.checkRun(id as string);
+  await proxy.close();
 }, 60_000);
