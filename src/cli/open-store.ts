@@ -23,3 +23,9 @@ export function requireStoreUrl(project: Project, env: NodeJS.ProcessEnv, comman
   }
   return url;
 }
+
+/** `{ storeUrl }` for resolveRunRef when the project has a team store, else nothing. */
+export function teamStoreRef(project: Project, env: NodeJS.ProcessEnv): { storeUrl?: string } {
+  const { url } = projectStoreSetting(project, env);
+  return url === undefined ? {} : { storeUrl: url };
+}

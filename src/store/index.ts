@@ -36,3 +36,4 @@ export { openStorage, type StorageChoice } from './open-storage.js';
 export { maskUrl } from './mask-url.js';
 export { migrateStore, type MigrateResult } from './open-storage.js';
 export { storeSetting, STORE_URL_ENV, type StoreSetting } from './store-config.js';
+export { copyRun, COPY_BATCH, type CopyOptions, type CopyResult } from './transfer/copy-run.js';

@@ -4,6 +4,7 @@ import type { RunManifest } from './types.js';
 
 /** Whether a manifest is one of the runs a query asks for (the local back end filters with it). */
 export function matchesQuery(manifest: RunManifest, query: RunQuery): boolean {
+  if (query.idPrefix !== undefined && !manifest.id.startsWith(query.idPrefix)) return false;
   if (query.promptPath !== undefined && manifest.prompt.path !== query.promptPath) return false;
   if (query.branch !== undefined && manifest.git?.branch !== query.branch) return false;
   if (query.commit !== undefined && !(manifest.git?.commit ?? '').startsWith(query.commit)) return false;

@@ -10,6 +10,8 @@ export type StorageKind = 'local' | 'postgres';
 export interface RunQuery {
   /** At most this many, newest first. @default all */
   limit?: number;
+  /** Runs whose id starts with this (a run named by a prefix of its id). */
+  idPrefix?: string;
   /** The prompt file's path as the manifest records it (relative, `/` separators). */
   promptPath?: string;
   /** The git branch the run was made on. */
@@ -55,6 +57,12 @@ export interface RunStorage extends AsyncDisposable {
   appendRows(id: string, from: number, lines: readonly string[]): Promise<number>;
   /** How many lines are stored (what the next `appendRows` starts from). */
   rowCount(id: string): Promise<number>;
+  /**
+   * The stored lines (without their `\n`) in finish order from line `from` on, a page at a time
+   * and unchecked: what a copy of the run to another store sends (its integrity record is then
+   * checked where it lands).
+   */
+  readLines(id: string, from?: number): AsyncGenerator<string>;
   /**
    * Every row in dataset order (index, then repeat) with its line, read a page at a time, after the
    * rows were checked against the integrity record (the STORE_RESULTS_* / STORE_DUPLICATE_ROW errors).

@@ -41,6 +41,9 @@ describe.each([localBackend(), postgresBackend()])('the storage contract: $name'
     expect(await ids({ commit: 'abc' })).toEqual(['20261130T041500Z-b', '20261130T031500Z-a']);
     expect(await ids({ commit: 'abc1' })).toEqual(['20261130T031500Z-a']);
     expect(await ids({ status: 'completed' })).toEqual([]);
+    expect(await ids({ idPrefix: '20261130T0' })).toEqual(['20261130T051500Z-c', '20261130T041500Z-b', '20261130T031500Z-a']);
+    expect(await ids({ idPrefix: '20261130T04' })).toEqual(['20261130T041500Z-b']);
+    expect(await ids({ idPrefix: '2026%' })).toEqual([]);
   });
 
   test('an id taken twice is STORE_RUN_EXISTS, an id that could leave the store is STORE_BAD_RUN_ID', async () => {
@@ -68,6 +71,21 @@ describe.each([localBackend(), postgresBackend()])('the storage contract: $name'
       [2, 0, `${line(2)}\n`],
     ]);
     expect((await storage.getRun(id))?.integrity).toEqual({ rows: 4, sha256: sha256Of(lines) });
+  });
+
+  test('readLines gives the stored lines in finish order, from a given line on', async () => {
+    const id = '20261130T031500Z-a';
+    await storage.createRun(manifest(id));
+    const lines = [line(2), line(0), line(1)];
+    await storage.appendRows(id, 0, lines);
+    const read = async (from?: number): Promise<string[]> => {
+      const out: string[] = [];
+      for await (const text of storage.readLines(id, from)) out.push(text);
+      return out;
+    };
+    expect(await read()).toEqual(lines);
+    expect(await read(1)).toEqual(lines.slice(1));
+    expect(await read(3)).toEqual([]);
   });
 
   test('lines offered again are kept once (a retried push); lines beyond the stored ones are STORE_ROWS_GAP', async () => {

@@ -15,6 +15,7 @@ import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { readViewIndex } from '../view-index-reader.js';
 import { gapError, matchesQuery } from '../run-query.js';
+import { wholeLines } from './whole-lines.js';
 
 /** A run this process writes: its handle (holding the run's lock) and how many lines its file has. */
 interface Writing {
@@ -106,6 +107,11 @@ export class LocalStorage implements RunStorage {
 
   async rowCount(id: string): Promise<number> {
     return (await this.integrityOf(id)).rows;
+  }
+
+  async *readLines(id: string, from = 0): AsyncGenerator<string> {
+    await this.store.manifest(id);
+    yield* wholeLines(join(this.store.runDir(id), RESULTS_FILE), from);
   }
 
   async *readRows(id: string): AsyncGenerator<StoredLine> {

@@ -52,8 +52,8 @@ export async function integrityOfRows(pool: Pool, runId: string): Promise<Result
 }
 
 /** The run's lines in finish order, a page at a time. */
-export async function* linesBySeq(pool: Pool, runId: string): AsyncGenerator<string> {
-  let after = -1;
+export async function* linesBySeq(pool: Pool, runId: string, from = 0): AsyncGenerator<string> {
+  let after = from - 1;
   for (;;) {
     const { rows } = await pool.query<{ seq: number; line: string }>(
       'SELECT seq, line FROM agentmark_rows WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',

@@ -27,9 +27,10 @@ export async function selectRuns(pool: Pool, query: RunQuery): Promise<RunManife
     params.push(value);
     where.push(sql.replace('?', `$${params.length}`));
   };
+  if (query.idPrefix !== undefined) add("id LIKE ? || '%'", query.idPrefix.replace(/[\\%_]/g, '\\$&'));
   if (query.promptPath !== undefined) add('prompt_path = ?', columnText(query.promptPath));
   if (query.branch !== undefined) add('git_branch = ?', columnText(query.branch));
-  if (query.commit !== undefined) add("git_commit LIKE ? || '%'", columnText(query.commit).replace(/[%_]/g, '\\$&'));
+  if (query.commit !== undefined) add("git_commit LIKE ? || '%'", columnText(query.commit).replace(/[\\%_]/g, '\\$&'));
   if (query.status !== undefined) add('status = ?', query.status);
   let sql = `SELECT manifest FROM agentmark_runs${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC`;
   if (query.limit !== undefined && Number.isFinite(query.limit)) {

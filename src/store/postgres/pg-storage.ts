@@ -106,6 +106,11 @@ export class PgStorage implements RunStorage {
     return storedCount(this.pool, id);
   }
 
+  async *readLines(id: string, from = 0): AsyncGenerator<string> {
+    await this.#manifest(id);
+    yield* linesBySeq(this.pool, id, from);
+  }
+
   async *readRows(id: string): AsyncGenerator<StoredLine> {
     await this.checkRun(id);
     yield* linesInOrder(this.pool, id, this.#where(id));
