@@ -12,7 +12,7 @@ import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { cliEnv } from './context.js';
 import { measureNode } from './measure.js';
-import { startPostgres } from './postgres.js';
+import { startPostgres } from './postgres-server.js';
 import { createBenchProject } from './project.js';
 import { median, metric } from './report.js';
 import type { Scenario } from './scenarios.js';
