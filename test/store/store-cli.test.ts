@@ -1,7 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { MIGRATIONS, knownSchemaVersion } from '../../src/store/postgres/migrations.js';
 import { PgStorage } from '../../src/store/postgres/pg-storage.js';
+
+// The serve side's migrations (100 and up) are applied with the run store's.
+const APPLIED = `applied schema migrations ${MIGRATIONS.map((m) => m.version).join(', ')}; schema version ${knownSchemaVersion()}`;
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -32,24 +36,24 @@ function expectNoPassword(text: string): void {
   expect(text).not.toContain(encodeURIComponent(server.password));
 }
 
-test('store migrate applies schema version 1 once, naming the database with its password masked', async () => {
+test('store migrate applies every schema migration once, naming the database with its password masked', async () => {
   const first = await cli(['store', 'migrate']);
-  expect(first.stdout).toBe(`${masked()}: applied schema migration 1; schema version 1\n`);
+  expect(first.stdout).toBe(`${masked()}: ${APPLIED}\n`);
   expect(first.code).toBe(0);
   const again = await cli(['store', 'migrate']);
-  expect(again.stdout).toBe(`${masked()}: schema version 1, up to date\n`);
+  expect(again.stdout).toBe(`${masked()}: schema version ${knownSchemaVersion()}, up to date\n`);
   expectNoPassword(first.stdout + first.stderr + again.stdout + again.stderr);
 });
 
 test('a database with a schema newer than this agentmark is refused, naming both versions', async () => {
   await cli(['store', 'migrate']);
   const storage = await PgStorage.connect(url);
-  await storage.pool.query("INSERT INTO agentmark_schema (version, name) VALUES (101, 'from a newer agentmark')");
+  await storage.pool.query("INSERT INTO agentmark_schema (version, name) VALUES (9999, 'from a newer agentmark')");
   await storage.close();
   for (const args of [['store', 'check'], ['store', 'migrate']]) {
     const result = await cli(args);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`the store at ${masked()} has schema version 101, newer than this agentmark knows (schema version 1)`);
+    expect(result.stderr).toContain(`the store at ${masked()} has schema version 9999, newer than this agentmark knows (schema version ${knownSchemaVersion()})`);
     expectNoPassword(result.stderr);
   }
 });
@@ -57,7 +61,7 @@ test('a database with a schema newer than this agentmark is refused, naming both
 test('a database never migrated is refused with the command that migrates it', async () => {
   const result = await cli(['store', 'check']);
   expect(result.code).toBe(2);
-  expect(result.stderr).toContain(`the store at ${masked()} has no agentmark schema; this agentmark needs schema version 1`);
+  expect(result.stderr).toContain(`the store at ${masked()} has no agentmark schema; this agentmark needs schema version ${knownSchemaVersion()}`);
   expect(result.stderr).toContain('agentmark store migrate');
 });
 
@@ -87,7 +91,7 @@ test('AGENTMARK_STORE_URL wins over agentmark.json, and is read from the project
   await writeFile(join(project.dir, 'agentmark.json'), '{ "version": "2.0.0", "store": "postgres://someone@127.0.0.1:1/elsewhere" }\n');
   await writeFile(join(project.dir, '.env'), `AGENTMARK_STORE_URL=${url}\n`);
   const result = await cli(['store', 'migrate'], {});
-  expect(result.stdout).toBe(`${masked()}: applied schema migration 1; schema version 1\n`);
+  expect(result.stdout).toBe(`${masked()}: ${APPLIED}\n`);
 });
 
 test('a password in agentmark.json is refused (CONFIG_STORE_PASSWORD), shown masked', async () => {
