@@ -1,7 +1,8 @@
 // Bundles the CLI into dist/bundle/: one file to load at start-up instead of hundreds of
 // modules to resolve (measured: ~0.3 s less per command). Lazy imports stay lazy as chunks.
 // jiti and chokidar stay external: jiti loads the user's config with its own module loader,
-// and chokidar is only needed in watch mode.
+// and chokidar is only needed in watch mode. pg (and pg-copy-streams) stay external: loaded only
+// with a PostgreSQL store, and pg's optional pg-native must stay a runtime lookup.
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -40,7 +41,7 @@ const binShim = {
 const cli = {
   input: { agentmark: 'dist/cli/bin.js' },
   platform: 'node',
-  external: ['jiti', 'chokidar', /^node:/],
+  external: ['jiti', 'chokidar', 'pg', 'pg-copy-streams', /^node:/],
   logLevel: 'warn',
   plugins: [binShim, executableBin],
   // Dependencies' 'use client'-style directives mean nothing in a CLI bundle.

@@ -11,6 +11,7 @@ import { WATCH_TITLE, watchScenario } from './watch.js';
 import { compare1mScenario, compareScenario } from './compare.js';
 import { merge10x100kScenario, mergeScenario } from './merge.js';
 import { runsShow1mScenario } from './runs-show.js';
+import { storePush1mScenario, storeRuns10kScenario } from './store-push.js';
 import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
 import { viewerOpen1mScenario } from './viewer-1m.js';
 import { boundsScenario } from './bounds.js';
@@ -20,6 +21,7 @@ import { startupRunScenario } from './startup-run.js';
 import { scale1mSpec } from './scale-1m.js';
 import { ciCacheScenario } from './ci-cache.js';
 import { lspScenario } from './lsp.js';
+import { sharedCacheScenario } from './shared-cache.js';
 import { rateLimitedScenarios, unlimitedAbScenario } from './rate-limited.js';
 import { conversationScenario } from './conversation.js';
 
@@ -354,7 +356,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario, conversationScenario, lspScenario];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, sharedCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario, conversationScenario, lspScenario, storePush1mScenario, storeRuns10kScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

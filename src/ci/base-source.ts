@@ -34,13 +34,15 @@ export class BaseSource {
     private readonly store: RunStore,
     private readonly tree: BaseTree,
     private readonly settings: SideSettings,
+    /** The team store's URL, looked in for a base run before the local store. */
+    private readonly storeUrl?: string,
   ) {}
 
   async resultFor(path: string): Promise<BaseResult> {
     const short = this.tree.commit.slice(0, 12);
-    const stored = await storedBase(this.store, path, this.tree, this.settings.shard);
+    const stored = await storedBase(this.store, path, this.tree, this.settings.shard, this.storeUrl);
     if (stored) return { run: stored, source: 'store' };
-    const tried = `tried: a finished run of ${path} at ${short} in the run store (none)`;
+    const tried = `tried: a finished run of ${path} at ${short} in the run store${this.storeUrl === undefined ? '' : ' and the team store'} (none)`;
     let base: { project: Project; config: LoadedConfig };
     try {
       base = await this.baseProject();
@@ -64,7 +66,7 @@ export class BaseSource {
 
   /** The base side's live calls for `estimateLiveCalls`: none when the store has the run; 0 also when the base cannot be loaded (the run will say why). */
   async estimate(path: string, cacheMode: SideSettings['cacheMode']): Promise<number> {
-    if (await storedBase(this.store, path, this.tree, this.settings.shard)) return 0;
+    if (await storedBase(this.store, path, this.tree, this.settings.shard, this.storeUrl)) return 0;
     try {
       const base = await this.baseProject();
       const prompt = await loadPrompt(join(base.project.root, path), { project: base.project, filters: base.config.filters });

@@ -25,6 +25,8 @@ export interface CiOptions {
   config: LoadedConfig;
   /** Folder the prompt paths are relative to. */
   cwd: string;
+  /** The team store's URL: a base run already there (made at the base commit) is used, with no model call. */
+  storeUrl?: string;
   /** Prompt files or folders; none: every prompt with test_settings. */
   paths: readonly string[];
   /** `--base <git-ref>`; default: see chooseBase. */
@@ -85,7 +87,7 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
     },
   };
   const store = new RunStore(project.root);
-  const base = tree ? new BaseSource(project, store, tree, settings) : undefined;
+  const base = tree ? new BaseSource(project, store, tree, settings, options.storeUrl) : undefined;
   const prompts: CiPromptResult[] = [];
   let estimatedLiveCalls = 0;
   try {

@@ -1,4 +1,5 @@
 import { compareRuns, type CompareResult } from '../compare/index.js';
+import { teamStoreRef } from './open-store.js';
 import { isAgentmarkError, type AgentmarkError } from '../errors/index.js';
 import { gateFails } from './gate-fails.js';
 import type { RunListener } from '../experiment/events.js';
@@ -34,7 +35,7 @@ export interface Baseline {
 export async function findBaseline(flags: BaselineFlags, project: Project, cwd: string, prompt: LoadedPrompt): Promise<Baseline | undefined> {
   const ref = flags.baselineCommit === undefined ? flags.baseline : `@${flags.baselineCommit}`;
   if (ref === undefined) return undefined;
-  const run = await resolveRunRef(ref, { projectRoot: project.root, cwd, prompt: projectPath(project, project.root, prompt.path) });
+  const run = await resolveRunRef(ref, { projectRoot: project.root, cwd, ...teamStoreRef(project, process.env), prompt: projectPath(project, project.root, prompt.path) });
   return {
     run,
     alpha: flags.alpha,

@@ -38,6 +38,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'List past runs, show a run\'s report again, or prune old runs',
     load: () => import('./commands/runs.js'),
   },
+  store: {
+    summary: 'The team store (PostgreSQL): migrate its schema, check every completed run against its integrity record',
+    load: () => import('./commands/store.js'),
+  },
   batches: {
     summary: 'Show or cancel the batch jobs (OpenAI or Anthropic) of a run made with --batch',
     load: () => import('./commands/batches.js'),
@@ -80,6 +84,15 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Serve a local web viewer of the project\'s runs (live while a run is going)',
     load: () => import('./commands/view.js'),
     interruptible: true,
+  },
+  serve: {
+    summary: 'Serve the viewer for a team: accounts by token, roles (viewer, reviewer, writer, admin), HTTPS',
+    load: () => import('./commands/serve.js'),
+    interruptible: true,
+  },
+  tokens: {
+    summary: 'Create, list or revoke the tokens (accounts) of agentmark serve',
+    load: () => import('./commands/tokens.js'),
   },
   init: {
     summary: 'Create a starter project: agentmark.json, a prompt, a dataset, a config with a scorer',

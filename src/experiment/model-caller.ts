@@ -11,7 +11,9 @@ import {
   executeModelRequest,
   requestFromRendered,
   ResponseCache,
+  StoredResponseCache,
 } from '../model/index.js';
+import { sharedCacheUrl } from './shared-cache-url.js';
 import { RateStats, type ConnectionHealth, type RateCaps } from '../model/index.js';
 import type { AgentTransport } from '../agent/index.js';
 import type { ModelRequest, ModelResponse } from '../model/types.js';
@@ -76,7 +78,7 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
   else if ((options.cacheMode ?? 'use') !== 'only') registry.ensure(modelName, `model_name "${modelName}"`);
   let cacheWarned = false;
   const cacheDir = options.cacheDir ?? join(project.root, '.agentmark', 'cache');
-  const cache = new ResponseCache(cacheDir, (error) => {
+  const onCacheError = (error: unknown): void => {
     // Said once: the rows go on (their answers were paid for), only replaying them will not work.
     if (cacheWarned) return;
     cacheWarned = true;
@@ -85,7 +87,14 @@ export async function createModelCaller(options: RunExperimentOptions, prompt: L
       type: 'warning',
       message: `answers are not being cached: ${reason} (make ${relative(project.root, cacheDir) || '.'} a writable folder; rows still run, reruns will call the model again)`,
     });
-  }, project.replayDir);
+  };
+  const storeUrl = sharedCacheUrl(project, options.env ?? process.env);
+  const cache = storeUrl === undefined
+    ? new ResponseCache(cacheDir, onCacheError, project.replayDir)
+    : new StoredResponseCache(cacheDir, onCacheError, project.replayDir, () => import('../store/open-answer-store.js').then(({ openAnswerStore }) => openAnswerStore(storeUrl)), (error) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        void options.onEvent?.({ type: 'warning', message: `the shared cache in the store is not used: ${reason} (answers are cached in ${relative(project.root, cacheDir) || '.'} only)` });
+      });
   const mode = options.cacheMode ?? 'use';
   // With --no-cache every row needs the model: a missing key or unknown provider is a set-up
   // error before the run starts, not the same error on every row.

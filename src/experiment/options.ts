@@ -22,6 +22,11 @@ export interface RunExperimentOptions {
    * provenance, whose files this run records as its own instead of reading the project's.
    */
   rerunOf?: { id: string; files: FileFingerprint[] };
+  /**
+   * The team store's URL (`AGENTMARK_STORE_URL` / agentmark.json `store`): rows are streamed there
+   * as they finish, beside the local files (see StoreMirror). @default none: local files only
+   */
+  storeUrl?: string;
   /** `provider/model` overriding the prompt's `model_name`. */
   model?: string;
   /** Name of a config agent (`agents`) that runs the rows, overriding the prompt's `test_settings.agent`. */

@@ -24,6 +24,14 @@ import { runOpened } from './run-opened.js';
 import { KeyRefusal } from './key-refusal.js';
 import { traceStartup } from '../startup-trace.js';
 import { conversationSetup } from './conversation-setup.js';
+import { StoreMirror } from '../store/transfer/store-mirror.js';
+import type { RunManifest } from '../store/index.js';
+
+/** Records the run's end in the team store; says how long the store lagged when it did. */
+async function endMirror(mirror: StoreMirror, manifest: RunManifest, emit: (event: { type: 'warning'; message: string }) => unknown): Promise<void> {
+  const end = await mirror.finish(manifest);
+  if (end.laggedMs > 0) await emit({ type: 'warning', message: `the team store lagged ${(end.laggedMs / 1000).toFixed(1)} s behind the local files (its connection was lost)${end.stored ? '; it has caught up' : ''}` });
+}
 
 export type { ExperimentOutcome };
 
@@ -142,11 +150,15 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const opened = await openRun(store, options, { prompt, caller, dataset, git, provenance });
   const { handle } = opened;
   traceStartup('run opened');
+  const mirror = options.storeUrl === undefined ? undefined : await StoreMirror.start(options.storeUrl, project.root, handle.dir, handle.manifest, { warn: (message) => void emit({ type: 'warning', message }) });
   try {
     const runner = agent === undefined ? undefined : await agentRunner(agent, options, prompt, caller);
     const turns = { settings: conversation.settings, turnEvals: turnBound.evals };
-    return await runOpened({ options, prompt, caller, runner, evalNames, evals, conversation: turns, ...(rowEvals === undefined ? {} : { rowEvals }), breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
+    const outcome = await runOpened({ options, prompt, caller, runner, evalNames, evals, conversation: turns, ...(rowEvals === undefined ? {} : { rowEvals }), breaker, refusal, halt: halt.signal, datasetPath, plan, opened });
+    if (mirror !== undefined) await endMirror(mirror, handle.manifest, emit);
+    return outcome;
   } catch (error) {
+    await mirror?.stop();
     // Whatever broke (a reporter, the disk), the run must not stay "running" for ever.
     if (handle.manifest.status === 'running') {
       await handle.updateManifest({ status: 'failed', endedAt: new Date(now()).toISOString(), failure: failureRecord(error) }).catch(() => undefined);

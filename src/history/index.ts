@@ -2,3 +2,4 @@ export { resolveRunRef, RUN_REF_FORMS, type RunRefContext } from './resolve-run-
 export { listRuns, type ListRunsOptions } from './list-runs.js';
 export { pruneRuns, type PruneOptions } from './prune-runs.js';
 export { resolveGitCommit } from './git-commit.js';
+export { resolveStoreRef, STORE_REF_FORMS } from './resolve-store-ref.js';

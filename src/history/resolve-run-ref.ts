@@ -4,6 +4,11 @@ import { UsageError, closestMatch } from '../errors/index.js';
 import { openRunFolder, RunStore, type StoredRun } from '../store/index.js';
 import { resolveGitCommit } from './git-commit.js';
 import { listRuns } from './list-runs.js';
+import { fromTeamStore } from './from-team-store.js';
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
 
 export interface RunRefContext {
   /** The project whose `.agentmark/runs/` holds the runs; git refs resolve here. */
@@ -17,6 +22,12 @@ export interface RunRefContext {
   prompt?: string;
   /** The run store. @default `new RunStore(projectRoot)` */
   store?: RunStore;
+  /**
+   * The team store's URL, when the project has one: a reference is looked up there first (see
+   * resolveStoreRef: `@<branch>` then means the newest completed run made on that branch), then in
+   * the local folder.
+   */
+  storeUrl?: string;
 }
 
 /** How a reference is written; shown in hints. */
@@ -35,6 +46,10 @@ const RECENT_SHOWN = 5;
  * Anything else is a UsageError naming the closest ids.
  */
 export async function resolveRunRef(ref: string, context: RunRefContext): Promise<StoredRun> {
+  if (context.storeUrl !== undefined && !(await isDirectory(resolve(context.cwd ?? context.projectRoot, ref)))) {
+    const found = await fromTeamStore(ref, context.storeUrl, context.projectRoot, context.prompt);
+    if (found !== undefined) return found;
+  }
   const store = context.store ?? new RunStore(context.projectRoot);
   const scope = context.prompt === undefined ? '' : ` of ${context.prompt}`;
   const latest = LATEST.exec(ref);

@@ -10,6 +10,7 @@ export {
 export { executeModelRequest, rateGate, type ExecuteOptions, type RateLimitOptions } from './execute-model-request.js';
 export { checkTools } from './check-tools.js';
 export { ResponseCache, type CachedResponse } from './response-cache.js';
+export { StoredResponseCache } from './stored-response-cache.js';
 export { cachedCall, type CacheMode, type CachedCallOptions } from './cached-call.js';
 export { BUILT_IN_PRICES, costOf, priceOf } from './prices.js';
 export type { CallSettings, ModelPrice, ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from './types.js';

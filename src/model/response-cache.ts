@@ -118,7 +118,7 @@ export class ResponseCache {
 }
 
 /** The answer in a segment entry, or undefined when there is none or it is malformed. */
-function responseOf(entry: unknown): CachedResponse | undefined {
+export function responseOf(entry: unknown): CachedResponse | undefined {
   const response = entry !== null && typeof entry === 'object' ? (entry as { response?: unknown }).response : undefined;
   if (!isResponse(response)) return undefined;
   return { ...response, costUsd: response.costUsd ?? undefined };

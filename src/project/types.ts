@@ -26,6 +26,8 @@ export interface ProjectFile {
   evals?: string[];
   /** This project's addition: a read-only folder of recorded answers, replayed before the live cache. */
   replayDir?: string;
+  /** This project's addition: where runs are kept, `"local"` or a `postgres://` URL without its password. @default "local" */
+  store?: string;
   /** Folders outside the root that prompts may read from, relative to the root. @default [] */
   allowedPaths?: string[];
   [key: string]: unknown;

@@ -1,6 +1,7 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunStoreError, storeWriteError } from '../store/index.js';
+import { RunStoreError } from '../store/store-error.js';
+import { storeWriteError } from '../store/write-error.js';
 import { withAnnotationsLock } from './annotations-lock.js';
 import type { AnnotationLine } from './types.js';
 

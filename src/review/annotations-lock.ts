@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunLock, RunStoreError } from '../store/index.js';
+import { RunLock } from '../store/run-lock.js';
+import { RunStoreError } from '../store/store-error.js';
 
 /**
  * The folder (inside the run folder) holding the annotations' lock file. The run's own lock

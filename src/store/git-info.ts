@@ -18,7 +18,7 @@ function git(dir: string, args: string[]): Promise<string | undefined> {
 }
 
 /**
- * The commit and dirty flag of the repository holding `dir`; undefined outside a repository
+ * The commit, branch and dirty flag of the repository holding `dir`; undefined outside a repository
  * or without git. `.agentmark/` (our own runs and cache) does not count as a change,
  * else every run after the first would look dirty.
  */
@@ -28,12 +28,15 @@ export async function gitInfo(dir: string): Promise<GitInfo | undefined> {
   const status = await git(dir, ['status', '--porcelain=v2', '--branch', '--', ':/', ':(exclude).agentmark']);
   if (status === undefined) return undefined;
   let commit: string | undefined;
+  let branch: string | undefined;
   let dirty = false;
   for (const line of status.split('\n')) {
     if (line.startsWith('# branch.oid ')) commit = line.slice('# branch.oid '.length).trim();
+    // `(detached)` on a detached HEAD: no branch.
+    else if (line.startsWith('# branch.head ') && !line.endsWith('(detached)')) branch = line.slice('# branch.head '.length).trim();
     else if (line !== '' && !line.startsWith('# ')) dirty = true;
   }
   // `(initial)`: a repository without a commit yet.
   if (commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
-  return { commit, dirty };
+  return branch === undefined ? { commit, dirty } : { commit, dirty, branch };
 }

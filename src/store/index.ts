@@ -30,3 +30,10 @@ export { checkStoredResults, openRunFolder, type StoredLine, type StoredRun } fr
 export { ViewIndexWriter, removeViewIndex } from './view-index-writer.js';
 export { readViewIndex, type ViewIndexData, type ViewIndexExpectation } from './view-index-reader.js';
 export { VIEW_INDEX_DIR } from './view-index-format.js';
+export type { RunQuery, RunStorage, StorageKind } from './storage.js';
+export { LocalStorage } from './local/local-storage.js';
+export { openStorage, type StorageChoice } from './open-storage.js';
+export { maskUrl } from './mask-url.js';
+export { migrateStore, type MigrateResult } from './open-storage.js';
+export { storeSetting, STORE_URL_ENV, type StoreSetting } from './store-config.js';
+export { copyRun, COPY_BATCH, type CopyOptions, type CopyResult } from './transfer/copy-run.js';

@@ -29,6 +29,8 @@ export interface GitInfo {
   commit: string;
   /** Uncommitted changes outside `.agentmark/`. */
   dirty: boolean;
+  /** The branch checked out (absent on a detached HEAD and on runs made before it was kept): `@main` finds runs by it. */
+  branch?: string;
 }
 
 /** `<runs>/<id>/manifest.json`: what was run, with what, and how it ended. */

@@ -21,7 +21,7 @@ test('undefined outside a repository', async () => {
 });
 
 test('commit and dirty flag; our own .agentmark folder does not count as a change', async () => {
-  git(dir, 'init', '-q');
+  git(dir, 'init', '-q', '-b', 'main');
   await writeFile(join(dir, 'a.txt'), 'a');
   git(dir, 'add', 'a.txt');
   git(dir, 'commit', '-q', '-m', 'first');
@@ -30,9 +30,13 @@ test('commit and dirty flag; our own .agentmark folder does not count as a chang
   const project = join(dir, 'project');
   await mkdir(join(project, '.agentmark', 'runs'), { recursive: true });
   await writeFile(join(project, '.agentmark', 'runs', 'x.json'), '{}');
-  expect(await gitInfo(project)).toEqual({ commit: head, dirty: false });
+  expect(await gitInfo(project)).toEqual({ commit: head, dirty: false, branch: 'main' });
 
   await writeFile(join(dir, 'a.txt'), 'changed');
+  expect(await gitInfo(project)).toEqual({ commit: head, dirty: true, branch: 'main' });
+
+  // A detached HEAD has no branch: `@main` must not find the run as main's.
+  git(dir, 'checkout', '-q', '--detach');
   expect(await gitInfo(project)).toEqual({ commit: head, dirty: true });
 });
 

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { teamStoreRef } from '../open-store.js';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
@@ -55,7 +56,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const [ref, rowText, evalName, extra] = positionals;
   if (ref === undefined) throw new UsageError('USAGE_MISSING_RUN', 'annotate needs a run', { hint: 'e.g. `agentmark annotate latest 3 polite --pass`' });
   const project = await openProject(flags.project, io.cwd);
-  const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd });
+  const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, ...teamStoreRef(project, io.env) });
   const wanted = flags.import === undefined ? [single(rowText, evalName, extra, flags)] : await imported(resolve(io.cwd, flags.import), io.cwd, rowText);
   const fallback = await reviewerName(flags.reviewer, project.root);
   const rows = await findRows(stored, wanted);

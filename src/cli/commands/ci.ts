@@ -1,4 +1,5 @@
 import { appendFile, readFile } from 'node:fs/promises';
+import { teamStoreRef } from '../open-store.js';
 import { extname, resolve } from 'node:path';
 import { formatCiMarkdown, formatCiTable, mergeCiReports, postComment, runCi, type CiReport } from '../../ci/index.js';
 import { parseShardSpec } from '../../shard/index.js';
@@ -81,6 +82,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       config,
       cwd: io.cwd,
       paths: positionals,
+      ...teamStoreRef(project, io.env),
       ...(options.base === undefined ? {} : { base: options.base }),
       ...compareFlags,
       cacheMode: options['cache-only'] ? 'only' : options.cache === false ? 'off' : 'use',

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { listRows, runExperiment } from '../../experiment/index.js';
+import { teamStoreRef } from '../open-store.js';
 import { loadConfig } from '../../project/index.js';
 import { isAgentmarkError, UsageError, type AgentmarkError } from '../../errors/index.js';
 import { formatRowList, writeCsv, writeJson, writeJunit, type FinishedRun, type Reporter, type ReporterName } from '../../report/index.js';
@@ -135,6 +136,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           project,
           config,
           promptPath,
+          ...teamStoreRef(project, io.env),
           signal: io.signal,
           env: io.env,
           onEvent: (otel ? otel.wrap : (listener: RunListener) => listener)((event) => {

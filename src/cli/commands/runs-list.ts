@@ -8,6 +8,19 @@ import { renderHelp } from '../help.js';
 import type { CliIO } from '../io.js';
 import { commonOptions, parseOptions, type OptionTable } from '../options.js';
 import { projectPath } from '../project-path.js';
+import { openProjectStorage, projectStoreSetting } from '../open-store.js';
+import type { Project } from '../../project/types.js';
+import type { RunManifest, RunQuery } from '../../store/index.js';
+
+/** The team store's runs: with a store set, `runs` lists what the team has, not this clone. */
+async function teamRuns(project: Project, env: NodeJS.ProcessEnv, query: RunQuery): Promise<RunManifest[]> {
+  const storage = await openProjectStorage(project, env);
+  try {
+    return await storage.listRuns(query);
+  } finally {
+    await storage.close();
+  }
+}
 
 const options = {
   ...commonOptions,
@@ -32,10 +45,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const format = flags.format ?? 'table';
   if (format !== 'table' && format !== 'json') throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: runs lists as table or json`);
   const project = await openProject(flags.project, io.cwd);
-  const manifests = await listRuns(new RunStore(project.root), {
-    ...(flags.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, flags.prompt) }),
-    ...(flags.limit === undefined ? {} : { limit: flags.limit }),
-  });
+  const prompt = flags.prompt === undefined ? undefined : projectPath(project, io.cwd, flags.prompt);
+  const manifests = projectStoreSetting(project, io.env).url === undefined
+    ? await listRuns(new RunStore(project.root), { ...(prompt === undefined ? {} : { prompt }), ...(flags.limit === undefined ? {} : { limit: flags.limit }) })
+    : await teamRuns(project, io.env, { ...(prompt === undefined ? {} : { promptPath: prompt }), ...(flags.limit === undefined ? {} : { limit: flags.limit }) });
   const entries = manifests.map(runListEntry);
   io.stdout.write(format === 'json' ? `${JSON.stringify(entries, null, 2)}\n` : formatRunList(entries, io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined));
   return ExitCode.ok;

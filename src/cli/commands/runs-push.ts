@@ -1,0 +1,62 @@
+import { dirname, join } from 'node:path';
+import { resolveRunRef } from '../../history/index.js';
+import { copyRun, LocalStorage, openStorage, type RunStorage } from '../../store/index.js';
+import { openProject } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { renderHelp } from '../help.js';
+import type { CliIO } from '../io.js';
+import { requireStoreUrl } from '../open-store.js';
+import { commonOptions, parseOptions, type OptionTable } from '../options.js';
+
+const options = { ...commonOptions } satisfies OptionTable;
+
+/** A local run to push: the folder store it sits in and its id. */
+interface LocalRun {
+  from: LocalStorage;
+  id: string;
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { options: flags, positionals } = parseOptions(argv, options, 'runs push');
+  if (flags.help) {
+    io.stdout.write(
+      renderHelp({
+        usage: 'agentmark runs push [runs...]',
+        summary: 'Uploads finished local runs to the team store (every finished run under .agentmark/runs/\nwhen none is named). Pushing a run twice, or from two jobs at once, keeps one copy; a push\nthat was killed goes on where it stopped; a damaged run is refused with its integrity error.',
+        options,
+      }),
+    );
+    return ExitCode.ok;
+  }
+  const project = await openProject(flags.project, io.cwd, undefined, io.env);
+  const url = requireStoreUrl(project, io.env, 'runs push');
+  const local = new LocalStorage(project.root);
+  const runs: LocalRun[] = [];
+  if (positionals.length === 0) {
+    for (const manifest of await local.listRuns()) if (manifest.status !== 'running') runs.push({ from: local, id: manifest.id });
+  } else {
+    for (const ref of positionals) {
+      const found = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd });
+      // A run folder from elsewhere (a CI artifact) is pushed from the folder that holds it.
+      const inProject = found.dir === local.store.runDir(found.manifest.id);
+      runs.push({ from: inProject ? local : new LocalStorage(project.root, { runsDir: dirname(found.dir), blobsDir: join(project.root, '.agentmark', 'blobs') }), id: found.manifest.id });
+    }
+  }
+  const target = await openStorage({ projectRoot: project.root, url });
+  try {
+    for (const { from, id } of runs) await pushOne(from, target, id, io);
+    if (runs.length === 0) io.stdout.write('no finished runs to push\n');
+    return ExitCode.ok;
+  } finally {
+    await target.close();
+  }
+}
+
+async function pushOne(from: RunStorage, target: RunStorage, id: string, io: CliIO): Promise<void> {
+  const result = await copyRun(from, target, id, {
+    onProgress: (stored, total) => io.stderr.write(`pushing ${id}: ${stored}/${total} rows\n`),
+  });
+  const rows = `${result.rows} row${result.rows === 1 ? '' : 's'}`;
+  if (result.already) io.stdout.write(`${id}: already in ${target.location} (${rows})\n`);
+  else io.stdout.write(`pushed ${id}: ${rows}${result.sent < result.rows ? ` (${result.sent} sent now, the rest by an earlier push)` : ''} to ${target.location}\n`);
+}

@@ -1,0 +1,27 @@
+import { copyRun, LocalStorage, openRunFolder, openStorage, type StoredRun } from '../store/index.js';
+import { resolveStoreRef } from './resolve-store-ref.js';
+
+/**
+ * A run reference resolved in the team store, or undefined when the store has no such run (the
+ * caller then looks in the local folder). The run found is brought into `.agentmark/runs/` first
+ * (checked against its integrity record, as `runs pull` does; a run already there whole is not
+ * copied again), so every command reads it, its labels and its prompt files as a local run.
+ */
+export async function fromTeamStore(ref: string, url: string, projectRoot: string, prompt: string | undefined): Promise<StoredRun | undefined> {
+  const storage = await openStorage({ projectRoot, url });
+  const local = new LocalStorage(projectRoot);
+  try {
+    let id: string;
+    try {
+      id = (await resolveStoreRef(storage, ref, prompt)).id;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'USAGE_UNKNOWN_RUN') return undefined;
+      throw error;
+    }
+    await copyRun(storage, local, id);
+    return await openRunFolder(local.store.runDir(id));
+  } finally {
+    await local.close();
+    await storage.close();
+  }
+}

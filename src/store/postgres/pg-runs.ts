@@ -1,0 +1,67 @@
+import type { Pool } from 'pg';
+import { UsageError, closestMatch } from '../../errors/index.js';
+import { parseManifest } from '../parse-manifest.js';
+import type { RunQuery } from '../storage.js';
+import type { RunManifest } from '../types.js';
+import { columnText } from './pg-client.js';
+
+/** The columns a run's row holds beside its manifest's JSON text: what runs are looked up by. */
+export function runColumns(manifest: RunManifest): unknown[] {
+  const text = (value: string | undefined): string | null => (value === undefined ? null : columnText(value));
+  return [
+    manifest.id,
+    columnText(manifest.prompt.path),
+    text(manifest.git?.branch),
+    text(manifest.git?.commit),
+    manifest.status,
+    manifest.startedAt,
+    JSON.stringify(manifest),
+  ];
+}
+
+/** Manifests matching `query`, newest first, as one parameterised SELECT. */
+export async function selectRuns(pool: Pool, query: RunQuery): Promise<RunManifest[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown): void => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (query.idPrefix !== undefined) add("id LIKE ? || '%'", query.idPrefix.replace(/[\\%_]/g, '\\$&'));
+  if (query.promptPath !== undefined) add('prompt_path = ?', columnText(query.promptPath));
+  if (query.branch !== undefined) add('git_branch = ?', columnText(query.branch));
+  if (query.commit !== undefined) add("git_commit LIKE ? || '%'", columnText(query.commit).replace(/[\\%_]/g, '\\$&'));
+  if (query.status !== undefined) add('status = ?', query.status);
+  let sql = `SELECT manifest FROM agentmark_runs${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC`;
+  if (query.limit !== undefined && Number.isFinite(query.limit)) {
+    params.push(query.limit);
+    sql += ` LIMIT $${params.length}`;
+  }
+  const { rows } = await pool.query<{ manifest: string }>(sql, params);
+  return rows.map((row) => parseManifest(row.manifest));
+}
+
+export async function selectRun(pool: Pool, id: string): Promise<RunManifest | undefined> {
+  const { rows } = await pool.query<{ manifest: string }>('SELECT manifest FROM agentmark_runs WHERE id = $1', [id]);
+  const found = rows[0];
+  return found === undefined ? undefined : parseManifest(found.manifest);
+}
+
+/** Stores the manifest of a run already there (its columns follow it). */
+export async function updateRunRow(pool: Pool, manifest: RunManifest): Promise<void> {
+  await pool.query(
+    `UPDATE agentmark_runs SET prompt_path = $2, git_branch = $3, git_commit = $4, status = $5, started_at = $6, manifest = $7 WHERE id = $1`,
+    runColumns(manifest),
+  );
+}
+
+/** USAGE_UNKNOWN_RUN, with the closest id and the newest few as a hint, as the local store says it. */
+export async function unknownRun(pool: Pool, id: string, location: string): Promise<UsageError> {
+  const { rows } = await pool.query<{ id: string }>('SELECT id FROM agentmark_runs ORDER BY id DESC LIMIT 1000');
+  const ids = rows.map((row) => row.id);
+  const close = closestMatch(id, ids);
+  const hints: string[] = [];
+  if (close !== undefined) hints.push(`did you mean "${close}"?`);
+  hints.push(ids.length > 0 ? `recent runs: ${ids.slice(0, 5).join(', ')}` : `no runs yet in ${location}`);
+  return new UsageError('USAGE_UNKNOWN_RUN', `unknown run "${id}"`, { hint: hints.join('; ') });
+}

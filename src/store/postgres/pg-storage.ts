@@ -1,0 +1,226 @@
+import type { Pool } from 'pg';
+import type { AnnotationLine } from '../../review/types.js';
+import type { RowResult } from '../../experiment/types.js';
+import { textHash } from '../blob-store.js';
+import { maskUrl } from '../mask-url.js';
+import { checkResults, duplicateRowError, ResultsHash } from '../results-integrity.js';
+import { appendRow, emptyColumns } from '../row-columns.js';
+import type { RowIndex } from '../row-index-types.js';
+import { isValidRunId } from '../run-id.js';
+import { gapError } from '../run-query.js';
+import { RunStoreError } from '../store-error.js';
+import type { StoredLine } from '../stored-run.js';
+import type { RunQuery, RunStorage } from '../storage.js';
+import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
+import { connectionError, createPool, inTransaction } from './pg-client.js';
+import { duplicateKey, insertLines, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
+import { runColumns, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
+import { checkSchema, migrate } from './schema.js';
+
+/**
+ * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
+ * finish order), blobs and label lines in the tables of migrations.ts. Every statement is
+ * parameterised; nothing a user or a row holds is ever spliced into SQL.
+ */
+export class PgStorage implements RunStorage {
+  readonly kind = 'postgres' as const;
+  readonly location: string;
+  readonly pool: Pool;
+
+  private constructor(pool: Pool, location: string) {
+    this.pool = pool;
+    this.location = location;
+  }
+
+  /**
+   * Connects and checks the schema (STORE_SCHEMA_OLD / STORE_SCHEMA_NEWER).
+   * @param options.migrate apply missing migrations first (`agentmark store migrate`; the tests)
+   */
+  static async connect(url: string, options: { migrate?: boolean } = {}): Promise<PgStorage> {
+    const pool = await createPool(url);
+    const storage = new PgStorage(pool, maskUrl(url));
+    try {
+      if (options.migrate === true) await migrate(pool, storage.location);
+      else await checkSchema(pool, storage.location);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw connectionError(error, url, storage.location);
+    }
+    return storage;
+  }
+
+  /** Where errors about run `id` point: the store, never its password. */
+  #where(id: string): string {
+    return `${this.location} (run ${id})`;
+  }
+
+  async #manifest(id: string): Promise<RunManifest> {
+    const manifest = await selectRun(this.pool, id);
+    if (manifest === undefined) throw await unknownRun(this.pool, id, this.location);
+    return manifest;
+  }
+
+  listRuns(query: RunQuery = {}): Promise<RunManifest[]> {
+    return selectRuns(this.pool, query);
+  }
+
+  getRun(id: string): Promise<RunManifest | undefined> {
+    return selectRun(this.pool, id);
+  }
+
+  async createRun(manifest: RunManifest): Promise<void> {
+    if (!isValidRunId(manifest.id)) {
+      throw new RunStoreError('STORE_BAD_RUN_ID', `"${manifest.id}" cannot be a run id`, { hint: 'use letters, digits, ".", "_" and "-" only' });
+    }
+    const result = await this.pool.query(
+      `INSERT INTO agentmark_runs (id, prompt_path, git_branch, git_commit, status, started_at, manifest)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+      runColumns(manifest),
+    );
+    if (result.rowCount === 0) throw new RunStoreError('STORE_RUN_EXISTS', `run ${manifest.id} already exists`, { location: { file: this.#where(manifest.id) } });
+  }
+
+  async updateRun(id: string, patch: ManifestPatch): Promise<RunManifest> {
+    const next: RunManifest = { ...(await this.#manifest(id)), ...patch, id };
+    await updateRunRow(this.pool, next);
+    return next;
+  }
+
+  async removeRun(id: string): Promise<boolean> {
+    const result = await this.pool.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
+    const manifest = await this.#manifest(id);
+    const stored = await storedCount(this.pool, id);
+    if (from > stored) throw gapError(id, from, stored);
+    if (manifest.status === 'completed' && from + lines.length > stored) {
+      throw new RunStoreError('STORE_RUN_ENDED', `run ${id} is completed: no rows can be added to it`, { location: { file: this.#where(id) } });
+    }
+    return insertLines(this.pool, id, from, lines, this.#where(id));
+  }
+
+  async rowCount(id: string): Promise<number> {
+    await this.#manifest(id);
+    return storedCount(this.pool, id);
+  }
+
+  async *readLines(id: string, from = 0): AsyncGenerator<string> {
+    await this.#manifest(id);
+    yield* linesBySeq(this.pool, id, from);
+  }
+
+  async *readRows(id: string): AsyncGenerator<StoredLine> {
+    await this.checkRun(id);
+    yield* linesInOrder(this.pool, id, this.#where(id));
+  }
+
+  async integrityOf(id: string): Promise<ResultsIntegrity> {
+    await this.#manifest(id);
+    return integrityOfRows(this.pool, id);
+  }
+
+  async complete(id: string, patch: ManifestPatch & { integrity: ResultsIntegrity }): Promise<RunManifest> {
+    return inTransaction(this.pool, async (client) => {
+      // Locks the run: two processes completing it at once complete it one after the other.
+      const { rows } = await client.query<{ manifest: string }>('SELECT manifest FROM agentmark_runs WHERE id = $1 FOR UPDATE', [id]);
+      if (rows[0] === undefined) throw await unknownRun(this.pool, id, this.location);
+      const current = JSON.parse(rows[0].manifest) as RunManifest;
+      const found = await integrityOfRows(this.pool, id);
+      checkResults(this.location, this.#where(id), { ...current, integrity: patch.integrity }, { ...found, missing: false, torn: false });
+      const twice = await duplicateKey(this.pool, id);
+      if (twice !== undefined) throw duplicateRowError(this.#where(id), current, twice[0], twice[1]);
+      const next: RunManifest = { ...current, ...patch, id };
+      await client.query(`UPDATE agentmark_runs SET prompt_path = $2, git_branch = $3, git_commit = $4, status = $5, started_at = $6, manifest = $7 WHERE id = $1`, runColumns(next));
+      return next;
+    });
+  }
+
+  async checkRun(id: string): Promise<void> {
+    const manifest = await this.#manifest(id);
+    const found = await integrityOfRows(this.pool, id);
+    checkResults(this.location, this.#where(id), manifest, { ...found, missing: false, torn: false });
+    const twice = await duplicateKey(this.pool, id);
+    if (twice !== undefined) throw duplicateRowError(this.#where(id), manifest, twice[0], twice[1]);
+  }
+
+  /** Built from the rows in finish order as the local view index is, and trusted only when they match the record. */
+  async viewColumns(id: string): Promise<RowIndex | undefined> {
+    const manifest = await this.#manifest(id);
+    if (manifest.integrity === undefined) return undefined;
+    const hash = new ResultsHash();
+    let columns: RowIndex | undefined;
+    for await (const line of linesBySeq(this.pool, id)) {
+      hash.line(line);
+      const row = JSON.parse(line) as RowResult;
+      const names = Object.keys(row.evals ?? {});
+      if (columns === undefined || (columns.evalNames.length === 0 && names.length > 0)) columns = rebuild(columns, names);
+      appendRow(columns, row);
+    }
+    const found = hash.value();
+    if (found.rows !== manifest.integrity.rows || found.sha256 !== manifest.integrity.sha256) return undefined;
+    return columns ?? emptyColumns([]);
+  }
+
+  async putBlob(text: string): Promise<string> {
+    const hash = textHash(text);
+    // A blob edited in the table is written again: the hash says what it must hold.
+    await this.pool.query(
+      `INSERT INTO agentmark_blobs (hash, bytes) VALUES ($1, $2)
+       ON CONFLICT (hash) DO UPDATE SET bytes = EXCLUDED.bytes WHERE encode(sha256(agentmark_blobs.bytes), 'hex') <> agentmark_blobs.hash`,
+      [hash, Buffer.from(text, 'utf8')],
+    );
+    return hash;
+  }
+
+  async getBlob(hash: string): Promise<string> {
+    const { rows } = await this.pool.query<{ bytes: Buffer }>('SELECT bytes FROM agentmark_blobs WHERE hash = $1', [hash]);
+    const bytes = rows[0]?.bytes;
+    const where = `${this.location} (blob ${hash.slice(0, 12)})`;
+    if (bytes === undefined) {
+      throw new RunStoreError('STORE_BLOB_MISSING', `the stored file ${hash.slice(0, 12)} is missing`, {
+        location: { file: where },
+        hint: 'the run was pushed without its prompt files: push it again from the checkout that made it',
+      });
+    }
+    const found = textHash(bytes.toString('utf8'));
+    if (found !== hash) {
+      throw new RunStoreError('STORE_BLOB_CHANGED', `the stored file ${hash.slice(0, 12)} was changed after it was stored (its sha256 is ${found.slice(0, 12)} now)`, {
+        location: { file: where },
+        hint: 'a stored file never changes: push the run again from a checkout that has it',
+      });
+    }
+    return bytes.toString('utf8');
+  }
+
+  async appendAnnotations(id: string, lines: readonly AnnotationLine[]): Promise<void> {
+    await this.#manifest(id);
+    await this.pool.query(
+      'INSERT INTO agentmark_annotations (run_id, line) SELECT $1, l FROM unnest($2::text[]) WITH ORDINALITY AS t (l, n) ORDER BY n',
+      [id, lines.map((line) => JSON.stringify(line))],
+    );
+  }
+
+  async readAnnotations(id: string): Promise<AnnotationLine[]> {
+    await this.#manifest(id);
+    const { rows } = await this.pool.query<{ line: string }>('SELECT line FROM agentmark_annotations WHERE run_id = $1 ORDER BY id', [id]);
+    return rows.map((row) => JSON.parse(row.line) as AnnotationLine);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/** Columns for the given evals, keeping the rows already added (which had no evals). */
+function rebuild(previous: RowIndex | undefined, names: string[]): RowIndex {
+  const columns = emptyColumns(names);
+  if (previous === undefined) return columns;
+  // Rows before the first scored one (errored before scoring) keep their place with no verdicts.
+  return { ...previous, evalNames: columns.evalNames, scores: names.map(() => previous.index.map(() => null)), labels: names.map(() => []), verdicts: '-'.repeat(previous.index.length * names.length) };
+}

@@ -1,0 +1,99 @@
+import type { AnnotationLine } from '../review/types.js';
+import type { RowIndex } from './row-index-types.js';
+import type { StoredLine } from './stored-run.js';
+import type { ManifestPatch, ResultsIntegrity, RunManifest, RunStatus } from './types.js';
+
+/** Which back end holds the runs: today's `.agentmark/` folder (the default) or a PostgreSQL database. */
+export type StorageKind = 'local' | 'postgres';
+
+/** Which runs `listRuns` gives; every field narrows. */
+export interface RunQuery {
+  /** At most this many, newest first. @default all */
+  limit?: number;
+  /** Runs whose id starts with this (a run named by a prefix of its id). */
+  idPrefix?: string;
+  /** The prompt file's path as the manifest records it (relative, `/` separators). */
+  promptPath?: string;
+  /** The git branch the run was made on. */
+  branch?: string;
+  /** A git commit, or a prefix of one (4 characters at least). */
+  commit?: string;
+  status?: RunStatus;
+}
+
+/**
+ * The one storage contract of runs (issue 37): every command and the viewer reach runs, their
+ * rows, manifests, integrity records, view index, blobs and annotations through it, and nothing
+ * above `src/store/` knows which back end is in use. Both back ends pass one contract suite
+ * (test/store/storage-contract.test.ts).
+ *
+ * Rows are kept as the JSON line the run wrote (without its `\n`), in finish order: the integrity
+ * record (count + sha256 of the lines, each with its `\n`) is then the same on both back ends, and a
+ * NUL in a row's text is stored as JSON writes it (`\u0000`), which PostgreSQL's text can hold.
+ */
+export interface RunStorage extends AsyncDisposable {
+  readonly kind: StorageKind;
+  /** Where the runs are, safe to print: a folder, or a database URL with its password masked. */
+  readonly location: string;
+
+  // --- runs ---
+  /** Manifests, newest first (ids start with their UTC start time). */
+  listRuns(query?: RunQuery): Promise<RunManifest[]>;
+  /** The run's manifest, or undefined when there is no such run. */
+  getRun(id: string): Promise<RunManifest | undefined>;
+  /** Stores a new run with no rows (STORE_BAD_RUN_ID, STORE_RUN_EXISTS). */
+  createRun(manifest: RunManifest): Promise<void>;
+  /** Shallow-merges `patch` into the manifest (USAGE_UNKNOWN_RUN when there is no such run). */
+  updateRun(id: string, patch: ManifestPatch): Promise<RunManifest>;
+  /** Deletes the run, its rows and its labels; false when there was none. */
+  removeRun(id: string): Promise<boolean>;
+
+  // --- rows ---
+  /**
+   * Stores `lines` as the run's lines `from`, `from + 1`, ... in finish order. Lines already stored
+   * at those places are kept, not doubled (a push or a stream retried after a kill), so a call may
+   * be repeated; a gap (from beyond the stored count) is STORE_ROWS_GAP. Returns how many were new.
+   */
+  appendRows(id: string, from: number, lines: readonly string[]): Promise<number>;
+  /** How many lines are stored (what the next `appendRows` starts from). */
+  rowCount(id: string): Promise<number>;
+  /**
+   * The stored lines (without their `\n`) in finish order from line `from` on, a page at a time
+   * and unchecked: what a copy of the run to another store sends (its integrity record is then
+   * checked where it lands).
+   */
+  readLines(id: string, from?: number): AsyncGenerator<string>;
+  /**
+   * Every row in dataset order (index, then repeat) with its line, read a page at a time, after the
+   * rows were checked against the integrity record (the STORE_RESULTS_* / STORE_DUPLICATE_ROW errors).
+   */
+  readRows(id: string): AsyncGenerator<StoredLine>;
+
+  // --- integrity record ---
+  /** Count and sha256 of the stored lines as they are now. */
+  integrityOf(id: string): Promise<ResultsIntegrity>;
+  /**
+   * Ends the run: records `integrity` with the patch (status `completed`, a summary, ...) only when
+   * the stored lines match it; otherwise STORE_RESULTS_MISMATCH and the run is left as it was.
+   */
+  complete(id: string, patch: ManifestPatch & { integrity: ResultsIntegrity }): Promise<RunManifest>;
+  /** Throws the integrity error of a run whose stored rows no longer match its record. */
+  checkRun(id: string): Promise<void>;
+
+  // --- view index ---
+  /** The viewer's rows table of a completed run, in finish order; undefined when none can be trusted. */
+  viewColumns(id: string): Promise<RowIndex | undefined>;
+
+  // --- blobs ---
+  /** Stores a text under its sha256 (once, however many runs use it); gives back the hash. */
+  putBlob(text: string): Promise<string>;
+  /** The text stored under `hash` (STORE_BLOB_MISSING, STORE_BLOB_CHANGED). */
+  getBlob(hash: string): Promise<string>;
+
+  // --- annotations ---
+  appendAnnotations(id: string, lines: readonly AnnotationLine[]): Promise<void>;
+  /** Every label line of the run, oldest first. */
+  readAnnotations(id: string): Promise<AnnotationLine[]>;
+
+  close(): Promise<void>;
+}

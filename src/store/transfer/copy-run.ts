@@ -1,0 +1,93 @@
+import { UsageError } from '../../errors/index.js';
+import { RunStoreError } from '../store-error.js';
+import type { RunStorage } from '../storage.js';
+import type { ResultsIntegrity, RunManifest } from '../types.js';
+
+/** Lines sent in one `appendRows`: one statement of ~3 MB for 300-byte rows, memory stays flat. */
+export const COPY_BATCH = 10_000;
+
+export interface CopyResult {
+  id: string;
+  /** Rows the run has. */
+  rows: number;
+  /** Rows sent now (fewer than `rows` when an earlier, killed copy had sent some). */
+  sent: number;
+  /** The run was already there, whole: nothing was sent. */
+  already: boolean;
+}
+
+export interface CopyOptions {
+  /** After each batch lands: how many of the run's rows the target holds. */
+  onProgress?: (stored: number, total: number) => void;
+}
+
+/**
+ * Copies a finished run from one store to another (`runs push`: local to the team store; `runs
+ * pull`: back). Safe to repeat and to run twice at once: the run is created `running`, its rows
+ * go from where the target's stop (a copy killed with -9 goes on from there), each line stored
+ * once at its place, and it becomes `completed` (or its own final status) only when the target's
+ * rows match the integrity record. A damaged source run is refused with its integrity error
+ * before anything is sent; a different run already there under the id is STORE_RUN_CONFLICT.
+ */
+export async function copyRun(from: RunStorage, to: RunStorage, id: string, options: CopyOptions = {}): Promise<CopyResult> {
+  const manifest = await from.getRun(id);
+  if (manifest === undefined) throw new UsageError('USAGE_UNKNOWN_RUN', `unknown run "${id}" in ${from.location}`);
+  if (manifest.status === 'running') {
+    throw new RunStoreError('STORE_RUN_NOT_FINISHED', `run ${id} is still running (or was killed): only a finished run is copied`, {
+      hint: `finish it first (${'`'}agentmark run-experiment --resume ${id}${'`'}), then push it`,
+    });
+  }
+  await from.checkRun(id);
+  const integrity: ResultsIntegrity = manifest.integrity ?? (await from.integrityOf(id));
+  const there = await to.getRun(id);
+  if (there !== undefined && there.status !== 'running') {
+    if (sameIntegrity(there.integrity, integrity)) return { id, rows: integrity.rows, sent: 0, already: true };
+    throw new RunStoreError('STORE_RUN_CONFLICT', `run ${id} is already in ${to.location} with other rows (${there.integrity?.rows ?? '?'} rows there, ${integrity.rows} here)`, {
+      hint: 'a run id names one run: this is another run under the same id; remove one of them',
+    });
+  }
+  if (there === undefined) {
+    try {
+      await to.createRun({ ...manifest, status: 'running' });
+    } catch (error) {
+      // Another copy of the same run created it meanwhile: go on beside it.
+      if ((error as { code?: string }).code !== 'STORE_RUN_EXISTS') throw error;
+    }
+  }
+  const start = await to.rowCount(id);
+  let stored = start;
+  let batch: string[] = [];
+  const send = async (): Promise<void> => {
+    await to.appendRows(id, stored, batch);
+    stored += batch.length;
+    batch = [];
+    options.onProgress?.(stored, integrity.rows);
+  };
+  for await (const line of from.readLines(id, start)) {
+    batch.push(line);
+    if (batch.length >= COPY_BATCH) await send();
+  }
+  if (batch.length > 0) await send();
+  await copyBlobs(from, to, manifest);
+  if ((await to.readAnnotations(id)).length === 0) {
+    const labels = await from.readAnnotations(id);
+    if (labels.length > 0) await to.appendAnnotations(id, labels);
+  }
+  const { id: _id, ...rest } = manifest;
+  await to.complete(id, { ...rest, integrity });
+  return { id, rows: integrity.rows, sent: stored - start, already: false };
+}
+
+function sameIntegrity(a: ResultsIntegrity | undefined, b: ResultsIntegrity): boolean {
+  return a !== undefined && a.rows === b.rows && a.sha256 === b.sha256;
+}
+
+/** The prompt files the run was made from (its provenance), so a rerun from the other store can run them. */
+async function copyBlobs(from: RunStorage, to: RunStorage, manifest: RunManifest): Promise<void> {
+  const hashes = new Set([...(manifest.provenance?.files ?? []), ...(manifest.provenance?.config ?? [])].map((file) => file.hash));
+  for (const hash of hashes) {
+    // A blob the source lacks (pruned) stays missing: `rerun` says so where it is needed.
+    const text = await from.getBlob(hash).catch(() => undefined);
+    if (text !== undefined) await to.putBlob(text);
+  }
+}
