@@ -1,5 +1,5 @@
 /**
- * Scenario 19 (`lsp`): `agentmark lsp --stdio` driven from a JSON-RPC client over stdio, in a
+ * Scenario 20 (`lsp`): `agentmark lsp --stdio` driven from a JSON-RPC client over stdio, in a
  * generated project of 200 prompts of 300 lines each (one shared 20-row dataset). Measured:
  * a change to one prompt → its diagnostics published (the server's default debounce included),
  * a completion inside `evals: [` → its answer, and the server's RSS after 1,000 and after 10,000
@@ -69,7 +69,7 @@ function rssMb(pid: number): number {
 
 export const lspScenario: Scenario = {
   id: 'lsp',
-  title: '19 language server (200 prompts × 300 lines)',
+  title: '20 language server (200 prompts × 300 lines)',
   defaultRuns: 50,
   async run(context, runs) {
     const dir = await mkdtemp(join(tmpdir(), 'agentmark-bench-lsp-'));

@@ -28,7 +28,7 @@ function filler(i: number): { key: string; line: string } {
 
 export const sharedCacheScenario: Scenario = {
   id: 'shared-cache',
-  title: '16 cache: "store": 100k answers from PostgreSQL vs the local cache',
+  title: '16b cache: "store": 100k answers from PostgreSQL vs the local cache',
   async run(context, runs) {
     const project = await createBenchProject(ROWS);
     const pg = await startPostgres();

@@ -30,7 +30,7 @@ function psql(url: string, command: string): { ms: number; ok: boolean; stderr: 
 
 export const storePush1mScenario = {
   id: 'store-push-1m',
-  title: '19 runs push of a 1,000,000-row run vs psql \\copy',
+  title: '21 runs push of a 1,000,000-row run vs psql \\copy',
   defaultRuns: 3,
   async run(context: BenchContext, runs: number): Promise<ScenarioResult> {
     context.log('  writing a 1,000,000-row run and starting PostgreSQL (unmeasured)');
@@ -77,7 +77,7 @@ const LISTED = 10_000;
 
 export const storeRuns10kScenario = {
   id: 'store-runs-10k',
-  title: '20 runs over 10,000 runs in the store',
+  title: '22 runs over 10,000 runs in the store',
   defaultRuns: 5,
   async run(context: BenchContext, runs: number): Promise<ScenarioResult> {
     const root = await mkdtemp(join(tmpdir(), 'agentmark-bench-runs-'));

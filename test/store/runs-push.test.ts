@@ -47,7 +47,7 @@ test('pushing a run twice keeps one copy, completed with its integrity record', 
   expect(await stored(ID)).toEqual({ status: 'completed', rows: 25_000 });
   expect((await storage.getRun(ID))?.integrity).toEqual(integrity);
   await storage.checkRun(ID);
-});
+}, 120_000);
 
 test('two pushes of the same run at once keep one copy', async () => {
   await makeLocalRun(project.dir, ID, 30_000);
@@ -55,7 +55,7 @@ test('two pushes of the same run at once keep one copy', async () => {
   expect(results.map((r) => [r.code, r.stderr.includes('Error')])).toEqual([[0, false], [0, false]]);
   expect(await stored(ID)).toEqual({ status: 'completed', rows: 30_000 });
   await storage.checkRun(ID);
-});
+}, 120_000);
 
 test('a damaged run is refused with its integrity error, and nothing of it is stored', async () => {
   await makeLocalRun(project.dir, ID, 3);
