@@ -88,8 +88,8 @@ describe('the viewer in a real browser', () => {
     await page.waitForSelector('table.runs tbody tr');
     const shown = await page.locator('table.runs tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
     const example = reports.map((r) => r.run.runId);
-    // one run per example prompt (the folder holds six)
-    expect(example).toHaveLength(6);
+    // one run per example prompt (the folder holds seven)
+    expect(example).toHaveLength(7);
     for (const id of example) expect(shown).toContain(id);
     expect(shown).toEqual([...shown].sort().reverse());
     await page.screenshot({ path: join(SCREENSHOTS, 'runs.png'), fullPage: true });
