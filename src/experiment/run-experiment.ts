@@ -1,7 +1,6 @@
 import { relative } from 'node:path';
 import { MissingProps } from './missing-props.js';
 import { UsageError } from '../errors/index.js';
-import { projectScope } from '../project/path-scope.js';
 import { loadPrompt } from '../prompt/index.js';
 import { bindEvals, ROW_SCORE, type BindContext, type BoundEval } from '../scoring/index.js';
 import { RowEvalCollector } from './row-eval-binder.js';
@@ -17,12 +16,12 @@ import { datasetOf } from './prompt-dataset.js';
 import { bothChecks, verdictCheck } from './check-verdicts.js';
 import { resolveAgent } from '../agent/index.js';
 import { agentRunner } from './agent-runner.js';
-import { clientFailureOf } from './client-failure.js';
 import { failureRecord } from './failure-record.js';
 import type { ExperimentOutcome } from './opened-run-context.js';
 import { runOpened } from './run-opened.js';
 import { KeyRefusal } from './key-refusal.js';
 import { traceStartup } from '../startup-trace.js';
+import { promptBindContext } from './prompt-bind-context.js';
 import { conversationSetup } from './conversation-setup.js';
 import { StoreMirror } from '../store/transfer/store-mirror.js';
 import type { RunManifest } from '../store/index.js';
@@ -71,25 +70,16 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const caller = await createModelCaller(options, prompt, breaker);
   traceStartup('model caller created');
   const bindContext: BindContext = {
-    scores: project.scores,
-    userScorers: config.scorers ?? {},
-    promptSchema: prompt.frontmatter.object_config?.schema,
+    ...promptBindContext(project, config, prompt),
     judge: caller.judge,
     embed: caller.embed,
     judgeModel: options.judgeModel ?? config.judgeModel,
-    projectRoot: project.root,
-    promptPath: prompt.path,
-    pathScope: projectScope(project),
-    tools: config.tools,
-    promptTools: prompt.frontmatter.text_config?.tools,
-    evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
-    projectFile: project.configPath,
     // User scorers then run in worker threads, where one that never returns can be stopped.
     // A project with only an AgentMark client has no config file: the worker loads the client.
     configFile: config.path ?? config.client?.path,
-    clientFailure: clientFailureOf(config),
     concurrency: options.concurrency ?? 20,
   };
+
   const bound = await bindEvals(promptEvalNames, bindContext);
   const turnBound = await conversation.bindTurnEvals(bindContext);
   traceStartup('evals bound');

@@ -4,12 +4,12 @@ import { readDataset, resolveDatasetPath } from '../dataset/index.js';
 import { AgentmarkError, isAgentmarkError, PromptSyntaxError } from '../errors/index.js';
 import { checkTools } from '../model/index.js';
 import { resolveAgent } from '../agent/index.js';
-import { loadConfig, projectScope, type LoadedConfig } from '../project/index.js';
+import { loadConfig, type LoadedConfig } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import { loadPrompt, unknownKeysOfFile, type LoadedPrompt, type PromptWarning } from '../prompt/index.js';
 import { bindEvals, type BindContext, type BoundEval } from '../scoring/index.js';
 import { RowEvalCollector } from './row-eval-binder.js';
-import { clientFailureOf } from './client-failure.js';
+import { promptBindContext } from './prompt-bind-context.js';
 
 export interface ValidationReport {
   errors: AgentmarkError[];
@@ -136,21 +136,12 @@ export async function checkPrompt(project: Project, config: LoadedConfig | undef
       checkTools(prompt.frontmatter.text_config?.tools ?? [], config.tools ?? {}, prompt.path);
       resolveAgent(config.agents, undefined, prompt);
       const context: BindContext = {
-        scores: project.scores,
-        userScorers: config.scorers ?? {},
-        promptSchema: prompt.frontmatter.object_config?.schema,
+        ...promptBindContext(project, config, prompt),
         // Binding checks a judge eval's options and prompt; validate never calls the judge.
         judge: () => Promise.reject(new Error('validate does not call judge models')),
         embed: () => Promise.reject(new Error('validate does not call embedding models')),
-        projectRoot: project.root,
-        promptPath: prompt.path,
-        pathScope: projectScope(project),
-        tools: config.tools,
-        promptTools: prompt.frontmatter.text_config?.tools,
-        evalLocation: (index) => prompt.locate(['test_settings', 'evals', index]),
-        projectFile: project.configPath,
-        clientFailure: clientFailureOf(config),
       };
+
       const bound = await bindEvals(prompt.testSettings.evals ?? [], context);
       report.binding = { context, evals: bound.evals };
       report.warnings.push(...bound.warnings);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { MAX_WRITE_BYTES, SESSION_TOKEN_HEADER } from '../view/api-types.js';
-import { timingSafeEqual } from 'node:crypto';
+import { sameText } from '../view/write-guard.js';
 
 /**
  * The origin a browser's write comes from must be this server as the browser reached it (the
@@ -17,12 +17,6 @@ export function sameOrigin(req: IncomingMessage): boolean {
   } catch {
     return false;
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**

@@ -44,7 +44,8 @@ function originMatches(origin: string | undefined, host: string): boolean {
   }
 }
 
-function sameText(a: string, b: string): boolean {
+/** Compares two secrets in constant time (no early exit a timing attack could measure). */
+export function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
