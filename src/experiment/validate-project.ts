@@ -10,6 +10,9 @@ import { loadPrompt, unknownKeysOfFile, type LoadedPrompt, type PromptWarning } 
 import { bindEvals, type BindContext, type BoundEval } from '../scoring/index.js';
 import { RowEvalCollector } from './row-eval-binder.js';
 import { promptBindContext } from './prompt-bind-context.js';
+import { bothChecks, type RowCheck } from './check-verdicts.js';
+import { checkedConversationSettings, turnAndRowEvalErrors } from './conversation-setup.js';
+import { conversationRowCheck, type ConversationSettings } from '../conversation/index.js';
 
 export interface ValidationReport {
   errors: AgentmarkError[];
@@ -26,7 +29,7 @@ export interface PromptCheck {
   /** Undefined when the prompt did not load. */
   prompt?: LoadedPrompt;
   /** The prompt's dataset, resolved, when it names one that resolves. */
-  dataset?: { path: string; inputSchema: object | undefined };
+  dataset?: { path: string; inputSchema: object | undefined; conversation?: ConversationRows };
   /** How the prompt's evals were bound (when the config loaded): the rows' own evals bind the same way. */
   binding?: RowEvalBinding;
 }
@@ -37,12 +40,21 @@ export interface RowEvalBinding {
   evals: BoundEval[];
 }
 
+/** A prompt's conversation settings, which its rows' `scenario` and `messages` are checked against (as a run checks them). */
+export interface ConversationRows {
+  /** The dataset as shown in errors (relative to the project root). */
+  file: string;
+  settings: ConversationSettings | undefined;
+}
+
 /** What checkDataset looks at besides the rows themselves. */
 export interface DatasetCheckOptions {
   /** Gathers the rows' keys for the props no row has. */
   missing?: MissingProps;
   /** Binds the evals rows add, as a run binds them: an unknown name or bad option is an error at its row. */
   rowEvals?: RowEvalBinding & { file: string };
+  /** Checks each row's conversation keys; left out when the prompt's conversation settings did not load. */
+  conversation?: ConversationRows;
 }
 
 /** What `validate` finds in one dataset read against one prompt's input_schema. */
@@ -69,14 +81,19 @@ export async function validateProject(project: Project, promptPaths: string[]): 
     report.errors.push(...checked.errors);
     report.warnings.push(...checked.warnings);
     if (!checked.dataset) continue;
-    const key = `${checked.dataset.path}\0${JSON.stringify(checked.dataset.inputSchema ?? null)}`;
+    const simulator = checked.dataset.conversation?.settings?.simulator?.path ?? null;
+    const key = `${checked.dataset.path}\0${JSON.stringify(checked.dataset.inputSchema ?? null)}\0${JSON.stringify([checked.dataset.conversation !== undefined, simulator])}`;
     const missing = checked.prompt === undefined ? undefined : new MissingProps(checked.prompt);
     // A dataset read for another prompt is not read again, unless this one needs its rows' keys.
     const seen = datasetsSeen.has(key);
     if (seen && missing?.needed !== true) continue;
     datasetsSeen.add(key);
     const rowEvals = checked.binding === undefined ? undefined : { ...checked.binding, file: relative(project.root, checked.dataset.path) };
-    const rows = await checkDataset(checked.dataset.path, checked.dataset.inputSchema, { ...(missing === undefined ? {} : { missing }), ...(seen || rowEvals === undefined ? {} : { rowEvals }) });
+    const rows = await checkDataset(checked.dataset.path, checked.dataset.inputSchema, {
+      ...(missing === undefined ? {} : { missing }),
+      ...(seen || rowEvals === undefined ? {} : { rowEvals }),
+      ...(checked.dataset.conversation === undefined ? {} : { conversation: checked.dataset.conversation }),
+    });
     if (!seen) {
       report.datasets++;
       report.errors.push(...rows.errors);
@@ -149,11 +166,20 @@ export async function checkPrompt(project: Project, config: LoadedConfig | undef
       collect(error);
     }
   }
+  // The conversation checks a run makes before any call (the same functions).
+  let conversation: { settings: ConversationSettings | undefined } | undefined;
+  try {
+    conversation = { settings: await checkedConversationSettings(prompt, project, config?.filters) };
+  } catch (error) {
+    collect(error);
+  }
+  report.errors.push(...turnAndRowEvalErrors(prompt));
   const dataset = prompt.testSettings.dataset;
   if (!dataset) return report;
   try {
     const datasetPath = resolveDatasetPath(dataset, prompt.path, project, prompt.locate(['test_settings', 'dataset']));
     report.dataset = { path: datasetPath, inputSchema: prompt.inputSchema };
+    if (conversation !== undefined) report.dataset.conversation = { file: relative(project.root, datasetPath), ...conversation };
   } catch (error) {
     collect(error);
   }
@@ -170,10 +196,14 @@ export async function checkDataset(path: string, inputSchema: object | undefined
     else throw error;
   };
   try {
+    const conversation = options.conversation;
+    const rowCheck: RowCheck | undefined = conversation === undefined ? undefined : await conversationRowCheck(conversation.file, path, conversation.settings);
+    const check: RowCheck | undefined = rowEvals === undefined ? rowCheck : rowCheck === undefined ? rowEvals.check : bothChecks(rowEvals.check, rowCheck);
     for await (const row of readDataset(path, { inputSchema, onError: collect })) {
       report.rows++;
       missing?.add(row);
-      rowEvals?.check(row);
+      const problem = check?.(row);
+      if (problem !== undefined) collect(problem);
     }
   } catch (error) {
     collect(error);
