@@ -73,3 +73,19 @@ test('`view @main` with a store that has no run on main and none locally is a us
   expect(result.code).toBe(2);
   expect(result.stderr).toMatch(/^error: @main: /);
 }, 120_000);
+
+test('`annotate` of a run the store holds writes the label into the store too, not only into the local copy', async () => {
+  const first = await clone();
+  await makeLocalRun(first, ID, 3, { branch: 'main', commit: 'a'.repeat(40) });
+  expect((await runCli(['runs', 'push', ID], { cwd: first, env: { AGENTMARK_STORE_URL: url }, timeoutMs: 120_000 })).code).toBe(0);
+  const second = await clone();
+  const labelled = await runCli(['annotate', '@main', '1', 'exact', '--fail', '--reviewer', 'ann', '--note', 'wrong'], { cwd: second, env: { AGENTMARK_STORE_URL: url }, timeoutMs: 120_000 });
+  expect(labelled.stderr).toBe(`Labelled 1 eval result in run ${ID} (.agentmark/runs/${ID}/annotations.jsonl)\n`);
+  expect(labelled.code).toBe(0);
+  const storage = await PgStorage.connect(url);
+  try {
+    expect(await storage.readAnnotations(ID)).toMatchObject([{ eval: 'exact', reviewer: 'ann', note: 'wrong' }]);
+  } finally {
+    await storage.close();
+  }
+}, 120_000);
