@@ -79,8 +79,9 @@ describe('agentmark view', () => {
     expect(await shell(['--read-only', '--reviewer', 'zed'])).not.toContain('<meta name="agentmark-session"');
   });
 
-  it('takes no arguments and checks its port', async () => {
-    expect((await runCli(['view', 'prompts'], { cwd: project.dir })).code).toBe(2);
+  it('takes at most one run and checks its port', async () => {
+    expect((await runCli(['view', 'latest', 'latest'], { cwd: project.dir })).code).toBe(2);
+    expect((await runCli(['view', 'no-such-run'], { cwd: project.dir })).code).toBe(2);
     const bad = await runCli(['view', '--port', '70000'], { cwd: project.dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--port must be at most 65535, got 70000/);

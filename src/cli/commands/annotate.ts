@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { teamStoreRef } from '../open-store.js';
+import { openProjectStorage, teamStoreRef } from '../open-store.js';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
@@ -82,6 +82,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   });
   await appendAnnotations(stored.dir, lines);
+  // With a team store, a run it holds gets the labels too, so other clones and `serve` see them;
+  // a run only this clone has keeps them in its folder (`runs push` uploads them with it).
+  if (teamStoreRef(project, io.env).storeUrl !== undefined) {
+    const storage = await openProjectStorage(project, io.env);
+    try {
+      if ((await storage.getRun(stored.manifest.id)) !== undefined) await storage.appendAnnotations(stored.manifest.id, lines);
+    } finally {
+      await storage.close();
+    }
+  }
   io.stderr.write(`Labelled ${lines.length} eval result${lines.length === 1 ? '' : 's'} in run ${stored.manifest.id} (${relative(io.cwd, stored.dir) || '.'}/annotations.jsonl)\n`);
   return ExitCode.ok;
 }

@@ -5,6 +5,8 @@ import { commonOptions, parseOptions, type OptionTable } from '../options.js';
 import { openProject } from '../context.js';
 import { startViewer, viewOptions } from '../view-server.js';
 import { UsageError } from '../../errors/index.js';
+import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
+import { teamStoreRef } from '../open-store.js';
 
 const options = {
   ...commonOptions,
@@ -14,12 +16,14 @@ const options = {
 } satisfies OptionTable;
 
 const help = {
-  usage: 'agentmark view [--port 4848] [--host 127.0.0.1] [--open] [--reviewer <name>] [--read-only]',
+  usage: 'agentmark view [<run>] [--port 4848] [--host 127.0.0.1] [--open] [--reviewer <name>] [--read-only]',
   summary:
     'Serves a local web app over the project\'s runs (.agentmark/runs/): the runs, each run\'s\n' +
     'statistics and rows, each row\'s messages, output and eval reasons; running runs update live.\n' +
     'Reviewers label rows (pass/fail, a score or a label, a note) into each run\'s annotations.jsonl,\n' +
     'from a row\'s page or the review queue; --read-only turns that off. Nothing is uploaded.\n' +
+    `Given a run (${RUN_REF_FORMS}), it prints that run's page; with a team store\n` +
+    'the run is looked up there first, as compare does, and brought into .agentmark/runs/.\n' +
     'Stop it with Ctrl-C.',
   options,
 };
@@ -30,8 +34,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(renderHelp(help));
     return ExitCode.ok;
   }
-  if (positionals.length > 0) throw new UsageError('USAGE_BAD_ARGUMENT', `view takes no arguments, got "${positionals[0]}"`, { hint: 'use --project <dir> for another project' });
+  if (positionals.length > 1) throw new UsageError('USAGE_BAD_ARGUMENT', `view takes at most one run, got "${positionals[1]}" too`, { hint: 'use --project <dir> for another project' });
   const project = await openProject(flags.project, io.cwd);
+  // The same resolution as compare's: the team store first (the run is copied into
+  // .agentmark/runs/, which the viewer serves), then the local folder.
+  const ref = positionals[0];
+  const run = ref === undefined ? undefined : await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, ...teamStoreRef(project, io.env) });
   const server = await startViewer(
     project.root,
     {
@@ -42,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     },
     io.stderr,
   );
-  io.stdout.write(`${server.url}\n`);
+  io.stdout.write(`${server.url}${run === undefined ? '' : `#/runs/${encodeURIComponent(run.manifest.id)}`}\n`);
   // Ctrl-C is how a server is stopped: a normal end, not an interruption of work.
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
