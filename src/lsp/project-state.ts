@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { flattenErrors, isAgentmarkError, type AgentmarkError } from '../errors/index.js';
-import { checkConfig, checkDataset, checkPrompt, type ConversationRows, type DatasetCheck, type PromptCheck } from '../experiment/validate-project.js';
+import { checkConfig, checkDataset, checkPrompt, type ConversationRows, type DatasetCheck, type PromptCheck, type RowEvalBinding } from '../experiment/validate-project.js';
 import { findPromptFiles } from '../prompt/index.js';
 import { loadProject, type LoadedConfig, type Project } from '../project/index.js';
 import type { PromptWarning } from '../prompt/index.js';
@@ -66,17 +66,20 @@ export class ProjectState {
     const checked = await checkPrompt(this.project, this.config, path);
     checked.errors = checked.errors.flatMap(flattenErrors);
     this.prompts.set(path, checked);
-    if (withDataset && checked.dataset) await this.datasetCheck(checked.dataset.path, checked.dataset.inputSchema, checked.dataset.conversation);
+    if (withDataset && checked.dataset) await this.datasetCheck(checked.dataset.path, checked.dataset.inputSchema, checked.dataset.conversation, checked.binding);
     return checked;
   }
 
   /** The rows of a dataset against an input_schema, checked once per version of the file. */
-  async datasetCheck(path: string, inputSchema: object | undefined, conversation?: ConversationRows): Promise<DatasetEntry> {
-    // The rows' conversation keys are checked against the prompt's simulator, so it is part of the key.
-    const key = `${path}\0${JSON.stringify(inputSchema ?? null)}\0${JSON.stringify([conversation !== undefined, conversation?.settings?.simulator?.path ?? null])}`;
+  async datasetCheck(path: string, inputSchema: object | undefined, conversation?: ConversationRows, binding?: RowEvalBinding): Promise<DatasetEntry> {
+    // The rows' conversation keys are checked against the prompt's simulator, and their evals bound
+    // as the prompt's are (when those bound): both are part of the key.
+    const key = `${path}\0${JSON.stringify(inputSchema ?? null)}\0${JSON.stringify([conversation !== undefined, conversation?.settings?.simulator?.path ?? null, binding?.evals.map((e) => e.name) ?? null])}`;
     const known = this.datasets.get(key);
     if (known) return known;
-    const checked = await checkDataset(path, inputSchema, conversation === undefined ? {} : { conversation });
+    // Located at the absolute path, as every problem the server places in a file is.
+    const rowEvals = binding === undefined ? undefined : { ...binding, file: path };
+    const checked = await checkDataset(path, inputSchema, { ...(conversation === undefined ? {} : { conversation: { ...conversation, file: path } }), ...(rowEvals === undefined ? {} : { rowEvals }) });
     const entry = { path, errors: checked.errors.flatMap(flattenErrors), rows: checked.rows };
     this.datasets.set(key, entry);
     return entry;
@@ -86,7 +89,7 @@ export class ProjectState {
   async recheckDataset(path: string): Promise<void> {
     for (const [key, entry] of this.datasets) if (entry.path === path) this.datasets.delete(key);
     const users = [...this.prompts.values()].filter((p) => p.dataset?.path === path);
-    for (const user of users) await this.datasetCheck(path, user.dataset?.inputSchema, user.dataset?.conversation);
+    for (const user of users) await this.datasetCheck(path, user.dataset?.inputSchema, user.dataset?.conversation, user.binding);
     if (users.length === 0 && this.documents.get(path)) await this.datasetCheck(path, undefined);
   }
 

@@ -51,6 +51,34 @@ describe('agentmark lsp: diagnostics, as validate reports them', () => {
     ]);
   });
 
+  it("a row's own eval that does not bind: at its row, as validate reports it", async () => {
+    const prompt = PROMPT.replace('  evals: [exact_mach, polite]\n', '  evals: [polite]\n');
+    const dataset = '{"input": {"name": "Ada"}}\n{"input": {"name": "Bob"}, "evals": ["contians"]}\n';
+    const lsp = await start({ 'prompts/greet.prompt.mdx': prompt, 'datasets/names.jsonl': dataset });
+    expect(await lsp.open('prompts/greet.prompt.mdx')).toEqual([]);
+    const diagnostics = await lsp.open('datasets/names.jsonl');
+    expect(diagnostics.map((d) => [d.code, d.range.start.line, d.message.split('\n')[0]?.slice(0, 30)])).toEqual([['EVAL_NOT_FOUND', 1, 'eval "contians" has no scorer;']]);
+    const validate = await runCli(['validate'], { cwd: lsp.root });
+    expect(validate.code).toBe(2);
+    expect(validate.stdout).toContain(`datasets/names.jsonl:2:`);
+    expect(validate.stdout).toContain(diagnostics[0]?.message.split('\n')[0]);
+  });
+
+  it('a conversation row the prompt cannot play (a scenario, no simulator): at its key, as validate reports it', async () => {
+    const prompt = PROMPT.replace('  evals: [exact_mach, polite]\n', '  evals: [polite]\n');
+    const dataset = '{"input": {"name": "Ada"}}\n{"input": {"name": "Bob"}, "scenario": {"goal": "a refund"}}\n';
+    const lsp = await start({ 'prompts/greet.prompt.mdx': prompt, 'datasets/names.jsonl': dataset });
+    expect(await lsp.open('prompts/greet.prompt.mdx')).toEqual([]);
+    const diagnostics = await lsp.open('datasets/names.jsonl');
+    expect(diagnostics.map((d) => [d.code, d.range.start.line, d.message.split('\n')[0]])).toEqual([
+      ['DATASET_SCENARIO_WITHOUT_SIMULATOR', 1, 'row has a "scenario" but the prompt has no conversation.simulator to play it'],
+    ]);
+    const validate = await runCli(['validate'], { cwd: lsp.root });
+    expect(validate.code).toBe(2);
+    expect(validate.stdout).toContain('datasets/names.jsonl:2:');
+    expect(validate.stdout).toContain('row has a "scenario" but the prompt has no conversation.simulator to play it');
+  });
+
   it('agentmark.json: a schema violation at its key, and an edit there re-checks the open prompt', async () => {
     const lsp = await start();
     await lsp.open('prompts/greet.prompt.mdx');
