@@ -24,6 +24,10 @@ export interface RunListEntry {
   costUsd?: number;
   /** For a run that did not finish: the command that continues it. */
   resume?: string;
+  /** With a team store set: whether the run is in this clone (`local`), the store, or both. */
+  where?: 'local' | 'store' | 'both';
+  /** A run in both whose store copy has another status (a push killed half-way is `running` there). */
+  storeStatus?: string;
 }
 
 export function runListEntry(manifest: RunManifest): RunListEntry {
@@ -63,7 +67,7 @@ function evalCell(entry: RunListEntry): string {
  * cut, the prompt shows its name alone, Started loses its year and seconds, the eval list keeps
  * whole entries (`exact 67%, +2 more`), then Dataset, Commit, Cost,
  * Duration, Started, Model and Prompt are left out in that order. Run, Rows, Evals and Status
- * always show.
+ * always show, and so does Where when a team store is set.
  */
 const COLUMNS: readonly FitColumn[] = [
   { header: 'Run' },
@@ -80,6 +84,9 @@ const COLUMNS: readonly FitColumn[] = [
   { header: 'Duration', drop: 4 },
   { header: 'Cost', drop: 3 },
 ];
+/** With a team store set, after Status: short words (local, store, both), never left out. */
+const WHERE: FitColumn = { header: 'Where' };
+const whereCell = (e: RunListEntry): string => (e.storeStatus === undefined ? (e.where ?? '') : `${e.where} (store ${e.storeStatus})`);
 
 /**
  * The `agentmark runs` table: newest first. `*` after a commit: the tree had uncommitted changes.
@@ -87,7 +94,9 @@ const COLUMNS: readonly FitColumn[] = [
  */
 export function formatRunList(entries: readonly RunListEntry[], width?: number): string {
   if (entries.length === 0) return 'No runs yet.\n';
-  const headers = COLUMNS.map((column) => column.header);
+  const placed = entries.some((e) => e.where !== undefined);
+  const columns = placed ? [...COLUMNS.slice(0, 8), WHERE, ...COLUMNS.slice(8)] : COLUMNS;
+  const headers = columns.map((column) => column.header);
   const rows = entries.map((e) => [
     e.id,
     when(e.startedAt),
@@ -97,13 +106,14 @@ export function formatRunList(entries: readonly RunListEntry[], width?: number):
     e.rows === undefined ? '' : `${e.rows}${e.errored ? ` (${e.errored} errored)` : ''}`,
     evalCell(e),
     e.status,
+    ...(placed ? [whereCell(e)] : []),
     e.git ? `${e.git.commit.slice(0, 7)}${e.git.dirty ? '*' : ''}` : '',
     e.durationMs === undefined ? '' : formatDuration(e.durationMs),
     formatCost(e.costUsd),
   ]);
   const resumable = entries.filter((e) => e.status === 'interrupted' && e.resume !== undefined);
   const notes = resumable.map((e) => `${e.id} was interrupted; continue it with: ${e.resume}\n`).join('');
-  const fitted = width === undefined ? undefined : fitTable(COLUMNS, rows, width, { narrowest: true });
+  const fitted = width === undefined ? undefined : fitTable(columns, rows, width, { narrowest: true });
   const left = leftOutNote(fitted, width, '--format json').map((line) => `${line}\n`).join('');
   return `${renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows)}\n${left}${notes === '' ? '' : `\n${notes}`}`;
 }
