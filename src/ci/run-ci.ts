@@ -25,7 +25,7 @@ export interface CiOptions {
   config: LoadedConfig;
   /** Folder the prompt paths are relative to. */
   cwd: string;
-  /** The team store's URL: a base run already there (made at the base commit) is used, with no model call. */
+  /** The team store's URL: a base run already there (made at the base commit) is used, with no model call, and the head run streams there. */
   storeUrl?: string;
   /** Prompt files or folders; none: every prompt with test_settings. */
   paths: readonly string[];
@@ -181,7 +181,8 @@ async function checkPrompt(prepared: Prepared, { options, tree, base, settings, 
   if (found && 'unfinished' in found) return { path, verdict: 'unfinished', note: stopNote(guard) };
   let outcome;
   try {
-    outcome = await runSide(project, config, planned.headFile, settings, prompt);
+    // The head streams to the team store: a job on main leaves there the base of the next job's.
+    outcome = await runSide(project, config, planned.headFile, { ...settings, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, prompt);
   } catch (error) {
     if (!isAgentmarkError(error)) throw error;
     return { path, verdict: 'error', note: error.message };

@@ -15,6 +15,11 @@ export interface SideSettings {
   signal: AbortSignal;
   env: NodeJS.ProcessEnv;
   onEvent: RunListener;
+  /**
+   * The team store the run streams its rows to (as run-experiment does), so the next job's base
+   * is found there. Set for the head only: a base made here is of another tree (a worktree).
+   */
+  storeUrl?: string;
 }
 
 /** One prompt's run, base or head: `run-experiment`'s own runner over every row of its dataset. */
@@ -31,6 +36,7 @@ export function runSide(project: Project, config: LoadedConfig, promptPath: stri
     signal: settings.signal,
     env: settings.env,
     onEvent: settings.onEvent,
+    ...(settings.storeUrl === undefined ? {} : { storeUrl: settings.storeUrl }),
   });
 }
 
