@@ -11,3 +11,4 @@ export { datasetFromRun, type FromRunOptions, type FromRunResult } from './datas
 export { DOUBT_WORDS, voicesDoubt } from './doubt.js';
 export { compareAgreement, type CompareAgreement } from './compare-agreement.js';
 export { refuseStoreOutput } from './output-path.js';
+export { copyMissingLabels } from './copy-missing-labels.js';

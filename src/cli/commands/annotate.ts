@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { openProjectStorage, teamStoreRef } from '../open-store.js';
 import { relative, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
+import { RunStoreError, type StoredRun } from '../../store/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
 import type { Verdict } from '../../scoring/agreement/index.js';
 import { appendAnnotations, findRows, labelLine, parseRowRef, reviewerName, rowRefKey, type AnnotationLine } from '../../review/index.js';
@@ -33,7 +34,7 @@ const help = {
     'one. The value is checked against the eval\'s score schema. A row is its dataset index or\n' +
     `its name; a run is ${RUN_REF_FORMS}.`,
   options,
-  details: 'Exit codes: 0 labelled, 2 usage or input error (nothing is written).',
+  details: 'With a team store that cannot be reached, a run this clone has is labelled here with one\nwarning (`runs push` takes the labels to the store later).\nExit codes: 0 labelled, 2 usage or input error (nothing is written).',
 };
 
 interface Wanted {
@@ -56,7 +57,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const [ref, rowText, evalName, extra] = positionals;
   if (ref === undefined) throw new UsageError('USAGE_MISSING_RUN', 'annotate needs a run', { hint: 'e.g. `agentmark annotate latest 3 polite --pass`' });
   const project = await openProject(flags.project, io.cwd);
-  const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, ...teamStoreRef(project, io.env) });
+  const team = teamStoreRef(project, io.env);
+  const { stored, storeDown } = await runToLabel(ref, project.root, io.cwd, team.storeUrl);
   const wanted = flags.import === undefined ? [single(rowText, evalName, extra, flags)] : await imported(resolve(io.cwd, flags.import), io.cwd, rowText);
   const fallback = await reviewerName(flags.reviewer, project.root);
   const rows = await findRows(stored, wanted);
@@ -84,16 +86,51 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   await appendAnnotations(stored.dir, lines);
   // With a team store, a run it holds gets the labels too, so other clones and `serve` see them;
   // a run only this clone has keeps them in its folder (`runs push` uploads them with it).
-  if (teamStoreRef(project, io.env).storeUrl !== undefined) {
-    const storage = await openProjectStorage(project, io.env);
+  let down = storeDown;
+  if (team.storeUrl !== undefined && down === undefined) {
     try {
-      if ((await storage.getRun(stored.manifest.id)) !== undefined) await storage.appendAnnotations(stored.manifest.id, lines);
-    } finally {
-      await storage.close();
+      const storage = await openProjectStorage(project, io.env);
+      try {
+        if ((await storage.getRun(stored.manifest.id)) !== undefined) await storage.appendAnnotations(stored.manifest.id, lines);
+      } finally {
+        await storage.close();
+      }
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      down = error as Error;
     }
+  }
+  if (down !== undefined) {
+    const them = lines.length === 1 ? 'the label is' : 'the labels are';
+    io.stderr.write(`warning: the team store is not available (${down.message}): ${them} written in this clone only; \`agentmark runs push ${stored.manifest.id}\` takes ${lines.length === 1 ? 'it' : 'them'} to the store\n`);
   }
   io.stderr.write(`Labelled ${lines.length} eval result${lines.length === 1 ? '' : 's'} in run ${stored.manifest.id} (${relative(io.cwd, stored.dir) || '.'}/annotations.jsonl)\n`);
   return ExitCode.ok;
+}
+
+const isUnreachable = (error: unknown): boolean => (error as { code?: string }).code === 'STORE_UNREACHABLE';
+
+/**
+ * The run to label. With a team store that cannot be reached, a run this clone has is labelled here
+ * (the caller warns, and `runs push` later sends the labels); a run only the store may hold cannot
+ * be labelled: the store's error, naming its host and port.
+ */
+async function runToLabel(ref: string, projectRoot: string, cwd: string, storeUrl: string | undefined): Promise<{ stored: StoredRun; storeDown?: Error }> {
+  try {
+    return { stored: await resolveRunRef(ref, { projectRoot, cwd, ...(storeUrl === undefined ? {} : { storeUrl }) }) };
+  } catch (error) {
+    if (storeUrl === undefined || !isUnreachable(error)) throw error;
+    const down = error as RunStoreError;
+    try {
+      return { stored: await resolveRunRef(ref, { projectRoot, cwd }), storeDown: down };
+    } catch (local) {
+      if ((local as { code?: string }).code !== 'USAGE_UNKNOWN_RUN') throw local;
+      throw new RunStoreError('STORE_UNREACHABLE', `run "${ref}" is not in this clone, and the team store cannot be reached to look for it: ${down.message}`, {
+        ...(down.location === undefined ? {} : { location: down.location }),
+        hint: 'label it once the store answers again (is PostgreSQL running there and reachable from this machine?), or `agentmark runs pull` it first when it is',
+      });
+    }
+  }
 }
 
 function single(rowText: string | undefined, evalName: string | undefined, extra: string | undefined, flags: Record<string, unknown>): Wanted {

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { resolveRunRef } from '../../history/index.js';
+import { copyMissingLabels } from '../../review/index.js';
 import { copyRun, LocalStorage, openStorage, type RunStorage } from '../../store/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -56,7 +57,10 @@ async function pushOne(from: RunStorage, target: RunStorage, id: string, io: Cli
   const result = await copyRun(from, target, id, {
     onProgress: (stored, total) => io.stderr.write(`pushing ${id}: ${stored}/${total} rows\n`),
   });
+  // Labels written here since the run reached the store (e.g. while it was down) go after it.
+  const labels = await copyMissingLabels(from, target, id);
+  const sent = labels === 0 ? '' : `; ${labels} label${labels === 1 ? '' : 's'} sent`;
   const rows = `${result.rows} row${result.rows === 1 ? '' : 's'}`;
-  if (result.already) io.stdout.write(`${id}: already in ${target.location} (${rows})\n`);
-  else io.stdout.write(`pushed ${id}: ${rows}${result.sent < result.rows ? ` (${result.sent} sent now, the rest by an earlier push)` : ''} to ${target.location}\n`);
+  if (result.already) io.stdout.write(`${id}: already in ${target.location} (${rows})${sent}\n`);
+  else io.stdout.write(`pushed ${id}: ${rows}${result.sent < result.rows ? ` (${result.sent} sent now, the rest by an earlier push)` : ''} to ${target.location}${sent}\n`);
 }

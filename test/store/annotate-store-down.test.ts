@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { PgStorage } from '../../src/store/postgres/pg-storage.js';
+import type { AnnotationLine } from '../../src/review/index.js';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { runCli } from '../helpers/run-cli.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { makeLocalRun } from './store-runs.js';
+
+let server: TestPostgres;
+let made = 0;
+let url: string;
+let storage: PgStorage;
+const folders: Array<{ dir: string; cleanup: () => Promise<void> }> = [];
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(() => server.stop());
+beforeEach(async () => {
+  made += 1;
+  url = await server.createDatabase(`annotate_${made}`);
+  storage = await PgStorage.connect(url, { migrate: true });
+});
+afterEach(async () => {
+  await storage.close();
+  for (const folder of folders.splice(0)) await folder.cleanup();
+});
+
+async function clone(): Promise<string> {
+  const folder = await tempProject({ 'agentmark.json': '{ "version": "2.0.0" }\n' });
+  folders.push(folder);
+  return folder.dir;
+}
+/** Port 1 on loopback: nothing listens there, so the connection is refused at once. */
+const DOWN = 'postgres://agentmark:s3cret@127.0.0.1:1/evals';
+const cli = (args: string[], cwd: string, storeUrl = url) => runCli(args, { cwd, env: { AGENTMARK_STORE_URL: storeUrl }, timeoutMs: 60_000 });
+const ID = '20261130T031500Z-a';
+const localLabels = async (dir: string): Promise<AnnotationLine[]> =>
+  (await readFile(join(dir, '.agentmark', 'runs', ID, 'annotations.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as AnnotationLine);
+
+test('the store down: a run this clone has is labelled here with one warning naming the store, and the next runs push takes the label there', async () => {
+  const here = await clone();
+  await makeLocalRun(here, ID, 2);
+  expect((await cli(['runs', 'push', ID], here)).code).toBe(0);
+
+  const labelled = await cli(['annotate', ID, '1', 'exact', '--fail', '--reviewer', 'ana', '--note', 'wrong'], here, DOWN);
+  expect(labelled.code).toBe(0);
+  expect(labelled.stderr).toBe(
+    "warning: the team store is not available (cannot reach the store's database at 127.0.0.1:1 (ECONNREFUSED)): the label is written in this clone only; `agentmark runs push 20261130T031500Z-a` takes it to the store\n" +
+      `Labelled 1 eval result in run ${ID} (.agentmark/runs/${ID}/annotations.jsonl)\n`,
+  );
+  const [mine] = await localLabels(here);
+  expect(mine).toMatchObject({ index: 1, repeat: 0, eval: 'exact', value: false, note: 'wrong', reviewer: 'ana' });
+  expect(await storage.readAnnotations(ID)).toEqual([]);
+
+  // Meanwhile another reviewer labelled the run in the store (through serve, or another clone).
+  const theirs: AnnotationLine = { ...(mine as AnnotationLine), index: 0, value: true, reviewer: 'bo', at: '2026-11-30T04:00:00.000Z' };
+  delete theirs.note;
+  await storage.appendAnnotations(ID, [theirs]);
+
+  const pushed = await cli(['runs', 'push', ID], here);
+  expect(pushed.stdout).toBe(`${ID}: already in ${storage.location} (2 rows); 1 label sent\n`);
+  expect(await storage.readAnnotations(ID)).toEqual([theirs, mine]);
+  const again = await cli(['runs', 'push', ID], here);
+  expect(again.stdout).toBe(`${ID}: already in ${storage.location} (2 rows)\n`);
+  expect(await storage.readAnnotations(ID)).toEqual([theirs, mine]);
+}, 120_000);
+
+test('the store down: a run not yet pushed is labelled here, and its first push takes run and label', async () => {
+  const here = await clone();
+  await makeLocalRun(here, ID, 2);
+  expect((await cli(['annotate', 'latest', '0', 'exact', '--pass', '--reviewer', 'ana'], here, DOWN)).code).toBe(0);
+  const pushed = await cli(['runs', 'push'], here);
+  expect(pushed.stdout).toBe(`pushed ${ID}: 2 rows to ${storage.location}\n`);
+  expect(await storage.readAnnotations(ID)).toEqual(await localLabels(here));
+}, 120_000);
+
+test('the store down: a run only the store holds cannot be labelled: exit 2 naming its host and port, never the password', async () => {
+  const other = await clone();
+  await makeLocalRun(other, ID, 2);
+  expect((await cli(['runs', 'push', ID], other)).code).toBe(0);
+  const here = await clone();
+  const result = await cli(['annotate', ID, '1', 'exact', '--pass', '--reviewer', 'ana'], here, DOWN);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(`run "${ID}" is not in this clone, and the team store cannot be reached to look for it: cannot reach the store's database at 127.0.0.1:1 (ECONNREFUSED)`);
+  expect(result.stderr).not.toContain('s3cret');
+  expect(result.stderr).not.toContain('    at ');
+  expect(await storage.readAnnotations(ID)).toEqual([]);
+}, 120_000);
