@@ -4,7 +4,7 @@
 // ajv options: {"allErrors":true,"verbose":true,"strict":false,"validateSchema":false}
 import type { ErrorObject } from 'ajv';
 
-const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark.dev/schema/agentmark.schema.json","title":"agentmark.json","description":"Project file of an AgentMark project. Unknown keys (handler, modelSchemas, mcpServers, ...) are accepted and ignored.","type":"object","properties":{"$schema":{"type":"string","description":"Editor hint; ignored."},"version":{"type":"string","description":"Project file version, e.g. \"2.0.0\"."},"mdxVersion":{"enum":["1.0","0.0"],"description":"Template dialect; \"1.0\" is the current one."},"agentmarkPath":{"type":"string","description":"Folder, relative to this file, under which prompts live.","default":"."},"builtInModels":{"type":"array","items":{"type":"string"},"description":"When non-empty, every model_name must be one of these."},"allowedPaths":{"type":"array","items":{"type":"string","minLength":1},"description":"Folders outside the project root (relative to this file, e.g. \"../shared-datasets\") that prompts may still read from: component imports, datasets, judge prompts and --props-file. Everything else a prompt names must resolve, after following symlinks, inside the folder holding this file. For monorepos that share datasets or components.","default":[]},"scores":{"type":"object","description":"Score schemas by eval name.","additionalProperties":{"$ref":"#/definitions/scoreSchema"}},"evals":{"type":"array","items":{"type":"string"},"description":"Deprecated in AgentMark; accepted and ignored."},"store":{"type":"string","minLength":1,"description":"Where runs are kept: \"local\" (the .agentmark/ folder, the default) or a PostgreSQL URL shared by a team, e.g. \"postgres://agentmark@db.internal:5432/evals\", without a password (give it as PGPASSWORD, or the whole URL as AGENTMARK_STORE_URL, in the environment or .env). AGENTMARK_STORE_URL wins over this key (agentmark-eval addition).","default":"local"},"replayDir":{"type":"string","minLength":1,"description":"Folder, relative to this file, of recorded model answers (cache segment files) that runs replay before the live cache and never write: commit it so offline runs and CI need no key (agentmark-eval addition)."}},"additionalProperties":true,"definitions":{"category":{"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]},"scoreSchema":{"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."},"gate":{"type":"boolean","default":true,"description":"false: the eval is reported but not counted in the run's verdict, e.g. to track a quality over time (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}}}};
+const schema0 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agentmark.dev/schema/agentmark.schema.json","title":"agentmark.json","description":"Project file of an AgentMark project. Unknown keys (handler, modelSchemas, mcpServers, ...) are accepted and ignored.","type":"object","properties":{"$schema":{"type":"string","description":"Editor hint; ignored."},"version":{"type":"string","description":"Project file version, e.g. \"2.0.0\"."},"mdxVersion":{"enum":["1.0","0.0"],"description":"Template dialect; \"1.0\" is the current one."},"agentmarkPath":{"type":"string","description":"Folder, relative to this file, under which prompts live.","default":"."},"builtInModels":{"type":"array","items":{"type":"string"},"description":"When non-empty, every model_name must be one of these."},"allowedPaths":{"type":"array","items":{"type":"string","minLength":1},"description":"Folders outside the project root (relative to this file, e.g. \"../shared-datasets\") that prompts may still read from: component imports, datasets, judge prompts and --props-file. Everything else a prompt names must resolve, after following symlinks, inside the folder holding this file. For monorepos that share datasets or components.","default":[]},"scores":{"type":"object","description":"Score schemas by eval name.","additionalProperties":{"$ref":"#/definitions/scoreSchema"}},"evals":{"type":"array","items":{"type":"string"},"description":"Deprecated in AgentMark; accepted and ignored."},"store":{"type":"string","minLength":1,"description":"Where runs are kept: \"local\" (the .agentmark/ folder, the default) or a PostgreSQL URL shared by a team, e.g. \"postgres://agentmark@db.internal:5432/evals\", without a password (give it as PGPASSWORD, or the whole URL as AGENTMARK_STORE_URL, in the environment or .env). AGENTMARK_STORE_URL wins over this key (agentmark-eval addition).","default":"local"},"cache":{"enum":["local","store"],"description":"Where the response cache is kept: \"local\" (.agentmark/cache/, the default) or \"store\", shared through the team store (\"store\" or AGENTMARK_STORE_URL, which it needs) so CI jobs and laptops answer from one cache; .agentmark/cache/ stays in front of it (agentmark-eval addition).","default":"local"},"replayDir":{"type":"string","minLength":1,"description":"Folder, relative to this file, of recorded model answers (cache segment files) that runs replay before the live cache and never write: commit it so offline runs and CI need no key (agentmark-eval addition)."}},"additionalProperties":true,"definitions":{"category":{"type":"object","properties":{"label":{"type":"string","minLength":1},"value":{"type":"number"}},"required":["label","value"]},"scoreSchema":{"type":"object","properties":{"type":{"enum":["boolean","numeric","categorical"],"description":"How a scorer's result is read."},"description":{"type":"string","description":"What the score measures; also the criterion an LLM judge is given."},"min":{"type":"number","description":"Lowest numeric score (numeric only)."},"max":{"type":"number","description":"Highest numeric score (numeric only)."},"categories":{"type":"array","items":{"$ref":"#/definitions/category"},"description":"Categorical only: each label and the score it stands for."},"scorer":{"type":"string","minLength":1,"description":"Built-in scorer that produces this score, so no code is needed (agentmark-eval addition)."},"options":{"type":"object","description":"Options for the built-in scorer (agentmark-eval addition)."},"gate":{"type":"boolean","default":true,"description":"false: the eval is reported but not counted in the run's verdict, e.g. to track a quality over time (agentmark-eval addition)."}},"required":["type"],"additionalProperties":true,"if":{"properties":{"type":{"const":"categorical"}},"required":["type"]},"then":{"properties":{"categories":{"minItems":1}},"required":["categories"]}}}};
 const func0 = function ucs2length(str) {
     const len = str.length;
     let length = 0;
@@ -531,11 +531,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.replayDir !== undefined){
-let data13 = data.replayDir;
-if(typeof data13 === "string"){
-if(func0(data13) < 1){
-const err14 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.replayDir,data:data13};
+if(data.cache !== undefined){
+let data13 = data.cache;
+if(!((data13 === "local") || (data13 === "store"))){
+const err14 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/enum",keyword:"enum",params:{allowedValues: schema0.properties.cache.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.cache.enum,parentSchema:schema0.properties.cache,data:data13};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -545,8 +544,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.replayDir.type,parentSchema:schema0.properties.replayDir,data:data13};
+if(data.replayDir !== undefined){
+let data14 = data.replayDir;
+if(typeof data14 === "string"){
+if(func0(data14) < 1){
+const err15 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.replayDir,data:data14};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -556,14 +558,25 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data};
+const err16 = {instancePath:instancePath+"/replayDir",schemaPath:"#/properties/replayDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.replayDir.type,parentSchema:schema0.properties.replayDir,data:data14};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }

@@ -36,7 +36,7 @@ export async function loadProject(dir: string): Promise<Project> {
   const violations = await validateProjectFile(value);
   const file = value as ProjectFile;
   const scores = file.scores ?? {};
-  const errors = violations.map((violation) => toConfigError(violation, configPath, pointers));
+  const errors = violations.map((violation) => toConfigError({ ...violation, ...keyHint(violation.pointer) }, configPath, pointers));
   // Cross-field score rules only make sense once the shapes are known to be right.
   if (errors.length === 0) {
     errors.push(...checkScores(scores).map((problem) => toConfigError(problem, configPath, pointers, 'CONFIG_SCORE_INVALID')));
@@ -88,6 +88,12 @@ function judgePromptsOutside(project: Project): Array<SchemaViolation & { hint: 
   }
   return problems;
 }
+
+/** Keys whose wrong value has a more useful hint than the schema's path. */
+const KEY_HINTS: Readonly<Record<string, string>> = {
+  '/cache': '"store" shares the response cache through the team store (it needs "store" or AGENTMARK_STORE_URL); "local" (the default) keeps it in .agentmark/cache/',
+};
+const keyHint = (pointer: string): { hint?: string } => (KEY_HINTS[pointer] === undefined ? {} : { hint: KEY_HINTS[pointer] });
 
 function toConfigError(
   violation: SchemaViolation & { hint?: string },
