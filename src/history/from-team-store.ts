@@ -1,3 +1,4 @@
+import { copyMissingLabels } from '../review/copy-missing-labels.js';
 import { copyRun, LocalStorage, openRunFolder, openStorage, type StoredRun } from '../store/index.js';
 import { resolveStoreRef } from './resolve-store-ref.js';
 
@@ -5,7 +6,8 @@ import { resolveStoreRef } from './resolve-store-ref.js';
  * A run reference resolved in the team store, or undefined when the store has no such run (the
  * caller then looks in the local folder). The run found is brought into `.agentmark/runs/` first
  * (checked against its integrity record, as `runs pull` does; a run already there whole is not
- * copied again), so every command reads it, its labels and its prompt files as a local run.
+ * copied again; the store's labels this copy lacks are added), so every command reads it, its
+ * labels and its prompt files as a local run.
  */
 export async function fromTeamStore(ref: string, url: string, projectRoot: string, prompt: string | undefined): Promise<StoredRun | undefined> {
   const storage = await openStorage({ projectRoot, url });
@@ -19,6 +21,9 @@ export async function fromTeamStore(ref: string, url: string, projectRoot: strin
       throw error;
     }
     await copyRun(storage, local, id);
+    // A run brought here earlier gets the labels written in the store since (through serve, or by
+    // another clone), so `agreement` and the viewer here see every reviewer's; this clone's own stay.
+    await copyMissingLabels(storage, local, id);
     return await openRunFolder(local.store.runDir(id));
   } finally {
     await local.close();

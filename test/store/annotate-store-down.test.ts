@@ -89,3 +89,23 @@ test('the store down: a run only the store holds cannot be labelled: exit 2 nami
   expect(result.stderr).not.toContain('    at ');
   expect(await storage.readAnnotations(ID)).toEqual([]);
 }, 120_000);
+
+test('labels written in the store after a clone brought the run over reach that clone: on its next reference to the run and on runs pull', async () => {
+  const first = await clone();
+  await makeLocalRun(first, ID, 2);
+  expect((await cli(['runs', 'push', ID], first)).code).toBe(0);
+  const second = await clone();
+  expect((await cli(['runs', 'pull', ID], second)).stdout).toBe(`pulled ${ID}: 2 rows into ${join(second, '.agentmark', 'runs')}\n`);
+
+  expect((await cli(['annotate', ID, '0', 'exact', '--pass', '--reviewer', 'ana'], first)).code).toBe(0);
+  expect(await storage.readAnnotations(ID)).toHaveLength(1);
+  // The second clone labels the run too: resolving it brings ana's label over first.
+  expect((await cli(['annotate', ID, '1', 'exact', '--pass', '--reviewer', 'carl'], second)).code).toBe(0);
+  expect((await localLabels(second)).map((line) => line.reviewer)).toEqual(['ana', 'carl']);
+  expect(await localLabels(second)).toEqual(await storage.readAnnotations(ID));
+
+  expect((await cli(['annotate', ID, '1', 'exact', '--fail', '--reviewer', 'bo'], first)).code).toBe(0);
+  expect((await cli(['runs', 'pull', ID], second)).stdout).toBe(`${ID}: already in ${join(second, '.agentmark', 'runs')} (2 rows); 1 label brought\n`);
+  expect(await localLabels(second)).toEqual(await storage.readAnnotations(ID));
+  expect((await localLabels(second)).map((line) => line.reviewer)).toEqual(['ana', 'carl', 'bo']);
+}, 120_000);

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors/index.js';
 import { resolveStoreRef } from '../../history/index.js';
 import { copyRun, LocalStorage, openStorage } from '../../store/index.js';
+import { copyMissingLabels } from '../../review/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
@@ -35,8 +36,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   try {
     const manifest = await resolveStoreRef(source, ref, flags.prompt === undefined ? undefined : projectPath(project, io.cwd, flags.prompt));
     const result = await copyRun(source, local, manifest.id);
+    // Labels written in the store since an earlier pull (serve, other clones) come too.
+    const labels = await copyMissingLabels(source, local, manifest.id);
+    const got = labels === 0 ? '' : `; ${labels} label${labels === 1 ? '' : 's'} brought`;
     const rows = `${result.rows} row${result.rows === 1 ? '' : 's'}`;
-    io.stdout.write(result.already ? `${manifest.id}: already in ${local.location} (${rows})\n` : `pulled ${manifest.id}: ${rows} into ${local.location}\n`);
+    io.stdout.write(result.already ? `${manifest.id}: already in ${local.location} (${rows})${got}\n` : `pulled ${manifest.id}: ${rows} into ${local.location}${got}\n`);
     return ExitCode.ok;
   } finally {
     await local.close();
