@@ -86,7 +86,10 @@ const COLUMNS: readonly FitColumn[] = [
 ];
 /** With a team store set, after Status: short words (local, store, both), never left out. */
 const WHERE: FitColumn = { header: 'Where' };
-const whereCell = (e: RunListEntry): string => (e.storeStatus === undefined ? (e.where ?? '') : `${e.where} (store ${e.storeStatus})`);
+// `both*`: the store's copy has another status, said in a note under the table.
+const whereCell = (e: RunListEntry): string => `${e.where ?? ''}${e.storeStatus === undefined ? '' : '*'}`;
+const storeNote = (e: RunListEntry): string =>
+  `* ${e.id}: the store's copy is ${e.storeStatus}${e.status === 'running' ? '' : '; `runs push` completes it'}\n`;
 
 /**
  * The `agentmark runs` table: newest first. `*` after a commit: the tree had uncommitted changes.
@@ -112,7 +115,7 @@ export function formatRunList(entries: readonly RunListEntry[], width?: number):
     formatCost(e.costUsd),
   ]);
   const resumable = entries.filter((e) => e.status === 'interrupted' && e.resume !== undefined);
-  const notes = resumable.map((e) => `${e.id} was interrupted; continue it with: ${e.resume}\n`).join('');
+  const notes = resumable.map((e) => `${e.id} was interrupted; continue it with: ${e.resume}\n`).join('') + entries.filter((e) => e.storeStatus !== undefined).map(storeNote).join('');
   const fitted = width === undefined ? undefined : fitTable(columns, rows, width, { narrowest: true });
   const left = leftOutNote(fitted, width, '--format json').map((line) => `${line}\n`).join('');
   return `${renderTable(fitted?.headers ?? headers, fitted?.rows ?? rows)}\n${left}${notes === '' ? '' : `\n${notes}`}`;

@@ -81,7 +81,8 @@ test('with a store set, runs lists this clone’s runs and the store’s, one ro
   const where = header.indexOf('Where');
   expect(header.slice(where - 1, where + 1)).toEqual(['Status', 'Where']);
   const body = lines.filter((line) => /│ 2026/.test(line)).map((line) => [cells(line)[0], cells(line)[where]]);
-  expect(body).toEqual([[D, 'both (store running)'], [C, 'store'], [B, 'both'], [A, 'local']]);
+  expect(body).toEqual([[D, 'both*'], [C, 'store'], [B, 'both'], [A, 'local']]);
+  expect(table.stdout.endsWith(`\n* ${D}: the store's copy is running; \`runs push\` completes it\n`)).toBe(true);
 }, 120_000);
 
 test('--limit takes the newest of the merged list, and --prompt narrows both sides', async () => {
