@@ -151,6 +151,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           }),
         });
         if (outcome.status === 'completed') finished.push({ label, runId: outcome.runId, runDir: outcome.runDir, summary: outcome.summary });
+        const storeUrl = settings.run.shard && outcome.status === 'completed' ? teamStoreRef(project, io.env).storeUrl : undefined;
+        if (storeUrl !== undefined) {
+          // Loaded only for a shard run with a team store.
+          const { mergeIfLast } = await import('../../shard/auto-merge.js');
+          const line = await mergeIfLast(outcome.runId, { projectRoot: project.root, storeUrl });
+          if (line !== undefined) io.stderr.write(`${line}\n`);
+        }
         // --gate regression: the run's own gates (evals, errors, thresholds) only report.
         const runFailed = !outcome.summary.passed && gate === 'all';
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;
