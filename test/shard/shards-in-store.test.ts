@@ -152,3 +152,66 @@ test('a missing shard is exit 2 naming it; a shard damaged in the store is refus
   expect(refused.stderr).toMatch(/STORE_RESULTS_MISMATCH|do not match|does not match/);
   expect(await mergedRuns()).toEqual([]);
 }, 120_000);
+
+test('the two last shards finishing together: the group lock lets one merge, the other finds its run; one merged run', async () => {
+  const group = { AGENTMARK_SHARD_GROUP: 'race-1' };
+  await shard(await clone(), '1/3', group);
+  // Shards 2/3 and 3/3 ask for their three rows at once; each is answered only when all three have arrived.
+  let arrived = 0;
+  let release: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => (release = resolve));
+  const racing = await startOpenAIServer({
+    handler: async (request) => {
+      arrived += 1;
+      if (arrived === 3) release();
+      await all;
+      return echoResponder(request);
+    },
+  });
+  try {
+    const [a, b] = [await clone(), await clone()];
+    const results = await Promise.all(['2/3', '3/3'].map((spec, i) => ((i === 0 ? a : b) as CliProject).run(['run-experiment', 'prompts/echo.prompt.mdx', '--shard', spec], { server: racing, env: env(group) })));
+    const runs = await mergedRuns();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'completed', integrity: { rows: 3 } });
+    const lines = results.map((result) => storeLine(result.stderr));
+    expect(lines.filter((line) => line === `store: every shard of group race-1 is done: merged 3 shards (3 rows) into run ${runs[0]?.id} in the team store`)).toHaveLength(1);
+    const other = lines.find((line) => !(line ?? '').includes('merged 3 shards'));
+    expect([`store: shard group race-1 is merged: run ${runs[0]?.id}`, expect.stringMatching(/^store: shard [23]\/3 of group race-1 stored; 2 of 3 shards done/)]).toContainEqual(other);
+  } finally {
+    await racing.close();
+  }
+}, 120_000);
+
+test('without a group named, the shards of one command at one commit meet in the group derived from them', async () => {
+  const [a, b] = [await clone(), await clone()];
+  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: a.dir, encoding: 'utf8' }).trim();
+  await shard(a, '1/2');
+  const last = await shard(b, '2/2');
+  const [run] = await mergedRuns();
+  const group = run?.merged?.group as string;
+  expect(group).toMatch(new RegExp(`^${commit.slice(0, 12)}-[0-9a-f]{12}$`));
+  expect(storeLine(last.stderr)).toBe(`store: every shard of group ${group} is done: merged 2 shards (3 rows) into run ${run?.id} in the team store`);
+  expect((await storage.listShards(group)).map((m) => m.shard?.index).sort()).toEqual([1, 2]);
+}, 120_000);
+
+test('the same shard twice in a group, or shards of different prompt texts, are refused as merge refuses local shards', async () => {
+  const dup = { AGENTMARK_SHARD_GROUP: 'dup-1' };
+  await shard(await clone(), '2/3', dup);
+  await shard(await clone(), '2/3', dup);
+  const ci = await clone();
+  const twice = await ci.run(['merge', '--store', 'dup-1'], { env: env() });
+  expect(twice.code).toBe(2);
+  expect(twice.stderr).toMatch(/overlapping shards: runs \S+ \(shard 2\/3\) and \S+ \(shard 2\/3\) are the same shard/);
+
+  const edit = { AGENTMARK_SHARD_GROUP: 'edit-1' };
+  await shard(await clone(), '1/2', edit);
+  const edited = await clone();
+  await edited.write('prompts/echo.prompt.mdx', `${await edited.read('prompts/echo.prompt.mdx')}\nOne more line.\n`);
+  const last = await shard(edited, '2/2', edit);
+  expect(storeLine(last.stderr)).toContain('these runs are not shards of one run: different prompt');
+  const refused = await ci.run(['merge', '--store', 'edit-1'], { env: env() });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('these runs are not shards of one run: different prompt');
+  expect(await mergedRuns()).toEqual([]);
+}, 120_000);
