@@ -39,10 +39,11 @@ export async function mergeFromStore(group: string, options: StoreMergeOptions):
     try {
       const before = await storage.mergedRunOf(group);
       if (before?.status === 'completed') return await givenBack(storage, local, group, before);
-      // A merge killed before its end (still `running`), or one made of some shards only.
-      if (before !== undefined) await storage.removeRun(before.id);
       const chosen = pickShards(await storage.listShards(group), group, storage);
       checkShards(chosen.map((manifest) => asStored(manifest, storage)), { allowPartial: options.allowPartial ?? false });
+      // A merge killed before its end (still `running`), or one made of some shards only: replaced,
+      // once the shards are known to merge.
+      if (before !== undefined) await storage.removeRun(before.id);
       for (const manifest of chosen) await copyRun(storage, local, manifest.id);
       const merged = await mergeShards(
         chosen.map((manifest) => manifest.id),

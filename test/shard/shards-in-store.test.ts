@@ -215,3 +215,22 @@ test('the same shard twice in a group, or shards of different prompt texts, are 
   expect(refused.stderr).toContain('these runs are not shards of one run: different prompt');
   expect(await mergedRuns()).toEqual([]);
 }, 120_000);
+
+test('--allow-partial stores a partial merged run; the missing shard finishing later replaces it with the whole one', async () => {
+  const group = { AGENTMARK_SHARD_GROUP: 'partial-1' };
+  for (const spec of ['1/3', '3/3']) await shard(await clone(), spec, group);
+  const ci = await clone();
+  const partial = await ci.run(['merge', '--store', 'partial-1', '--allow-partial'], { env: env() });
+  expect(partial.code).toBe(1);
+  expect(partial.stderr).toContain('warning: incomplete: shard 2/3 is missing');
+  const [first] = await mergedRuns();
+  expect(first).toMatchObject({ status: 'partial', integrity: { rows: 2 }, merged: { missing: [2], group: 'partial-1' } });
+  // Without --allow-partial the group is still refused, and the partial run stays.
+  expect((await ci.run(['merge', '--store', 'partial-1'], { env: env() })).code).toBe(2);
+  expect((await mergedRuns()).map((m) => m.id)).toEqual([first?.id]);
+  const last = await shard(await clone(), '2/3', group);
+  const [whole] = await mergedRuns();
+  expect(storeLine(last.stderr)).toBe(`store: every shard of group partial-1 is done: merged 3 shards (3 rows) into run ${whole?.id} in the team store`);
+  expect(whole).toMatchObject({ status: 'completed', integrity: { rows: 3 }, merged: { missing: [] } });
+  expect(await mergedRuns()).toHaveLength(1);
+}, 120_000);
