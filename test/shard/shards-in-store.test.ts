@@ -172,6 +172,7 @@ test('the two last shards finishing together: the group lock lets one merge, the
     const [a, b] = [await clone(), await clone()];
     const results = await Promise.all(['2/3', '3/3'].map((spec, i) => ((i === 0 ? a : b) as CliProject).run(['run-experiment', 'prompts/echo.prompt.mdx', '--shard', spec], { server: racing, env: env(group) })));
     const runs = await mergedRuns();
+    if (runs.length !== 1) console.log(results.map((r) => [r.code, r.stderr]));
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'completed', integrity: { rows: 3 } });
     const lines = results.map((result) => storeLine(result.stderr));
@@ -233,4 +234,21 @@ test('--allow-partial stores a partial merged run; the missing shard finishing l
   expect(storeLine(last.stderr)).toBe(`store: every shard of group partial-1 is done: merged 3 shards (3 rows) into run ${whole?.id} in the team store`);
   expect(whole).toMatchObject({ status: 'completed', integrity: { rows: 3 }, merged: { missing: [] } });
   expect(await mergedRuns()).toHaveLength(1);
+}, 120_000);
+
+test('without a team store, `merge --store <group>` merges the group from the project\'s own .agentmark/runs/, once', async () => {
+  const project = await clone();
+  for (const spec of ['1/2', '2/2']) {
+    const run = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--shard', spec, '--shard-group', 'local-1'], { server });
+    expect(storeLine(run.stderr)).toBeUndefined();
+  }
+  const merged = await project.run(['merge', '--store', 'local-1']);
+  expect(merged.code).toBe(1);
+  const id = /into run (\S+)/.exec(merged.stdout)?.[1];
+  expect(merged.stdout.split('\n')[1]).toBe("  stored in .agentmark/runs/ (no team store is set) as shard group local-1's merged run");
+  const again = await project.run(['merge', '--store', 'local-1']);
+  expect(again.stdout.split('\n')[1]).toBe(`  shard group local-1 was merged before: run ${id}`);
+  // Two shards and one merged run (the group's lock folder, `.shard-groups/`, is no run).
+  expect((await project.runIds()).filter((name) => !name.startsWith('.'))).toHaveLength(3);
+  expect(await storage.listRuns()).toEqual([]);
 }, 120_000);

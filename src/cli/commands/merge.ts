@@ -46,12 +46,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (positionals.length > 0 || flags.output !== undefined) {
       throw new UsageError('USAGE_CONFLICT', `--store merges the runs of a shard group in the store: give no runs${flags.output === undefined ? '' : ' and no -o'} with it`, { hint: 'agentmark merge --store <group>' });
     }
+    const store = teamStoreRef(project, io.env);
     const merged = await mergeFromStore(parseShardGroup(flags.store, '--store'), {
       projectRoot: project.root,
-      ...teamStoreRef(project, io.env),
+      ...store,
       allowPartial: flags['allow-partial'] ?? false,
     });
-    return report(merged, io, merged.already ? `shard group ${merged.group} was merged before: run ${merged.manifest.id}` : `stored in the team store as shard group ${merged.group}'s merged run`);
+    // Without a team store the group's shards are this project's own runs (.agentmark/runs/).
+    const where = store.storeUrl === undefined ? 'in .agentmark/runs/ (no team store is set)' : 'in the team store';
+    return report(merged, io, merged.already ? `shard group ${merged.group} was merged before: run ${merged.manifest.id}` : `stored ${where} as shard group ${merged.group}'s merged run`);
   }
   if (positionals.length === 0) {
     throw new UsageError('USAGE_MISSING_RUN', 'merge needs the shard runs to merge', { hint: 'e.g. `agentmark merge shards/*` (run folders) or run ids, or --store <group>' });
