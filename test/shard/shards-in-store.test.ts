@@ -252,3 +252,14 @@ test('without a team store, `merge --store <group>` merges the group from the pr
   expect((await project.runIds()).filter((name) => !name.startsWith('.'))).toHaveLength(3);
   expect(await storage.listRuns()).toEqual([]);
 }, 120_000);
+
+test('--shard-group needs --shard, and a group name that is no name is exit 2 saying where it came from', async () => {
+  const project = await clone();
+  const alone = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--shard-group', 'g1'], { server });
+  expect(alone.code).toBe(2);
+  expect(alone.stderr).toContain('--shard-group applies to --shard');
+  const fromEnv = await shard(project, '1/2', { AGENTMARK_SHARD_GROUP: 'two words' });
+  expect(fromEnv.code).toBe(2);
+  expect(fromEnv.stderr).toContain('AGENTMARK_SHARD_GROUP "two words": a shard group is 1 to 200 letters, digits and . _ : / -');
+  expect(await project.runIds()).toEqual([]);
+}, 60_000);
