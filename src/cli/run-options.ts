@@ -19,6 +19,7 @@ export const runOptions = {
   seed: { type: 'integer', value: '<s>', description: 'Seed for --sample, --sample-rows (default 0) and --split (default: positional)' },
   split: { type: 'string', value: '<train|test:percent>', description: 'train:80 runs the 80% train portion, test:80 the other 20% (the number is always the train part); without --seed the first 80% of rows are train' },
   shard: { type: 'string', value: '<i>/<n>', description: 'Run only shard i of n (rows split by a hash of their content; combine the runs with `agentmark merge`)' },
+  'shard-group': { type: 'string', value: '<name>', description: 'With --shard: the shard group in the team store (default $AGENTMARK_SHARD_GROUP, else one per commit and command); the last shard to finish merges the group' },
   tag: { type: 'string', multiple: true, value: '<tag>', description: 'Only rows with this tag (repeatable: any of them; a+b: rows with both), before --rows/--sample/--split' },
   name: { type: 'string', multiple: true, value: '<name>', description: 'Only the row with this name (repeatable)' },
   list: { type: 'boolean', description: 'Print the selected rows (index, name, tags, input) and run nothing' },

@@ -3,6 +3,7 @@ import { UsageError } from '../errors/index.js';
 import type { RunExperimentOptions } from '../experiment/options.js';
 import type { ReporterName } from '../report/index.js';
 import { parseShardSpec } from '../shard/index.js';
+import { parseShardGroup } from '../shard/shard-group.js';
 import { reportFormat } from './report-format.js';
 import type { ParsedOptions } from './options.js';
 import type { runOptions } from './run-options.js';
@@ -32,6 +33,9 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
   const batchFlags = (['judge-live', 'batch-max-requests', 'batch-max-bytes', 'batch-poll'] as const).filter((name) => options[name] !== undefined);
   if (!options.batch && batchFlags.length > 0) {
     throw new UsageError('USAGE_CONFLICT', `--${batchFlags[0]} applies to --batch`, { hint: 'add --batch' });
+  }
+  if (options['shard-group'] !== undefined && options.shard === undefined) {
+    throw new UsageError('USAGE_CONFLICT', '--shard-group applies to --shard', { hint: 'add --shard <i>/<n>' });
   }
   const format = reportFormat(options.format, options.output);
   const selection = parseRowSelection({
@@ -70,6 +74,7 @@ export function runSettingsFromFlags(options: ParsedOptions<typeof runOptions>):
     ...(options['max-retries'] === undefined ? {} : { maxRetries: options['max-retries'] }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
     ...(options.shard === undefined ? {} : { shard: parseShardSpec(options.shard) }),
+    ...(options['shard-group'] === undefined ? {} : { shardGroup: parseShardGroup(options['shard-group']) }),
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(options['judge-model'] === undefined ? {} : { judgeModel: options['judge-model'] }),
     ...(options.batch

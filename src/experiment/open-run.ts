@@ -1,9 +1,10 @@
 import { relative } from 'node:path';
 import type { ScoreSchema } from '../project/types.js';
 import type { LoadedPrompt } from '../prompt/types.js';
-import { createRunId, RowKeySet, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunProvenance, type RunStore, type ShardRecord } from '../store/index.js';
+import { createRunId, RowKeySet, type FileFingerprint, type GitInfo, type LockOwner, type RunHandle, type RunProvenance, type RunManifest, type RunStore, type ShardRecord } from '../store/index.js';
 import { scoreRanges } from '../scoring/index.js';
 import { checkResume } from './check-resume.js';
+import { derivedShardGroup } from '../shard/shard-group.js';
 import { runLimitsOf } from './run-limit-gates.js';
 import type { ModelCaller } from './model-caller.js';
 import type { RunExperimentOptions } from './options.js';
@@ -64,7 +65,7 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     return { handle: opened.handle, done: opened.done, replay: opened.rows, tookOverFrom: opened.tookOverFrom, retry: opened.dropped };
   }
   const now = options.now ?? Date.now;
-  const handle = await store.create({
+  const manifest: RunManifest = {
     id: createRunId({ now, random: options.random ?? Math.random }),
     prompt: { path: relative(project.root, prompt.path), hash: caller.promptHash, name: prompt.name },
     dataset,
@@ -76,7 +77,12 @@ export async function openRun(store: RunStore, options: RunExperimentOptions, fa
     status: 'running',
     ...(options.shard ? { shard: shardRecord(options, prompt) } : {}),
     provenance: await facts.provenance(),
-  });
+  };
+  // A shard with a team store (or a group named) joins a shard group: its shards merge in the store.
+  if (manifest.shard && (options.shardGroup !== undefined || options.storeUrl !== undefined)) {
+    manifest.shard.group = options.shardGroup ?? derivedShardGroup(manifest, manifest.shard.count);
+  }
+  const handle = await store.create(manifest);
   return { handle, done: new RowKeySet(), replay: undefined, tookOverFrom: undefined, retry: new Set() };
 }
 

@@ -58,6 +58,12 @@ export interface RunExperimentOptions {
   selection?: RowSelection;
   /** Only the rows of this shard (by each row's identity hash), after `selection`; recorded in the manifest for `agentmark merge`. */
   shard?: ShardSpec;
+  /**
+   * With `shard`: the shard group recorded in the manifest (`--shard-group`, AGENTMARK_SHARD_GROUP),
+   * whose shards `agentmark merge --store <group>` merges. @default derived from what is run, with a
+   * team store; none without one
+   */
+  shardGroup?: string;
   /** Rows by name or tag (`--name`, `--tag`), applied before `selection`. */
   filter?: RowFilter;
   /** Only these row indexes (watch mode's "rerun failed rows"). */

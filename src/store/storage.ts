@@ -48,6 +48,18 @@ export interface RunStorage extends AsyncDisposable {
   /** Deletes the run, its rows and its labels; false when there was none. */
   removeRun(id: string): Promise<boolean>;
 
+  // --- shard groups (`--shard i/n` runs merged in the store) ---
+  /** The runs whose manifest's `shard.group` is `group`, any status, newest first. */
+  listShards(group: string): Promise<RunManifest[]>;
+  /** The run `merge --store` made of `group` (its `merged.group`), any status; undefined when none. */
+  mergedRunOf(group: string): Promise<RunManifest | undefined>;
+  /**
+   * Waits until this process alone holds the group's lock, across processes and machines (the
+   * database's advisory lock; a lock file locally), and gives back its release: of two last shards
+   * finishing together, one merges and the other then finds the merged run.
+   */
+  lockShardGroup(group: string): Promise<() => Promise<void>>;
+
   // --- rows ---
   /**
    * Stores `lines` as the run's lines `from`, `from + 1`, ... in finish order. Lines already stored

@@ -105,6 +105,12 @@ export interface ShardRecord {
   /** 1-based. */
   index: number;
   count: number;
+  /**
+   * The shard group (`--shard-group`, AGENTMARK_SHARD_GROUP, or one derived from what was run), set
+   * when the run had a team store or a group was given: the shards of one group are merged in the
+   * store (`agentmark merge --store <group>`).
+   */
+  group?: string;
   /** The evals run, in order (none with --skip-eval). */
   evals: string[];
   /** The prompt's `test_settings.score_thresholds`, gated again on the merged rows. */
@@ -129,6 +135,8 @@ export interface MergeRecord {
   shards: Array<{ index: number; id: string; rows: number }>;
   /** Shard indexes that were not given (`--allow-partial`); empty when the run is whole. */
   missing: number[];
+  /** The shard group merged, when the shards came from the store (`merge --store <group>`): one merged run per group. */
+  group?: string;
 }
 
 /** Fields a running run may change; the id and what was run stay fixed. */

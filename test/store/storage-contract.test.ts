@@ -185,4 +185,50 @@ describe.each([localBackend(), postgresBackend()])('the storage contract: $name'
     expect(await storage.listRuns()).toEqual([]);
     expect(await storage.removeRun(id)).toBe(false);
   });
+  const shardOf = (id: string, group: string, index: number, count = 2): RunManifest => ({ ...manifest(id), shard: { index, count, evals: ['exact'], group } });
+
+  test("listShards gives a group's shard runs newest first, whatever their status; mergedRunOf gives the run merged from it", async () => {
+    await storage.createRun(shardOf('20261130T031500Z-a', 'gha-41', 1));
+    // A NUL and quotes elsewhere in the manifest do not hide it from its group.
+    const hostile = shardOf('20261130T041500Z-b', 'gha-41', 2);
+    await storage.createRun({ ...hostile, prompt: { ...hostile.prompt, path: `prompts/${HOSTILE}` } });
+    await storage.createRun(shardOf('20261130T051500Z-c', 'gha-42', 1));
+    await storage.createRun(manifest('20261130T061500Z-d'));
+    await storage.createRun({ ...manifest('20261130T071500Z-e'), merged: { count: 2, shards: [], missing: [], group: 'gha-41' } });
+    await storage.updateRun('20261130T031500Z-a', { status: 'completed' });
+    expect((await storage.listShards('gha-41')).map((m) => [m.id, m.shard?.index, m.status])).toEqual([
+      ['20261130T041500Z-b', 2, 'running'],
+      ['20261130T031500Z-a', 1, 'completed'],
+    ]);
+    expect((await storage.listShards('gha-42')).map((m) => m.id)).toEqual(['20261130T051500Z-c']);
+    expect(await storage.listShards('gha-4')).toEqual([]);
+    expect((await storage.mergedRunOf('gha-41'))?.id).toBe('20261130T071500Z-e');
+    expect(await storage.mergedRunOf('gha-42')).toBeUndefined();
+  });
+
+  test("a shard group's lock is held by one holder at a time: a second taker waits for the release", async () => {
+    const release = await storage.lockShardGroup('gha-41');
+    const order: string[] = [];
+    const second = storage.lockShardGroup('gha-41').then((releaseSecond) => {
+      order.push('second took it');
+      return releaseSecond;
+    });
+    // Another group's lock is not held up by it.
+    const other = await storage.lockShardGroup('gha-42');
+    await other();
+    await storage.listRuns();
+    order.push('first releases');
+    await release();
+    await (await second)();
+    expect(order).toEqual(['first releases', 'second took it']);
+    // Released: it can be taken again at once.
+    await (await storage.lockShardGroup('gha-41'))();
+  });
+
+  test.runIf(backend.name === 'postgres')('the database keeps one merged run per shard group, whoever stores a second', async () => {
+    await storage.createRun({ ...manifest('20261130T071500Z-e'), merged: { count: 2, shards: [], missing: [], group: 'gha-41' } });
+    await expect(storage.createRun({ ...manifest('20261130T081500Z-f'), merged: { count: 2, shards: [], missing: [], group: 'gha-41' } })).rejects.toMatchObject({ code: '23505' });
+    await storage.createRun({ ...manifest('20261130T091500Z-g'), merged: { count: 2, shards: [], missing: [] } });
+    expect((await storage.listRuns()).map((m) => m.id)).toEqual(['20261130T091500Z-g', '20261130T071500Z-e']);
+  });
 });

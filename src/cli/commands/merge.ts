@@ -2,7 +2,10 @@ import { relative } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS } from '../../history/index.js';
 import { formatSummary } from '../../report/format-summary.js';
-import { describeMissing, mergeShards } from '../../shard/index.js';
+import { describeMissing, mergeShards, type MergedRun } from '../../shard/index.js';
+import { mergeFromStore } from '../../shard/merge-from-store.js';
+import { parseShardGroup } from '../../shard/shard-group.js';
+import { teamStoreRef } from '../open-store.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderHelp } from '../help.js';
@@ -13,10 +16,11 @@ const options = {
   ...commonOptions,
   output: { type: 'string', short: 'o', value: '<dir>', description: 'Write the merged run to this folder (new or empty) instead of .agentmark/runs/<id>/' },
   'allow-partial': { type: 'boolean', description: 'Merge even when shards are missing; the output and the manifest say which' },
+  store: { type: 'string', value: '<group>', description: 'Merge the shards of this shard group from the team store, and store the merged run there (once per group)' },
 } satisfies OptionTable;
 
 const help = {
-  usage: 'agentmark merge <runs...> [-o <dir>] [--allow-partial]',
+  usage: 'agentmark merge <runs...> [-o <dir>] [--allow-partial]\n       agentmark merge --store <group> [--allow-partial]',
   summary:
     'Builds one run from the shards of a sharded run (`run-experiment --shard i/n` on each machine):\n' +
     'the rows in dataset order, and the statistics, intervals, flaky rows and gates computed again\n' +
@@ -26,6 +30,8 @@ const help = {
   details:
     'Refuses (exit 2) runs that are not shards of one run: different prompts, datasets, models or\n' +
     'settings, the same shard twice, or a missing shard without --allow-partial.\n' +
+    'With --store, the shards are the runs of one shard group in the team store (AGENTMARK_STORE_URL):\n' +
+    'the merged run is stored there (and in .agentmark/runs/); merging a group again gives back its run.\n' +
     "Exit codes: 0 the merged run's gates passed, 1 a gate failed, 2 usage or input error.",
 };
 
@@ -35,22 +41,42 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(renderHelp(help));
     return ExitCode.ok;
   }
-  if (positionals.length === 0) {
-    throw new UsageError('USAGE_MISSING_RUN', 'merge needs the shard runs to merge', { hint: 'e.g. `agentmark merge shards/*` (run folders) or run ids' });
-  }
   const project = await openProject(flags.project, io.cwd);
+  if (flags.store !== undefined) {
+    if (positionals.length > 0 || flags.output !== undefined) {
+      throw new UsageError('USAGE_CONFLICT', `--store merges the runs of a shard group in the store: give no runs${flags.output === undefined ? '' : ' and no -o'} with it`, { hint: 'agentmark merge --store <group>' });
+    }
+    const store = teamStoreRef(project, io.env);
+    const merged = await mergeFromStore(parseShardGroup(flags.store, '--store'), {
+      projectRoot: project.root,
+      ...store,
+      allowPartial: flags['allow-partial'] ?? false,
+    });
+    // Without a team store the group's shards are this project's own runs (.agentmark/runs/).
+    const where = store.storeUrl === undefined ? 'in .agentmark/runs/ (no team store is set)' : 'in the team store';
+    return report(merged, io, merged.already ? `shard group ${merged.group} was merged before: run ${merged.manifest.id}` : `stored ${where} as shard group ${merged.group}'s merged run`);
+  }
+  if (positionals.length === 0) {
+    throw new UsageError('USAGE_MISSING_RUN', 'merge needs the shard runs to merge', { hint: 'e.g. `agentmark merge shards/*` (run folders) or run ids, or --store <group>' });
+  }
   const merged = await mergeShards(positionals, {
     projectRoot: project.root,
     cwd: io.cwd,
     ...(flags.output === undefined ? {} : { output: flags.output }),
     allowPartial: flags['allow-partial'] ?? false,
   });
+  return report(merged, io);
+}
+
+/** The merged run's lines (its shards, what is missing, its summary) and its exit code. */
+function report(merged: MergedRun, io: CliIO, note?: string): number {
   const { manifest } = merged;
   const record = manifest.merged;
   const summary = manifest.summary;
   if (!record || !summary) throw new Error(`merge wrote run ${manifest.id} without its summary`);
   const runDir = relative(io.cwd, merged.dir) || '.';
   const lines = [`Merged ${record.shards.length} of ${record.count} shards of ${manifest.prompt.path} · ${manifest.model} into run ${manifest.id}`];
+  if (note !== undefined) lines.push(`  ${note}`);
   for (const shard of record.shards) lines.push(`  shard ${shard.index}/${record.count}  ${shard.id}  ${shard.rows.toLocaleString('en-US')} row${shard.rows === 1 ? '' : 's'}`);
   if (record.missing.length > 0) {
     const warning = `incomplete: ${describeMissing(record.missing, record.count)}; this run and its summary cover the other shards' rows only`;

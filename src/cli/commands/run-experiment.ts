@@ -30,6 +30,7 @@ import type { RunListener } from '../../experiment/events.js';
 import { startViewer } from '../view-server.js';
 import { startOtel } from '../otel-export.js';
 import { traceStartup } from '../../startup-trace.js';
+import { parseShardGroup, SHARD_GROUP_ENV } from '../../shard/shard-group.js';
 
 const help = {
   usage: 'agentmark run-experiment <prompt files or folders...> [options]',
@@ -65,6 +66,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
   }
   const settings = runSettingsFromFlags(options);
+  const envGroup = io.env[SHARD_GROUP_ENV];
+  if (settings.run.shard && settings.run.shardGroup === undefined && envGroup !== undefined && envGroup.trim() !== '') settings.run.shardGroup = parseShardGroup(envGroup, SHARD_GROUP_ENV);
   // With several prompts, json, junit and csv are one document for all of them, written at the
   // end from the runs' results files; each run's own report is not written.
   const format = settings.report.format;
@@ -148,6 +151,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           }),
         });
         if (outcome.status === 'completed') finished.push({ label, runId: outcome.runId, runDir: outcome.runDir, summary: outcome.summary });
+        const storeUrl = settings.run.shard && outcome.status === 'completed' ? teamStoreRef(project, io.env).storeUrl : undefined;
+        if (storeUrl !== undefined) {
+          // Loaded only for a shard run with a team store.
+          const { mergeIfLast } = await import('../../shard/auto-merge.js');
+          const line = await mergeIfLast(outcome.runId, { projectRoot: project.root, storeUrl });
+          if (line !== undefined) io.stderr.write(`${line}\n`);
+        }
         // --gate regression: the run's own gates (evals, errors, thresholds) only report.
         const runFailed = !outcome.summary.passed && gate === 'all';
         if (outcome.status === 'interrupted') interruptedRun = outcome.runId;

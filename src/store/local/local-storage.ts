@@ -16,6 +16,7 @@ import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { readViewIndex } from '../view-index-reader.js';
 import { gapError, matchesQuery } from '../run-query.js';
 import { wholeLines } from './whole-lines.js';
+import { lockLocalGroup } from './local-group-lock.js';
 
 /** A run this process writes: its handle (holding the run's lock) and how many lines its file has. */
 interface Writing {
@@ -82,6 +83,18 @@ export class LocalStorage implements RunStorage {
     this.#writing.delete(id);
     await this.store.remove(id);
     return true;
+  }
+
+  async listShards(group: string): Promise<RunManifest[]> {
+    return (await this.store.list()).filter((manifest) => manifest.shard?.group === group);
+  }
+
+  async mergedRunOf(group: string): Promise<RunManifest | undefined> {
+    return (await this.store.list()).find((manifest) => manifest.merged?.group === group);
+  }
+
+  lockShardGroup(group: string): Promise<() => Promise<void>> {
+    return lockLocalGroup(this.store.runsDir, group);
   }
 
   async #writer(id: string): Promise<Writing> {

@@ -49,6 +49,22 @@ CREATE TABLE agentmark_annotations (
 CREATE INDEX agentmark_annotations_by_run ON agentmark_annotations (run_id, id);
 `,
   },
+  // 5, not 2: other store migrations were being written beside this one (issue 37); numbers need not be consecutive.
+  {
+    version: 5,
+    name: 'shard groups',
+    // Looked up through the manifest's JSON. PostgreSQL's json operators refuse a `\u0000` that any
+    // field may hold (a prompt path with a NUL), so agentmark_manifest_json reads the text with each
+    // such escape made `\u0001` first (an escaped backslash `\\` set aside as a raw U+0001, which JSON
+    // text never holds raw); a group's name never holds either. The unique index is the database's
+    // guard that a group has one merged run, however many processes merge it at once.
+    sql: `
+CREATE FUNCTION agentmark_manifest_json(manifest text) RETURNS json LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT replace(replace(replace(manifest, '\\\\', chr(1)), '\\u0000', '\\u0001'), chr(1), '\\\\')::json $$;
+CREATE INDEX agentmark_runs_by_shard_group ON agentmark_runs ((agentmark_manifest_json(manifest) -> 'shard' ->> 'group'));
+CREATE UNIQUE INDEX agentmark_runs_merged_group ON agentmark_runs ((agentmark_manifest_json(manifest) -> 'merged' ->> 'group'));
+`,
+  },
   ...SERVE_MIGRATIONS,
 ];
 

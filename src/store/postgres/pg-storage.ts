@@ -16,6 +16,7 @@ import { connectionError, createPool, inTransaction } from './pg-client.js';
 import { duplicateKey, insertLines, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
+import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 
 /**
  * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
@@ -27,9 +28,13 @@ export class PgStorage implements RunStorage {
   readonly location: string;
   readonly pool: Pool;
 
-  private constructor(pool: Pool, location: string) {
+  /** For connections outside the pool (a shard group's lock). */
+  readonly #url: string;
+
+  private constructor(pool: Pool, location: string, url: string) {
     this.pool = pool;
     this.location = location;
+    this.#url = url;
   }
 
   /**
@@ -38,7 +43,7 @@ export class PgStorage implements RunStorage {
    */
   static async connect(url: string, options: { migrate?: boolean } = {}): Promise<PgStorage> {
     const pool = await createPool(url);
-    const storage = new PgStorage(pool, maskUrl(url));
+    const storage = new PgStorage(pool, maskUrl(url), url);
     try {
       if (options.migrate === true) await migrate(pool, storage.location);
       else await checkSchema(pool, storage.location);
@@ -89,6 +94,18 @@ export class PgStorage implements RunStorage {
   async removeRun(id: string): Promise<boolean> {
     const result = await this.pool.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
     return (result.rowCount ?? 0) > 0;
+  }
+
+  listShards(group: string): Promise<RunManifest[]> {
+    return selectShards(this.pool, group);
+  }
+
+  mergedRunOf(group: string): Promise<RunManifest | undefined> {
+    return selectMerged(this.pool, group);
+  }
+
+  lockShardGroup(group: string): Promise<() => Promise<void>> {
+    return lockGroup(this.#url, group);
   }
 
   async appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
