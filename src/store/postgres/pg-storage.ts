@@ -13,7 +13,7 @@ import type { StoredLine } from '../stored-run.js';
 import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
-import { duplicateKey, insertLines, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
+import { duplicateKey, insertLines, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
 
@@ -87,8 +87,13 @@ export class PgStorage implements RunStorage {
   }
 
   async removeRun(id: string): Promise<boolean> {
-    const result = await this.pool.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
-    return (result.rowCount ?? 0) > 0;
+    return inTransaction(this.pool, async (client) => {
+      // Rows have no foreign key to cascade (migration 10): deleted here, under the lock that adding them takes.
+      await lockRun(client, id);
+      await client.query('DELETE FROM agentmark_rows WHERE run_id = $1', [id]);
+      const result = await client.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
+      return (result.rowCount ?? 0) > 0;
+    });
   }
 
   async appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
