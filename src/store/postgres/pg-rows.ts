@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './pg-client.js';
 import type { RowResult } from '../../experiment/types.js';
-import { integrityByCopy } from './pg-copy-lines.js';
+import { readBackRows } from './pg-copy-lines.js';
 import { indexAndRepeat } from '../scan-results.js';
 import { gapError } from '../run-query.js';
 import { RunStoreError } from '../store-error.js';
@@ -78,8 +78,9 @@ export async function storedCount(pool: Pool, runId: string): Promise<number> {
 }
 
 /** Count and sha256 of the run's lines in finish order, hashed here as the server streams them (flat memory). */
-export function integrityOfRows(pool: Pool, runId: string): Promise<ResultsIntegrity> {
-  return integrityByCopy(pool, runId);
+export async function integrityOfRows(pool: Pool, runId: string): Promise<ResultsIntegrity> {
+  const { rows, sha256 } = await readBackRows(pool, runId);
+  return { rows, sha256 };
 }
 
 /** The run's lines in finish order, a page at a time. */
