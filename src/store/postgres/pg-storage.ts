@@ -13,10 +13,11 @@ import type { StoredLine } from '../stored-run.js';
 import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
-import { duplicateKey, insertLines, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
+import { duplicateKey, insertLines, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
 import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
+import { readBackRows } from './pg-copy-lines.js';
 
 /**
  * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
@@ -92,8 +93,13 @@ export class PgStorage implements RunStorage {
   }
 
   async removeRun(id: string): Promise<boolean> {
-    const result = await this.pool.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
-    return (result.rowCount ?? 0) > 0;
+    return inTransaction(this.pool, async (client) => {
+      // Rows have no foreign key to cascade (migration 10): deleted here, under the lock that adding them takes.
+      await lockRun(client, id);
+      await client.query('DELETE FROM agentmark_rows WHERE run_id = $1', [id]);
+      const result = await client.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
+      return (result.rowCount ?? 0) > 0;
+    });
   }
 
   listShards(group: string): Promise<RunManifest[]> {
@@ -144,9 +150,10 @@ export class PgStorage implements RunStorage {
       const { rows } = await client.query<{ manifest: string }>('SELECT manifest FROM agentmark_runs WHERE id = $1 FOR UPDATE', [id]);
       if (rows[0] === undefined) throw await unknownRun(this.pool, id, this.location);
       const current = JSON.parse(rows[0].manifest) as RunManifest;
-      const found = await integrityOfRows(this.pool, id);
+      const found = await readBackRows(this.pool, id);
       checkResults(this.location, this.#where(id), { ...current, integrity: patch.integrity }, { ...found, missing: false, torn: false });
-      const twice = await duplicateKey(this.pool, id);
+      // The read-back marks each key; only a run with one twice is asked which, for the error.
+      const twice = found.duplicate ? await duplicateKey(this.pool, id) : undefined;
       if (twice !== undefined) throw duplicateRowError(this.#where(id), current, twice[0], twice[1]);
       const next: RunManifest = { ...current, ...patch, id };
       await client.query(`UPDATE agentmark_runs SET prompt_path = $2, git_branch = $3, git_commit = $4, status = $5, started_at = $6, manifest = $7 WHERE id = $1`, runColumns(next));
@@ -156,9 +163,9 @@ export class PgStorage implements RunStorage {
 
   async checkRun(id: string): Promise<void> {
     const manifest = await this.#manifest(id);
-    const found = await integrityOfRows(this.pool, id);
+    const found = await readBackRows(this.pool, id);
     checkResults(this.location, this.#where(id), manifest, { ...found, missing: false, torn: false });
-    const twice = await duplicateKey(this.pool, id);
+    const twice = found.duplicate ? await duplicateKey(this.pool, id) : undefined;
     if (twice !== undefined) throw duplicateRowError(this.#where(id), manifest, twice[0], twice[1]);
   }
 

@@ -56,18 +56,26 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
   }
   const start = await to.rowCount(id);
   let stored = start;
+  // One batch in flight while the next is read: the reading and the database's loading overlap.
+  let inFlight: Promise<void> = Promise.resolve();
   let batch: string[] = [];
   const send = async (): Promise<void> => {
-    await to.appendRows(id, stored, batch);
-    stored += batch.length;
+    await inFlight;
+    const lines = batch;
     batch = [];
-    options.onProgress?.(stored, integrity.rows);
+    inFlight = to.appendRows(id, stored, lines).then(() => {
+      stored += lines.length;
+      options.onProgress?.(stored, integrity.rows);
+    });
+    // A failed batch fails the copy as soon as it is awaited; never an unhandled rejection meanwhile.
+    inFlight.catch(() => undefined);
   };
   for await (const line of from.readLines(id, start)) {
     batch.push(line);
     if (batch.length >= COPY_BATCH) await send();
   }
   if (batch.length > 0) await send();
+  await inFlight;
   await copyBlobs(from, to, manifest);
   if ((await to.readAnnotations(id)).length === 0) {
     const labels = await from.readAnnotations(id);
