@@ -65,7 +65,11 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const host = options.host ?? '127.0.0.1';
   const mirror = options.storage && options.storage.kind !== 'local' ? new StoreMirror(options.storage, options.projectRoot) : undefined;
   const runsDir = mirror?.runsDir ?? options.runsDir;
-  if (mirror) await mirror.syncRuns();
+  if (mirror) {
+    await mirror.syncRuns();
+    // Running runs' new rows reach open pages without a request asking for them.
+    mirror.start();
+  }
   const routes = await createViewRoutes({ projectRoot: options.projectRoot, ...(runsDir ? { runsDir } : {}), ...(options.webDir ? { webDir: options.webDir } : {}), ...(options.scores ? { scores: options.scores } : {}), ...(options.now ? { now: options.now } : {}) });
   const allowed = allowedHostNames(host);
   for (const name of options.allowHosts ?? []) allowed.add(name.toLowerCase());
@@ -146,6 +150,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     close: () =>
       new Promise<void>((resolve) => {
         routes.close();
+        mirror?.stop();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
