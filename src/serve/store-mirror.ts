@@ -44,10 +44,16 @@ export class StoreMirror {
   #syncing: Promise<void> | undefined;
   readonly #copies = new Map<string, Copy>();
   #timer: NodeJS.Timeout | undefined;
+  #stale = false;
 
   constructor(private readonly storage: RunStorage, projectRoot: string, private readonly now: () => number = Date.now) {
     const key = createHash('sha256').update(storage.location).digest('hex').slice(0, 16);
     this.runsDir = join(projectRoot, '.agentmark', 'serve-mirror', key, 'runs');
+  }
+
+  /** The store changed through this server (a push): the next request looks at it again at once. */
+  changed(): void {
+    this.#stale = true;
   }
 
   /** Syncs every `LIST_EVERY_MS` until `stop`, a failure only waiting for the next turn. */
@@ -64,8 +70,10 @@ export class StoreMirror {
 
   /** Copies the runs not copied yet (or whose manifest changed in the store), and the new lines of running ones. */
   syncRuns(): Promise<void> {
-    if (this.#syncing) return this.#syncing;
-    if (this.#listed !== 0 && this.now() - this.#listed < LIST_EVERY_MS) return Promise.resolve();
+    // A look already under way may have missed the change: one more after it.
+    if (this.#syncing) return this.#stale ? this.#syncing.then(() => this.syncRuns()) : this.#syncing;
+    if (!this.#stale && this.#listed !== 0 && this.now() - this.#listed < LIST_EVERY_MS) return Promise.resolve();
+    this.#stale = false;
     this.#syncing = this.#syncRuns().finally(() => {
       this.#listed = this.now();
       this.#syncing = undefined;
