@@ -9,6 +9,12 @@ import type { RunManifest } from '../store/types.js';
 
 /** At most one look at the store's list of runs per this many milliseconds, however many pages ask. */
 const LIST_EVERY_MS = 1000;
+/**
+ * A completed run with more rows than this is copied in the background: the server answers (and
+ * lists the runs copied) meanwhile, and lists this one once its copy is whole. A copy of
+ * 1,000,000 rows takes tens of seconds; a request should not wait for it.
+ */
+const AWAITED_ROWS = 100_000;
 /** Lines appended to a copy in one write (~3 MB of 300-byte rows). */
 const WRITE_EVERY = 10_000;
 /** The store's marker of what a copy was made from: the store's manifest, as text. */
@@ -32,7 +38,8 @@ interface Copy {
  * database is a 409, never served. A copy gets the view index written with its lines, so a
  * 1,000,000-row run opens without its lines being parsed again.
  *
- * A completed run is copied once, into a folder of its own that replaces the copy whole. A run
+ * A completed run is copied once, into a folder of its own that replaces the copy whole (a large
+ * one in the background, listed once it is whole). A run
  * still `running` (rows streaming in from `run-experiment`) is copied where it is and followed:
  * each sync appends the lines stored since, which the viewer's live events send to open pages,
  * and its end makes it completed. `start` syncs in the background so a page following a running
@@ -45,6 +52,9 @@ export class StoreMirror {
   readonly #copies = new Map<string, Copy>();
   #timer: NodeJS.Timeout | undefined;
   #stale = false;
+  /** Large completed runs being copied (or waiting to be) while the server answers. */
+  readonly #queued = new Set<string>();
+  #background: Promise<void> = Promise.resolve();
 
   constructor(private readonly storage: RunStorage, projectRoot: string, private readonly now: () => number = Date.now) {
     const key = createHash('sha256').update(storage.location).digest('hex').slice(0, 16);
@@ -84,17 +94,34 @@ export class StoreMirror {
   async #syncRuns(): Promise<void> {
     await mkdir(this.runsDir, { recursive: true });
     for (const manifest of await this.storage.listRuns()) {
-      if (manifest.status !== 'completed' && manifest.status !== 'running') continue;
       const following = this.#copies.get(manifest.id);
+      // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
       if (following) {
         await this.#follow(manifest, following);
         continue;
       }
+      if (manifest.status !== 'completed' && manifest.status !== 'running') continue;
       const copied = await readFile(join(this.runsDir, manifest.id, COPIED_FILE), 'utf8').catch(() => undefined);
       if (copied === JSON.stringify(manifest)) continue;
-      if (manifest.status === 'completed') await this.#copyRun(manifest);
+      if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) this.#copyInBackground(manifest);
+      else if (manifest.status === 'completed') await this.#copyRun(manifest);
       else await this.#follow(manifest, await this.#startCopy(manifest, join(this.runsDir, manifest.id), true));
     }
+  }
+
+  /** One large copy at a time, after the others; the next sync tries again after a failure. */
+  #copyInBackground(manifest: RunManifest): void {
+    if (this.#queued.has(manifest.id)) return;
+    this.#queued.add(manifest.id);
+    this.#background = this.#background
+      .then(() => this.#copyRun(manifest))
+      .catch(() => undefined)
+      .finally(() => this.#queued.delete(manifest.id));
+  }
+
+  /** Resolves once the large copies queued so far are done (or failed). */
+  settled(): Promise<void> {
+    return this.#background;
   }
 
   /** A new, empty copy of the run in `dir` (what was there goes). */
