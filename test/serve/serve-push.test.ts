@@ -7,7 +7,8 @@ import type { RunsResponse } from '../../src/view/api-types.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { REVIEW_PROJECT, REVIEW_RUN, reviewProject } from '../view/review-run.js';
+import { EVAL_NAMES, REVIEW_PROJECT, REVIEW_RUN, reviewProject, reviewRows } from '../view/review-run.js';
+import { writeRun } from '../view/synthetic-run.js';
 import { createToken, send, startServe, type ServeProcess } from './serve-process.js';
 
 let pg: TestPostgres;
@@ -94,6 +95,23 @@ describe('agentmark serve: a writer pushes runs over HTTP', () => {
     expect(refused.status).toBe(409);
     expect((JSON.parse(refused.body) as { code: string }).code).toBe('STORE_RESULTS_MISMATCH');
     expect((await storage.getRun(id))?.status).toBe('running');
+  });
+
+  it('a push killed part-way (rows stored, the run left running) is finished by pushing again: the rest sent, the run completed with exactly its rows', async () => {
+    const id = '20261202-020000.000-eeeeee';
+    await writeRun(made.dir, { id, evalNames: EVAL_NAMES, rows: reviewRows() });
+    const dir = join(made.dir, '.agentmark', 'runs', id);
+    const local = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
+    const lines = (await readFile(join(dir, 'results.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
+    // What a push killed after its first batch leaves: the run created running, five rows stored.
+    const { integrity: _integrity, ...rest } = local;
+    const manifest = { ...rest, status: 'running' };
+    expect((await send(server, 'POST', '/api/store/runs', json('ci-main', manifest), JSON.stringify(manifest))).status).toBe(201);
+    const rows = `${lines.slice(0, 5).join('\n')}\n`;
+    expect((await send(server, 'POST', `/api/store/runs/${id}/rows?from=0`, { ...bearer('ci-main'), 'content-type': 'application/x-ndjson', 'content-length': String(Buffer.byteLength(rows)) }, rows)).status).toBe(200);
+    const again = await runCli(['runs', 'push', id, '--to', server.url], { cwd: made.dir, env: { AGENTMARK_TOKEN: tokens['root'] as string } });
+    expect([again.code, again.stdout]).toEqual([0, `pushed ${id}: 8 rows (3 sent now, the rest by an earlier push) to ${server.url.slice(0, -1)}\n`]);
+    expect([(await storage.getRun(id))?.status, await storage.rowCount(id), (await storage.getRun(id))?.integrity]).toEqual(['completed', 8, local.integrity]);
   });
 });
 
