@@ -94,19 +94,22 @@ export class StoreMirror {
   async #syncRuns(): Promise<void> {
     await mkdir(this.runsDir, { recursive: true });
     for (const manifest of await this.storage.listRuns()) {
-      const following = this.#copies.get(manifest.id);
-      // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
-      if (following) {
-        await this.#follow(manifest, following);
-        continue;
-      }
-      if (manifest.status !== 'completed' && manifest.status !== 'running') continue;
-      const copied = await readFile(join(this.runsDir, manifest.id, COPIED_FILE), 'utf8').catch(() => undefined);
-      if (copied === JSON.stringify(manifest)) continue;
-      if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) this.#copyInBackground(manifest);
-      else if (manifest.status === 'completed') await this.#copyRun(manifest);
-      else await this.#follow(manifest, await this.#startCopy(manifest, join(this.runsDir, manifest.id), true));
+      // One run that cannot be copied now (its copy locked by another server in this folder, a
+      // damaged line) must not keep the others from being served: the next sync tries it again.
+      await this.#syncRun(manifest).catch(() => undefined);
     }
+  }
+
+  async #syncRun(manifest: RunManifest): Promise<void> {
+    const following = this.#copies.get(manifest.id);
+    // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
+    if (following) return this.#follow(manifest, following);
+    if (manifest.status !== 'completed' && manifest.status !== 'running') return;
+    const copied = await readFile(join(this.runsDir, manifest.id, COPIED_FILE), 'utf8').catch(() => undefined);
+    if (copied === JSON.stringify(manifest)) return;
+    if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#copyInBackground(manifest);
+    if (manifest.status === 'completed') return this.#copyRun(manifest);
+    return this.#follow(manifest, await this.#startCopy(manifest, join(this.runsDir, manifest.id), true));
   }
 
   /** One large copy at a time, after the others; the next sync tries again after a failure. */
