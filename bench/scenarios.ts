@@ -14,6 +14,7 @@ import { runsShow1mScenario } from './runs-show.js';
 import { storePush1mScenario, storeRuns10kScenario } from './store-push.js';
 import { viewerLiveScenario, viewerOpenScenario } from './viewer.js';
 import { viewerOpen1mScenario } from './viewer-1m.js';
+import { serveOpen1mScenario } from './serve-1m.js';
 import { boundsScenario } from './bounds.js';
 import { otelScenario } from './otel.js';
 import { batchScenario } from './batch.js';
@@ -356,7 +357,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, sharedCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario, conversationScenario, lspScenario, storePush1mScenario, storeRuns10kScenario];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, sharedCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario, conversationScenario, lspScenario, storePush1mScenario, storeRuns10kScenario, serveOpen1mScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

@@ -1,35 +1,89 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RowResult } from '../experiment/types.js';
 import { ANNOTATIONS_FILE } from '../review/annotations-file.js';
-import { MANIFEST_FILE, RESULTS_FILE, type RunStorage } from '../store/index.js';
+import { MANIFEST_FILE, RESULTS_FILE, RunLock, ViewIndexWriter, type RunStorage } from '../store/index.js';
 import { ResultsHash } from '../store/results-integrity.js';
 import type { RunManifest } from '../store/types.js';
 
 /** At most one look at the store's list of runs per this many milliseconds, however many pages ask. */
-const LIST_EVERY_MS = 2000;
+const LIST_EVERY_MS = 1000;
+/**
+ * A completed run with more rows than this is copied in the background: the server answers (and
+ * lists the runs copied) meanwhile, and lists this one once its copy is whole. A copy of
+ * 1,000,000 rows takes tens of seconds; a request should not wait for it.
+ */
+const AWAITED_ROWS = 100_000;
+/** Lines appended to a copy in one write (~3 MB of 300-byte rows). */
+const WRITE_EVERY = 10_000;
+/** The store's marker of what a copy was made from: the store's manifest, as text. */
+const COPIED_FILE = '.store-manifest.json';
+
+/** A copy being written by this process: how far it got, and what it holds. */
+interface Copy {
+  lines: number;
+  bytes: number;
+  hash: ResultsHash;
+  index: ViewIndexWriter;
+  /** Held while the run is `running` in the store, so the viewer shows it running (not interrupted). */
+  lock: RunLock | undefined;
+}
 
 /**
- * The team store's completed runs as run folders the viewer reads (`.agentmark/serve-mirror/`),
- * so `serve` shows a database's runs through the same routes as a folder's. Each run is copied
- * once, from rows the store has checked against its integrity record; the copy gets the record of
- * the file as written (dataset order). Labels are the store's: copied before every review read,
- * and a label written through the viewer goes to the store before it is answered.
+ * The team store's runs as run folders the viewer reads (`.agentmark/serve-mirror/`), so `serve`
+ * shows a database's runs through the same routes as a folder's. A copy holds the store's lines
+ * in their stored (finish) order with the store's manifest, integrity record included: the viewer
+ * checks the copy against that record as it checks any finished run, so a row changed in the
+ * database is a 409, never served. A copy gets the view index written with its lines, so a
+ * 1,000,000-row run opens without its lines being parsed again.
+ *
+ * A completed run is copied once, into a folder of its own that replaces the copy whole (a large
+ * one in the background, listed once it is whole). A run
+ * still `running` (rows streaming in from `run-experiment`) is copied where it is and followed:
+ * each sync appends the lines stored since, which the viewer's live events send to open pages,
+ * and its end makes it completed. `start` syncs in the background so a page following a running
+ * run gets its rows without asking.
  */
 export class StoreMirror {
   readonly runsDir: string;
   #listed = 0;
   #syncing: Promise<void> | undefined;
+  readonly #copies = new Map<string, Copy>();
+  #timer: NodeJS.Timeout | undefined;
+  #stale = false;
+  /** Large completed runs being copied (or waiting to be) while the server answers. */
+  readonly #queued = new Set<string>();
+  #background: Promise<void> = Promise.resolve();
 
   constructor(private readonly storage: RunStorage, projectRoot: string, private readonly now: () => number = Date.now) {
     const key = createHash('sha256').update(storage.location).digest('hex').slice(0, 16);
     this.runsDir = join(projectRoot, '.agentmark', 'serve-mirror', key, 'runs');
   }
 
-  /** Copies the completed runs not copied yet (or whose manifest changed in the store). */
+  /** The store changed through this server (a push): the next request looks at it again at once. */
+  changed(): void {
+    this.#stale = true;
+  }
+
+  /** Syncs every `LIST_EVERY_MS` until `stop`, a failure only waiting for the next turn. */
+  start(): void {
+    this.#timer ??= setInterval(() => void this.syncRuns().catch(() => undefined), LIST_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    for (const copy of this.#copies.values()) copy.lock?.release();
+  }
+
+  /** Copies the runs not copied yet (or whose manifest changed in the store), and the new lines of running ones. */
   syncRuns(): Promise<void> {
-    if (this.#syncing) return this.#syncing;
-    if (this.#listed !== 0 && this.now() - this.#listed < LIST_EVERY_MS) return Promise.resolve();
+    // A look already under way may have missed the change: one more after it.
+    if (this.#syncing) return this.#stale ? this.#syncing.then(() => this.syncRuns()) : this.#syncing;
+    if (!this.#stale && this.#listed !== 0 && this.now() - this.#listed < LIST_EVERY_MS) return Promise.resolve();
+    this.#stale = false;
     this.#syncing = this.#syncRuns().finally(() => {
       this.#listed = this.now();
       this.#syncing = undefined;
@@ -39,28 +93,116 @@ export class StoreMirror {
 
   async #syncRuns(): Promise<void> {
     await mkdir(this.runsDir, { recursive: true });
-    for (const manifest of await this.storage.listRuns({ status: 'completed' })) {
-      const copied = await readFile(join(this.runsDir, manifest.id, '.store-manifest.json'), 'utf8').catch(() => undefined);
-      if (copied !== JSON.stringify(manifest)) await this.#copyRun(manifest);
+    for (const manifest of await this.storage.listRuns()) {
+      // One run that cannot be copied now (its copy locked by another server in this folder, a
+      // damaged line) must not keep the others from being served: the next sync tries it again.
+      await this.#syncRun(manifest).catch(() => undefined);
     }
   }
 
+  async #syncRun(manifest: RunManifest): Promise<void> {
+    const following = this.#copies.get(manifest.id);
+    // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
+    if (following) return this.#follow(manifest, following);
+    if (manifest.status !== 'completed' && manifest.status !== 'running') return;
+    const copied = await readFile(join(this.runsDir, manifest.id, COPIED_FILE), 'utf8').catch(() => undefined);
+    if (copied === JSON.stringify(manifest)) return;
+    if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#copyInBackground(manifest);
+    if (manifest.status === 'completed') return this.#copyRun(manifest);
+    return this.#follow(manifest, await this.#startCopy(manifest, join(this.runsDir, manifest.id), true));
+  }
+
+  /** One large copy at a time, after the others; the next sync tries again after a failure. */
+  #copyInBackground(manifest: RunManifest): void {
+    if (this.#queued.has(manifest.id)) return;
+    this.#queued.add(manifest.id);
+    this.#background = this.#background
+      .then(() => this.#copyRun(manifest))
+      .catch(() => undefined)
+      .finally(() => this.#queued.delete(manifest.id));
+  }
+
+  /** Resolves once the large copies queued so far are done (or failed). */
+  settled(): Promise<void> {
+    return this.#background;
+  }
+
+  /** A new, empty copy of the run in `dir` (what was there goes). */
+  async #startCopy(manifest: RunManifest, dir: string, running: boolean): Promise<Copy> {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, RESULTS_FILE), '');
+    await writeFile(join(dir, ANNOTATIONS_FILE), await this.#annotationsText(manifest.id));
+    const copy: Copy = { lines: 0, bytes: 0, hash: new ResultsHash(), index: new ViewIndexWriter(dir), lock: running ? RunLock.acquire(dir, manifest.id) : undefined };
+    if (running) this.#copies.set(manifest.id, copy);
+    return copy;
+  }
+
+  /** Appends the lines stored since the last look; the store's manifest goes on top once they are written. */
+  async #follow(manifest: RunManifest, copy: Copy): Promise<void> {
+    const dir = join(this.runsDir, manifest.id);
+    await this.#appendLines(manifest.id, dir, copy);
+    await this.#writeManifest(dir, manifest);
+    if (manifest.status === 'running') return;
+    this.#finish(copy);
+    this.#copies.delete(manifest.id);
+  }
+
+  /** A completed run copied whole beside the old copy, which it then replaces. */
   async #copyRun(manifest: RunManifest): Promise<void> {
     const temp = join(this.runsDir, `.${manifest.id}.copying`);
-    await rm(temp, { recursive: true, force: true });
-    await mkdir(temp, { recursive: true });
-    const hash = new ResultsHash();
-    const chunks: string[] = [];
-    for await (const { text } of this.storage.readRows(manifest.id)) {
-      hash.line(text.endsWith('\n') ? text.slice(0, -1) : text);
-      chunks.push(text.endsWith('\n') ? text : `${text}\n`);
+    const copy = await this.#startCopy(manifest, temp, false);
+    try {
+      await this.#appendLines(manifest.id, temp, copy);
+    } catch (error) {
+      copy.index.abandon();
+      throw error;
     }
-    await writeFile(join(temp, RESULTS_FILE), chunks.join(''));
-    await writeFile(join(temp, ANNOTATIONS_FILE), await this.#annotationsText(manifest.id));
-    await writeFile(join(temp, MANIFEST_FILE), `${JSON.stringify({ ...manifest, integrity: hash.value() }, null, 2)}\n`);
-    await writeFile(join(temp, '.store-manifest.json'), JSON.stringify(manifest));
+    this.#finish(copy);
+    await this.#writeManifest(temp, manifest);
     await rm(join(this.runsDir, manifest.id), { recursive: true, force: true });
     await rename(temp, join(this.runsDir, manifest.id));
+  }
+
+  async #appendLines(id: string, dir: string, copy: Copy): Promise<void> {
+    let text = '';
+    let held = 0;
+    const flush = async (): Promise<void> => {
+      if (held === 0) return;
+      await appendFile(join(dir, RESULTS_FILE), text);
+      text = '';
+      held = 0;
+    };
+    for await (const line of this.storage.readLines(id, copy.lines)) {
+      const withNewline = `${line}\n`;
+      const length = Buffer.byteLength(withNewline);
+      copy.hash.line(line);
+      try {
+        copy.index.add(JSON.parse(line) as RowResult, copy.bytes, length);
+      } catch {
+        // A line that is not JSON: the index is given up (the viewer reads the file, and says what is wrong).
+        copy.index.abandon();
+      }
+      copy.bytes += length;
+      copy.lines += 1;
+      text += withNewline;
+      if (++held >= WRITE_EVERY) await flush();
+    }
+    await flush();
+  }
+
+  /** The index made usable for the lines copied; the lock (of a run that was running) released. */
+  #finish(copy: Copy): void {
+    copy.index.finish({ bytes: copy.bytes, ...copy.hash.value() });
+    copy.lock?.release();
+  }
+
+  async #writeManifest(dir: string, manifest: RunManifest): Promise<void> {
+    const text = JSON.stringify(manifest);
+    if ((await readFile(join(dir, COPIED_FILE), 'utf8').catch(() => undefined)) === text) return;
+    await writeFile(join(dir, `${MANIFEST_FILE}.tmp`), `${JSON.stringify(manifest, null, 2)}\n`);
+    await rename(join(dir, `${MANIFEST_FILE}.tmp`), join(dir, MANIFEST_FILE));
+    await writeFile(join(dir, COPIED_FILE), text);
   }
 
   async #annotationsText(id: string): Promise<string> {

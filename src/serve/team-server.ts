@@ -14,7 +14,9 @@ import { SIGN_IN_CSS } from './sign-in-page.js';
 import { SignInLimit } from './sign-in-limit.js';
 import { sendSignInPage, signIn, signOut, type SignInDeps } from './sign-in-routes.js';
 import { teamWriteRefusal } from './team-write-guard.js';
-import type { RunStorage } from '../store/index.js';
+import { LocalStorage, type RunStorage } from '../store/index.js';
+import { pushRoute } from './push-routes.js';
+import { tokenRoute } from './token-routes.js';
 import { StoreMirror } from './store-mirror.js';
 import type { TokenStore } from './token-store.js';
 
@@ -48,9 +50,15 @@ export interface TeamServer {
   close(): Promise<void>;
 }
 
-/** The right a request needs: reading for GET and HEAD, labelling for the label route; else none fits. */
+/**
+ * The right a request needs: pushing for the writer's `/api/store/` routes, managing tokens for
+ * `/api/tokens`, reading for GET and HEAD, labelling for the label route; else none fits.
+ */
 function rightOf(req: IncomingMessage, segments: readonly string[]): Right | undefined {
-  if (req.method === 'GET' || req.method === 'HEAD') return 'read';
+  const method = req.method ?? '';
+  if (segments[0] === 'api' && segments[1] === 'store') return ['GET', 'POST'].includes(method) ? 'push' : undefined;
+  if (segments[0] === 'api' && segments[1] === 'tokens') return ['GET', 'POST', 'DELETE'].includes(method) ? 'tokens' : undefined;
+  if (method === 'GET' || method === 'HEAD') return 'read';
   if (req.method === 'POST' && segments.length === 4 && segments[0] === 'api' && segments[1] === 'runs' && segments[3] === 'labels') return 'label';
   return undefined;
 }
@@ -65,7 +73,13 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const host = options.host ?? '127.0.0.1';
   const mirror = options.storage && options.storage.kind !== 'local' ? new StoreMirror(options.storage, options.projectRoot) : undefined;
   const runsDir = mirror?.runsDir ?? options.runsDir;
-  if (mirror) await mirror.syncRuns();
+  if (mirror) {
+    await mirror.syncRuns();
+    // Running runs' new rows reach open pages without a request asking for them.
+    mirror.start();
+  }
+  // Where a writer's push lands: the team store, or the project's runs folder without one.
+  const pushTarget: RunStorage = options.storage ?? new LocalStorage(options.projectRoot, options.runsDir ? { runsDir: options.runsDir } : {});
   const routes = await createViewRoutes({ projectRoot: options.projectRoot, ...(runsDir ? { runsDir } : {}), ...(options.webDir ? { webDir: options.webDir } : {}), ...(options.scores ? { scores: options.scores } : {}), ...(options.now ? { now: options.now } : {}) });
   const allowed = allowedHostNames(host);
   for (const name of options.allowHosts ?? []) allowed.add(name.toLowerCase());
@@ -99,15 +113,30 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     if (caller.kind === 'refused') return refuse(req, res, path, caller);
     const right = rightOf(req, segmentsOf(path) ?? []);
     if (right === undefined) {
-      if (req.method !== 'POST') res.setHeader('allow', 'GET, HEAD, POST');
+      if (req.method !== 'POST') res.setHeader('allow', 'GET, HEAD, POST, DELETE');
       return sendJson(res, req.method === 'POST' ? 404 : 405, { error: req.method === 'POST' ? 'not found' : 'method not allowed' });
     }
     if (!can(caller.account.role, right)) {
-      log(`403 ${req.method} ${path} from ${addressOf(req)}: ${caller.account.name} (${caller.account.role}) may not ${right}`);
+      const what = right === 'tokens' ? 'manage tokens' : right;
+      log(`403 ${req.method} ${path} from ${addressOf(req)}: ${caller.account.name} (${caller.account.role}) may not ${what}`);
       if (req.method === 'POST') res.setHeader('connection', 'close');
-      return sendJson(res, 403, { error: `the ${caller.account.role} role may not ${right}` });
+      return sendJson(res, 403, { error: `the ${caller.account.role} role may not ${what}` });
     }
     const segments = segmentsOf(path) ?? [];
+    if (right === 'push' || right === 'tokens') {
+      // A browser's write must come from this server's page, as a label's must (a cross-site form sends the cookie).
+      if (caller.kind === 'session' && req.method !== 'GET') {
+        const refused = teamWriteRefusal(req, caller.session.csrf, { anyBody: true });
+        if (refused) {
+          res.setHeader('connection', 'close');
+          return sendJson(res, refused.status, { error: refused.error });
+        }
+      }
+      if (right === 'tokens') return tokenRoute(options.tokens, req, res, segments, options.now ?? (() => new Date()));
+      await pushRoute(pushTarget, req, res, segments, new URL(req.url ?? '/', 'http://viewer.invalid').searchParams);
+      if (req.method === 'POST') mirror?.changed();
+      return;
+    }
     const runId = segments[0] === 'api' && segments[1] === 'runs' ? segments[2] : undefined;
     if (mirror && segments[0] === 'api') await mirror.syncRuns();
     // Labels are the store's: another server or `agentmark annotate` may have added some.
@@ -146,6 +175,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     close: () =>
       new Promise<void>((resolve) => {
         routes.close();
+        mirror?.stop();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -24,12 +24,14 @@ export function sameOrigin(req: IncomingMessage): boolean {
  * token of its session's page (a cross-site form can set neither); a Bearer client sends no
  * cookie a page could borrow, so it needs neither. Both send a small JSON body.
  */
-export function teamWriteRefusal(req: IncomingMessage, csrf: string | undefined): { status: 403 | 413 | 415; error: string } | undefined {
+export function teamWriteRefusal(req: IncomingMessage, csrf: string | undefined, options: { anyBody?: boolean } = {}): { status: 403 | 413 | 415; error: string } | undefined {
   if (csrf !== undefined) {
     if (!sameOrigin(req)) return { status: 403, error: 'cross-origin write refused' };
     const given = req.headers[SESSION_TOKEN_HEADER];
     if (typeof given !== 'string' || !sameText(given, csrf)) return { status: 403, error: 'missing or wrong session token (reload the page)' };
   }
+  // The push and token routes read their own bodies, with their own limits.
+  if (options.anyBody === true) return undefined;
   if (!/^application\/json(\s*;|$)/i.test(req.headers['content-type'] ?? '')) return { status: 415, error: 'writes take application/json' };
   const length = Number(req.headers['content-length'] ?? 0);
   if (!(length <= MAX_WRITE_BYTES)) return { status: 413, error: `a write is at most ${MAX_WRITE_BYTES} bytes` };

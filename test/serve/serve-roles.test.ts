@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunsResponse } from '../../src/view/api-types.js';
 import { runCli } from '../helpers/run-cli.js';
-import { REVIEW_RUN, reviewProject } from '../view/review-run.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { EVAL_NAMES, REVIEW_PROJECT, REVIEW_RUN, reviewProject, reviewRows } from '../view/review-run.js';
+import { writeRun } from '../view/synthetic-run.js';
 import { createToken, labelWith, send, startServe, type ServeProcess } from './serve-process.js';
 
 let project: { dir: string; cleanup: () => Promise<void> };
@@ -69,6 +71,22 @@ describe('agentmark serve: accounts and roles', () => {
     expect(JSON.stringify(report.reviewers)).toContain('"ada"');
     expect(JSON.stringify(report.reviewers)).toContain('"bob"');
     expect(agreement.stdout).not.toContain('mallory');
+  });
+
+  it('without a team store, a writer\'s push lands in the project\'s runs folder, which the server then lists', async () => {
+    const other = await tempProject(REVIEW_PROJECT);
+    try {
+      const id = '20261202-030000.000-ffffff';
+      await writeRun(other.dir, { id, evalNames: EVAL_NAMES, rows: reviewRows() });
+      const pushed = await runCli(['runs', 'push', id, '--to', server.url], { cwd: other.dir, env: { AGENTMARK_TOKEN: tokens['ci-main'] as string } });
+      expect([pushed.code, pushed.stdout]).toEqual([0, `pushed ${id}: 8 rows to ${server.url.slice(0, -1)}\n`]);
+      const runs = JSON.parse((await send(server, 'GET', '/api/runs', bearer('vera'))).body) as RunsResponse;
+      expect(runs.runs.map((r) => [r.id, r.status, r.rows])).toEqual([[id, 'completed', 8], [REVIEW_RUN, 'completed', 8]]);
+      const check = await runCli(['store', 'check'], { cwd: project.dir });
+      expect(check.code).toBe(0);
+    } finally {
+      await other.cleanup();
+    }
   });
 
   it('keeps the Host check: a page that points its own name at this server is refused', async () => {

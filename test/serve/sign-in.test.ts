@@ -69,6 +69,22 @@ describe('agentmark serve: signing in from a browser', () => {
     expect((await send(server, 'GET', '/api/runs', { cookie })).status).toBe(401);
   });
 
+  it('an admin\'s browser session manages tokens only from this server\'s page: its Origin and its page\'s write token', async () => {
+    const root = await createToken(project.dir, 'root', 'admin');
+    const cookie = cookieOf(await signIn(server, root));
+    const session = sessionOf((await send(server, 'GET', '/', { cookie })).body);
+    const body = JSON.stringify({ name: 'made-in-browser', role: 'viewer' });
+    const headers = { cookie, 'content-type': 'application/json', 'content-length': String(body.length) };
+    expect((await send(server, 'POST', '/api/tokens', { ...headers, origin: origin(server) }, body)).status).toBe(403);
+    expect((await send(server, 'POST', '/api/tokens', { ...headers, origin: 'http://evil.example', 'x-agentmark-token': session?.token as string }, body)).status).toBe(403);
+    expect((await send(server, 'GET', '/api/tokens', { cookie })).status).toBe(200);
+    const made = await send(server, 'POST', '/api/tokens', { ...headers, origin: origin(server), 'x-agentmark-token': session?.token as string }, body);
+    expect([made.status, (JSON.parse(made.body) as { name: string }).name]).toEqual([201, 'made-in-browser']);
+    const { id } = JSON.parse(made.body) as { id: string };
+    expect((await send(server, 'DELETE', `/api/tokens/${id}`, { cookie, origin: 'http://evil.example', 'x-agentmark-token': session?.token as string })).status).toBe(403);
+    expect((await send(server, 'DELETE', `/api/tokens/${id}`, { cookie, origin: origin(server), 'x-agentmark-token': session?.token as string })).status).toBe(200);
+  });
+
   it('a viewer\'s page has no label controls (no write token in it)', async () => {
     const cookie = cookieOf(await signIn(server, vera));
     const shell = await send(server, 'GET', '/', { cookie });
