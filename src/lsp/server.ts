@@ -11,7 +11,7 @@ import {
 import { setSourceOverlay } from '../source-overlay.js';
 import { Debouncer } from './debouncer.js';
 import { registerFeatures, featureCapabilities } from './features.js';
-import { OpenDocuments, uriToPath } from './open-documents.js';
+import { OpenDocuments, uriToPath, type DocumentSnapshot } from './open-documents.js';
 import { ProjectState } from './project-state.js';
 import { DiagnosticsPublisher } from './publish-diagnostics.js';
 import { SerialQueue } from './serial-queue.js';
@@ -31,7 +31,10 @@ export interface ServerOptions {
 export function startServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, options: ServerOptions = {}): Promise<number> {
   const connection = createConnection(ProposedFeatures.all, input, output);
   const documents = new OpenDocuments();
-  setSourceOverlay(documents);
+  // A check reads the buffers as they were when it started (edits arriving during its reads of
+  // the disk are left for the check they start); anything else reads them as they stand.
+  let checking: DocumentSnapshot | undefined;
+  setSourceOverlay({ text: (file) => (checking !== undefined ? checking.get(file)?.text : documents.text(file)) });
   const state = new ProjectState(documents);
   const queue = new SerialQueue((error) => connection.console.error(`agentmark lsp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   const publisher = new DiagnosticsPublisher(connection, state, documents);
@@ -45,14 +48,17 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   const load = (dir: string): Promise<unknown> => (loaded ??= queue.run(() => state.load(dir)));
   const context: ServerContext = { connection, documents, state, queue, ready: async () => void (await (root !== undefined ? load(root) : loaded)) };
 
-  const recheck = (path: string): void => {
-    debouncer.schedule(path, () => {
-      void queue.run(async () => {
+  const check = (path: string): Promise<unknown> =>
+    queue.run(async () => {
+      checking = documents.snapshot();
+      try {
         await state.fileChanged(path);
-        publisher.publish(path);
-      });
+        publisher.publish(path, checking);
+      } finally {
+        checking = undefined;
+      }
     });
-  };
+  const recheck = (path: string): void => debouncer.schedule(path, () => void check(path));
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
@@ -85,10 +91,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     const path = uriToPath(document.uri);
     void load(root ?? dirname(path));
     // The first look at a file is at once: only edits wait for a pause in typing.
-    void queue.run(async () => {
-      await state.fileChanged(path);
-      publisher.publish(path);
-    });
+    void check(path);
   });
 
   connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
