@@ -13,6 +13,7 @@ import { Debouncer } from './debouncer.js';
 import { registerFeatures, featureCapabilities } from './features.js';
 import { OpenDocuments, uriToPath, type DocumentSnapshot } from './open-documents.js';
 import { ProjectState } from './project-state.js';
+import { RunViewer, SERVER_COMMANDS } from './open-run.js';
 import { DiagnosticsPublisher } from './publish-diagnostics.js';
 import { SerialQueue } from './serial-queue.js';
 import type { ServerContext } from './server-context.js';
@@ -44,6 +45,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   let loaded: Promise<unknown> | undefined;
   let watchFiles = false;
   let lensRefresh = false;
+  let showDocument = false;
 
   const load = (dir: string): Promise<unknown> => (loaded ??= queue.run(() => state.load(dir)));
   const context: ServerContext = { connection, documents, state, queue, ready: async () => void (await (root !== undefined ? load(root) : loaded)) };
@@ -70,8 +72,13 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     }
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    showDocument = params.capabilities.window?.showDocument?.support === true;
     return {
-      capabilities: { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } }, ...featureCapabilities },
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        ...featureCapabilities,
+        executeCommandProvider: { commands: SERVER_COMMANDS },
+      },
       serverInfo: { name: 'agentmark' },
     };
   });
@@ -124,6 +131,8 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   });
 
   registerFeatures(context);
+  const viewer = new RunViewer(context, () => showDocument);
+  connection.onExecuteCommand((params) => viewer.execute(params));
   // For the bench: the heap after a full GC (when node runs with --expose-gc), to tell live data from slack.
   connection.onRequest('agentmark/memory', () => {
     (globalThis as { gc?: () => void }).gc?.();
@@ -132,9 +141,10 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
 
   return new Promise((resolve) => {
     let shutdown = false;
-    connection.onShutdown(() => {
+    connection.onShutdown(async () => {
       shutdown = true;
       debouncer.cancelAll();
+      await viewer.close();
     });
     connection.onExit(() => {
       setSourceOverlay(undefined);
