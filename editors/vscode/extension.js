@@ -49,10 +49,8 @@ async function activate(context) {
   context.subscriptions.push(
     vscode.commands.registerCommand('agentmark.runExperiment', (uri) => inTerminal('agentmark run-experiment', `npx agentmark run-experiment ${relativePath(uri ?? vscode.window.activeTextEditor?.document.uri.toString())}`)),
     vscode.commands.registerCommand('agentmark.renderRow', (uri, row = 0) => inTerminal('agentmark render', `npx agentmark render ${relativePath(uri ?? vscode.window.activeTextEditor?.document.uri.toString())} --row ${Number(row)}`)),
-    vscode.commands.registerCommand('agentmark.openLastRun', (_uri, runId) => {
-      inTerminal('agentmark view', 'npx agentmark view');
-      if (runId) vscode.window.showInformationMessage(`The viewer lists run ${runId} first; open the address it prints.`);
-    }),
+    // agentmark.openLastRun is the server's own command (executeCommandProvider): the language
+    // client registers it, and the server starts the viewer and asks the editor to open the run's page.
     vscode.commands.registerCommand('agentmark.restartServer', async () => {
       await client?.stop();
       await start(context);

@@ -1,4 +1,8 @@
-/** One timer per key: a burst of edits to a file runs its check once, `delayMs` after the last. */
+/**
+ * One quiet-spell timer per key: the first edit of a file after a pause is checked at once (its
+ * diagnostics wait for nothing), and a burst of edits that follows within `delayMs` of one another
+ * is checked once more, `delayMs` after its last edit. So a burst costs two checks, however long.
+ */
 export class Debouncer {
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
@@ -6,14 +10,20 @@ export class Debouncer {
 
   schedule(key: string, action: () => void): void {
     const pending = this.timers.get(key);
-    if (pending) clearTimeout(pending);
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        action();
-      }, this.delayMs),
-    );
+    if (pending === undefined) {
+      this.timers.set(key, this.quiet(key, undefined));
+      action();
+      return;
+    }
+    clearTimeout(pending);
+    this.timers.set(key, this.quiet(key, action));
+  }
+
+  private quiet(key: string, trailing: (() => void) | undefined): NodeJS.Timeout {
+    return setTimeout(() => {
+      this.timers.delete(key);
+      trailing?.();
+    }, this.delayMs);
   }
 
   cancelAll(): void {

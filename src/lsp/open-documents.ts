@@ -49,4 +49,14 @@ export class OpenDocuments implements SourceOverlay {
   text(file: string): string | undefined {
     return this.byPath.get(file)?.getText();
   }
+
+  /** The open buffers as they stand: what one check reads from its start to its end, edits arriving meanwhile or not. */
+  snapshot(): DocumentSnapshot {
+    const buffers = new Map<string, { uri: string; version: number; text: string }>();
+    for (const [path, document] of this.byPath) buffers.set(path, { uri: document.uri, version: document.version, text: document.getText() });
+    return buffers;
+  }
 }
+
+/** Open buffers by absolute path, frozen at one moment. */
+export type DocumentSnapshot = ReadonlyMap<string, { uri: string; version: number; text: string }>;

@@ -11,8 +11,9 @@ import {
 import { setSourceOverlay } from '../source-overlay.js';
 import { Debouncer } from './debouncer.js';
 import { registerFeatures, featureCapabilities } from './features.js';
-import { OpenDocuments, uriToPath } from './open-documents.js';
+import { OpenDocuments, uriToPath, type DocumentSnapshot } from './open-documents.js';
 import { ProjectState } from './project-state.js';
+import { RunViewer, SERVER_COMMANDS } from './open-run.js';
 import { DiagnosticsPublisher } from './publish-diagnostics.js';
 import { SerialQueue } from './serial-queue.js';
 import type { ServerContext } from './server-context.js';
@@ -31,7 +32,10 @@ export interface ServerOptions {
 export function startServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, options: ServerOptions = {}): Promise<number> {
   const connection = createConnection(ProposedFeatures.all, input, output);
   const documents = new OpenDocuments();
-  setSourceOverlay(documents);
+  // A check reads the buffers as they were when it started (edits arriving during its reads of
+  // the disk are left for the check they start); anything else reads them as they stand.
+  let checking: DocumentSnapshot | undefined;
+  setSourceOverlay({ text: (file) => (checking !== undefined ? checking.get(file)?.text : documents.text(file)) });
   const state = new ProjectState(documents);
   const queue = new SerialQueue((error) => connection.console.error(`agentmark lsp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   const publisher = new DiagnosticsPublisher(connection, state, documents);
@@ -41,18 +45,22 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   let loaded: Promise<unknown> | undefined;
   let watchFiles = false;
   let lensRefresh = false;
+  let showDocument = false;
 
   const load = (dir: string): Promise<unknown> => (loaded ??= queue.run(() => state.load(dir)));
   const context: ServerContext = { connection, documents, state, queue, ready: async () => void (await (root !== undefined ? load(root) : loaded)) };
 
-  const recheck = (path: string): void => {
-    debouncer.schedule(path, () => {
-      void queue.run(async () => {
+  const check = (path: string): Promise<unknown> =>
+    queue.run(async () => {
+      checking = documents.snapshot();
+      try {
         await state.fileChanged(path);
-        publisher.publish(path);
-      });
+        publisher.publish(path, checking);
+      } finally {
+        checking = undefined;
+      }
     });
-  };
+  const recheck = (path: string): void => debouncer.schedule(path, () => void check(path));
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
@@ -64,8 +72,13 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     }
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    showDocument = params.capabilities.window?.showDocument?.support === true;
     return {
-      capabilities: { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } }, ...featureCapabilities },
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        ...featureCapabilities,
+        executeCommandProvider: { commands: SERVER_COMMANDS },
+      },
       serverInfo: { name: 'agentmark' },
     };
   });
@@ -85,10 +98,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     const path = uriToPath(document.uri);
     void load(root ?? dirname(path));
     // The first look at a file is at once: only edits wait for a pause in typing.
-    void queue.run(async () => {
-      await state.fileChanged(path);
-      publisher.publish(path);
-    });
+    void check(path);
   });
 
   connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
@@ -121,6 +131,8 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   });
 
   registerFeatures(context);
+  const viewer = new RunViewer(context, () => showDocument);
+  connection.onExecuteCommand((params) => viewer.execute(params));
   // For the bench: the heap after a full GC (when node runs with --expose-gc), to tell live data from slack.
   connection.onRequest('agentmark/memory', () => {
     (globalThis as { gc?: () => void }).gc?.();
@@ -129,9 +141,10 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
 
   return new Promise((resolve) => {
     let shutdown = false;
-    connection.onShutdown(() => {
+    connection.onShutdown(async () => {
       shutdown = true;
       debouncer.cancelAll();
+      await viewer.close();
     });
     connection.onExit(() => {
       setSourceOverlay(undefined);

@@ -8,10 +8,33 @@ export type InputValidator = (input: Record<string, unknown>) => string[];
 /** Compiled once per schema object: watch mode re-reads datasets with the same prompt schema. */
 const cache = new WeakMap<object, InputValidator>();
 
+/**
+ * And once per schema text, for the few last schemas: the language server loads a prompt again
+ * at each edit, which makes a new (equal) schema object each time, and compiling one costs more
+ * than the rest of the check (a new ajv compiles its meta-schema first).
+ */
+const byText = new Map<string, InputValidator>();
+const BY_TEXT_MAX = 64;
+
+function schemaText(schema: object): string | undefined {
+  try {
+    // YAML's .inf and .nan would print as null, which is another schema (one ajv refuses).
+    return JSON.stringify(schema, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? { '\u0000number': String(value) } : value));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Compiles a prompt's `input_schema` with every error reported (allErrors). */
 export async function compileInputSchema(schema: object): Promise<InputValidator> {
   const cached = cache.get(schema);
   if (cached) return cached;
+  const text = schemaText(schema);
+  const same = text === undefined ? undefined : byText.get(text);
+  if (same) {
+    cache.set(schema, same);
+    return same;
+  }
   const { ajv, schema: readable } = await ajvFor(schema);
   let validate: ValidateFunction;
   try {
@@ -22,6 +45,10 @@ export async function compileInputSchema(schema: object): Promise<InputValidator
   const validator: InputValidator = (input) =>
     validate(input) ? [] : toViolations(validate.errors).map((violation) => `input${violation.pointer} ${violation.problem}`);
   cache.set(schema, validator);
+  if (text !== undefined) {
+    if (byText.size >= BY_TEXT_MAX) byText.delete(byText.keys().next().value as string);
+    byText.set(text, validator);
+  }
   return validator;
 }
 

@@ -1,11 +1,13 @@
 import { PromptSyntaxError } from '../errors/index.js';
 import { LineIndex } from './line-index.js';
 import { MAX_TAG_DEPTH, tagsTooDeepAt } from './tag-depth.js';
-import { mdastToIr, type IrNode, type MdNode } from './template-ir.js';
+import { mdastToIr, type IrContext, type IrNode, type MdNode } from './template-ir.js';
+import { parseBodyIncrementally, type BodyParser } from './incremental-body.js';
+import { overlaidText } from '../source-overlay.js';
 import type { ParsedBody, TemplateCache } from './template-cache.js';
 import type { Template } from './template.js';
 
-interface MdxProcessor {
+export interface MdxProcessor {
   parse(text: string): unknown;
 }
 let processorPromise: Promise<MdxProcessor> | undefined;
@@ -14,7 +16,7 @@ let processorPromise: Promise<MdxProcessor> | undefined;
  * The MDX parser (remark-parse with remark-mdx's syntax: the tree `@mdx-js/mdx` parses, without
  * its compiler, which would triple what loads), loaded on first use: most commands never need it.
  */
-function mdxProcessor(): Promise<MdxProcessor> {
+export function mdxProcessor(): Promise<MdxProcessor> {
   processorPromise ??= Promise.all([import('unified'), import('remark-parse'), import('remark-mdx')]).then(
     ([{ unified }, { default: remarkParse }, { default: remarkMdx }]) => unified().use(remarkParse).use(remarkMdx),
   );
@@ -58,7 +60,9 @@ interface VFileMessageLike {
 export async function parseTemplate(file: string, source: string, bodyStart: number, cache?: TemplateCache): Promise<Template> {
   const lines = new LineIndex(source);
   const ctx = { file, source, lines };
-  const { nodes, esm } = (await cache?.get(source)) ?? (await parseBody(ctx, cache));
+  // An editor's open buffer (the language server) is parsed again at each edit: only the top-level
+  // blocks an edit touched are (incremental-body.ts); everything else parses the whole body.
+  const { nodes, esm } = (await cache?.get(source)) ?? (cache === undefined && overlaidText(file) !== undefined ? await parseBodyIncrementally(ctx, wholeBody) : await parseBody(ctx, cache));
   // Imports render as nothing and, alone on their lines, take their lines with them.
   const imports = esm.map((e): IrNode => ({ kind: 'expression', start: e.start, end: e.end, expression: undefined }));
   const bodyNodes = [...nodes, ...imports].sort((a, b) => a.start - b.start);
@@ -66,7 +70,23 @@ export async function parseTemplate(file: string, source: string, bodyStart: num
 }
 
 /** The MDX parse and its IR; a body that parses cleanly is stored in `cache`. */
-async function parseBody(ctx: { file: string; source: string; lines: LineIndex }, cache: TemplateCache | undefined): Promise<ParsedBody> {
+async function parseBody(ctx: IrContext, cache: TemplateCache | undefined): Promise<ParsedBody> {
+  const tree = await parseTree(ctx, parserText(ctx));
+  const body = toIr(ctx, () => mdastToIr(ctx, tree));
+  await cache?.set(ctx.source, body);
+  return body;
+}
+
+/** What the incremental parse of an open buffer falls back to. */
+const wholeBody: BodyParser = {
+  text: parserText,
+  tree: parseTree,
+  raw: async (text) => (await mdxProcessor()).parse(text) as MdNode,
+  ir: toIr,
+};
+
+/** The text the MDX parser is given: `<Raw>` content blanked; tags nested too deep are an error. */
+export function parserText(ctx: IrContext): string {
   const { file, source, lines } = ctx;
   const text = blankRaw(source);
   const deepTag = tagsTooDeepAt(text, MAX_TAG_DEPTH);
@@ -76,22 +96,27 @@ async function parseBody(ctx: { file: string; source: string; lines: LineIndex }
       hint: 'flatten the template: an <ElseIf> chain instead of nested <If>s, or a component for a repeated part',
     });
   }
+  return text;
+}
+
+/** The whole body's MDX tree; a parser error becomes ours, at the file's line:column. */
+export async function parseTree(ctx: IrContext, text: string): Promise<MdNode> {
   const processor = await mdxProcessor();
-  let tree: MdNode;
   try {
-    tree = processor.parse(text) as MdNode;
+    return processor.parse(text) as MdNode;
   } catch (error) {
-    throw mdxError(file, source, lines, error);
+    throw mdxError(ctx.file, ctx.source, ctx.lines, error);
   }
-  let body: ParsedBody;
+}
+
+/** Runs the conversion to IR; running out of stack there is the same error as in the parser. */
+export function toIr<T>(ctx: IrContext, convert: () => T): T {
   try {
-    body = mdastToIr(ctx, tree);
+    return convert();
   } catch (error) {
-    if (error instanceof RangeError) throw tooDeep(file, source, lines, error);
+    if (error instanceof RangeError) throw tooDeep(ctx.file, ctx.source, ctx.lines, error);
     throw error;
   }
-  await cache?.set(source, body);
-  return body;
 }
 
 function tooDeep(file: string, source: string, lines: LineIndex, cause: unknown): PromptSyntaxError {

@@ -75,6 +75,14 @@ export function mdastToIr(ctx: IrContext, root: MdNode): { nodes: IrNode[]; esm:
   return { nodes, esm };
 }
 
+/** The IR of one top-level node of the body: mdastToIr is these, concatenated in order. */
+export function blockToIr(ctx: IrContext, block: MdNode): { nodes: IrNode[]; esm: IrEsm[] } {
+  const nodes: IrNode[] = [];
+  const esm: IrEsm[] = [];
+  collect(ctx, block, nodes, esm);
+  return { nodes, esm };
+}
+
 function collect(ctx: IrContext, node: MdNode, out: IrNode[], esm: IrEsm[]): void {
   const start = offsetOf(node.position?.start);
   const end = offsetOf(node.position?.end);

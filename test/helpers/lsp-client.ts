@@ -35,6 +35,8 @@ export class LspClient {
   private readonly published: Published[] = [];
   private readonly waiters: Array<{ test: (p: Published) => boolean; resolve: (p: Published) => void }> = [];
   private readonly versions = new Map<string, number>();
+  /** What the server asked the editor to open (`window/showDocument`). */
+  readonly shown: Array<{ uri: string; external?: boolean }> = [];
   stderr = '';
 
   private constructor(
@@ -53,6 +55,10 @@ export class LspClient {
     // The server asks for watched-file registration and configuration; an editor says yes.
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('workspace/configuration', () => []);
+    connection.onRequest('window/showDocument', (params: { uri: string; external?: boolean }) => {
+      this.shown.push(params);
+      return { success: true };
+    });
     connection.onNotification('window/logMessage', (params: { message: string }) => {
       this.stderr += `${params.message}\n`;
     });
@@ -68,7 +74,7 @@ export class LspClient {
     await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(root).href,
-      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, window: { showDocument: { support: true } } },
       initializationOptions,
     });
     await connection.sendNotification('initialized', {});

@@ -101,6 +101,21 @@ describe('agentmark lsp: diagnostics, as validate reports them', () => {
     ]);
   });
 
+  it('config scorers are what the loaded config registers: under a computed name, or re-exported from another file', async () => {
+    const lsp = await start({
+      'agentmark.config.mjs': "import { tone } from './scorers/index.mjs';\nconst NAME = ['length', 'ok'].join('_');\nexport default { scorers: { [NAME]: () => ({ passed: true }), tone } };\n",
+      'scorers/index.mjs': "export { tone } from './tone.mjs';\n",
+      'scorers/tone.mjs': 'export const tone = () => ({ passed: true });\n',
+      'prompts/greet.prompt.mdx': PROMPT.replace('evals: [exact_mach, polite]', 'evals: [length_ok, tone, lenght_ok]'),
+    });
+    const diagnostics = await lsp.open('prompts/greet.prompt.mdx');
+    // Only the typo is unknown, and the names it is offered are the loaded ones.
+    expect(diagnostics.map((d) => [d.code, d.range])).toEqual([['EVAL_NOT_FOUND', line(11, 27, 36)]]);
+    expect(diagnostics[0]?.message).toMatch(/^eval "lenght_ok" has no scorer; available: length_ok, tone, polite, /);
+    const items = await lsp.request<Array<{ label: string }>>('textDocument/completion', { textDocument: { uri: lsp.uri('prompts/greet.prompt.mdx') }, position: { line: 11, character: 10 } });
+    expect(items.map((i) => i.label).slice(0, 3)).toEqual(['polite', 'length_ok', 'tone']);
+  });
+
   it('template errors and undeclared props in the body, at their words', async () => {
     const lsp = await start();
     const text = PROMPT.replace('  evals: [exact_mach, polite]\n', '  evals: [polite]\n').replace('{props.name}', '{props.nam} {nope}');

@@ -157,5 +157,16 @@ describe('agentmark lsp: code actions, rename, code lens', () => {
       [9, 'Open last run'],
       [11, 'last run: polite 75%'],
     ]);
+
+    // Open last run: the server starts the viewer and asks the editor to open that run's page.
+    const open = after.find((l) => l.command.title === 'Open last run');
+    const result = await lsp.request<{ runId: string; url: string }>('workspace/executeCommand', { command: open?.command.command, arguments: open?.command.arguments });
+    expect(result.runId).toBe('20260101T000000Z-abcd');
+    expect(result.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/runs\/20260101T000000Z-abcd$/);
+    expect(lsp.shown).toEqual([{ uri: result.url, external: true }]);
+    const page = await fetch(result.url.replace(/#.*$/, ''));
+    expect(page.status).toBe(200);
+    const runs = (await (await fetch(new URL('/api/runs', result.url))).json()) as unknown;
+    expect(JSON.stringify(runs)).toContain('20260101T000000Z-abcd');
   });
 });
