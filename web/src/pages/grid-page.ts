@@ -14,15 +14,15 @@ function chip(name: string, e: GridCell['evals'][string]): VNode {
   return html`<span class=${`grid-chip ${tone}`}>${name} ${text}</span>`;
 }
 
-const ENDED: Record<NonNullable<GridCell['conversation']>['endedBy'], string> = { stop: 'stop', max_turns: 'max_turns', error: 'error' };
+const ENDED: Record<NonNullable<GridCell['conversation']>['endedBy'], string> = { stop: 'ended by stop', max_turns: 'ended at max_turns', error: 'ended by an error' };
 
 /**
  * A conversation cell's turns and end, and (from the server, where every run's rows are) a link
  * to the row page with the whole transcript; the cell's output is the last assistant turn.
  */
 function TurnsFact({ conversation, runId, linked }: { conversation: NonNullable<GridCell['conversation']>; runId: string; linked: boolean }): VNode {
-  const text = `${conversation.turns} turns, ended by ${ENDED[conversation.endedBy]}`;
-  return html`<span class="muted small grid-turns">${text}</span>${linked ? html`<a class="small grid-transcript" href=${href.row(runId, conversation.row)}>transcript</a>` : null}`;
+  const text = `${conversation.turns} turns, ${ENDED[conversation.endedBy]}`;
+  return html`<div class="grid-conversation small"><span class="muted grid-turns">${text}</span>${linked ? html` · <a class="grid-transcript" href=${href.row(runId, conversation.row)}>transcript</a>` : null}</div>`;
 }
 
 function Cell({ cell, label, runId, linked }: { cell: GridCell; label: string; runId: string; linked: boolean }): VNode {
@@ -31,8 +31,8 @@ function Cell({ cell, label, runId, linked }: { cell: GridCell; label: string; r
     ${cell.error !== undefined ? html`<div class="error-text">${cellText(cell.error, 400)}</div>` : html`<div class="grid-output mono">${cellText(cell.output ?? '', 400)}</div>`}
     <div class="grid-facts">${Object.entries(cell.evals).map(([name, e]) => chip(name, e))}
       ${cell.latencyMs === undefined ? null : html`<span class="muted small">${ms(cell.latencyMs)}</span>`}
-      ${cell.costUsd === undefined ? null : html`<span class="muted small">${usd(cell.costUsd)}</span>`}
-      ${cell.conversation === undefined ? null : html`<${TurnsFact} conversation=${cell.conversation} runId=${runId} linked=${linked} />`}</div>
+      ${cell.costUsd === undefined ? null : html`<span class="muted small">${usd(cell.costUsd)}</span>`}</div>
+    ${cell.conversation === undefined ? null : html`<${TurnsFact} conversation=${cell.conversation} runId=${runId} linked=${linked} />`}
   </td>`;
 }
 
