@@ -14,6 +14,8 @@ export interface AttachOptions {
   withPrompt?: boolean;
   /** Rows above which a run's table lists its failed and errored rows only. @default 50 */
   largeRun?: number;
+  /** The width stdout would be fitted to (the terminal's, else COLUMNS, else 100): the summary on stderr fits it when stderr is no terminal. */
+  columns?: number;
 }
 
 /**
@@ -30,11 +32,14 @@ export function attachReporters(settings: ReportSettings, out: OutStream, stderr
   const report =
     extra.report ??
     reporters[settings.format](out, { truncate: settings.truncate, ...(settings.allRows || settings.output !== undefined ? { allRows: true } : {}), ...(extra.largeRun === undefined ? {} : { largeRun: extra.largeRun }), ...(cwd === undefined ? {} : { cwd }), ...(width === undefined ? {} : { width }), ...(out.color ? { color: true } : {}), ...(extra.withPrompt ? { withPrompt: true } : {}) });
-  // With -o the report is in a file: stderr still says how the run went and where the report is.
+  // With -o the report is in a file: stderr still says how the run went and where the report is,
+  // fitted as the table's summary would be (stderr's terminal, else stdout's width).
+  const positive = (n: number | undefined): number | undefined => (n !== undefined && n > 0 ? n : undefined);
+  const summaryWidth = positive(stderr.columns) ?? positive(extra.columns);
   const told: Reporter | undefined =
     settings.output === undefined || settings.quiet
       ? undefined
-      : { onRunEnd: (summary, info) => void stderr.write(`${[...formatSummary(summary, info), `  Report:   ${settings.output} (${settings.format})`].join('\n')}\n`) };
+      : { onRunEnd: (summary, info) => void stderr.write(`${[...formatSummary(summary, info, summaryWidth === undefined ? {} : { width: summaryWidth }), `  Report:   ${settings.output} (${settings.format})`].join('\n')}\n`) };
   const all = [progress, report, told].filter((reporter): reporter is Reporter => reporter !== undefined);
   const shown = (info: RunInfo): RunInfo => (cwd === undefined ? info : { ...info, runDir: relative(cwd, info.runDir) || '.' });
   // Synchronous unless a reporter returns a promise: the runner then does not wait a turn of

@@ -44,7 +44,8 @@ function evalGate(e: EvalComparison, options: GateOptions, needed: number | unde
         : e.minDetectable === undefined
           ? 'the smallest detectable drop cannot be estimated'
           : `smallest detectable drop ${points(e.minDetectable)} points > max drop ${options.maxDropPoints}`;
-  const more = needed === undefined ? '' : `; about ${needed - e.pairs} more paired rows needed (${needed} in all)`;
+  // The figure is this eval's, for this pair of runs: its discordance and its test, at the drop asked.
+  const more = needed === undefined ? '' : `; about ${needed - e.pairs} more paired rows needed to detect a ${options.maxDropPoints}-point drop (${needed} in all)`;
   return { outcome: 'inconclusive', reason: `${e.name}: no significant drop, but ${why}${more}`, ...(needed === undefined ? {} : { pairsNeeded: needed }) };
 }
 

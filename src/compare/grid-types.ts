@@ -1,3 +1,4 @@
+import type { ConversationEnd } from '../conversation/types.js';
 import type { CompareResult } from './types.js';
 
 /**
@@ -58,6 +59,16 @@ export interface GridCell {
   evals: Record<string, GridEval>;
   latencyMs?: number;
   costUsd?: number;
+  /** A conversation row: `output` is its last assistant turn; the whole transcript is on its row page. */
+  conversation?: GridConversation;
+}
+
+export interface GridConversation {
+  /** The row's index in this cell's run (its row page is `#/runs/<run id>/rows/<row>`). */
+  row: number;
+  /** Turns in the transcript, user and assistant. */
+  turns: number;
+  endedBy: ConversationEnd;
 }
 
 export interface GridEval {

@@ -36,7 +36,7 @@ export function gridLabels(runs: readonly StoredRun[]): string[] {
 
 const outputText = (output: RowResult['output']): string | undefined => (output === undefined ? undefined : typeof output === 'string' ? output : JSON.stringify(output));
 
-function cellOf(row: RowResult, evals: readonly string[], maxOutput: number): GridCell {
+function cellOf(row: RowResult, index: number, evals: readonly string[], maxOutput: number): GridCell {
   const text = outputText(row.output);
   const cellEvals: Record<string, GridEval> = {};
   for (const name of evals) {
@@ -55,6 +55,7 @@ function cellOf(row: RowResult, evals: readonly string[], maxOutput: number): Gr
     evals: cellEvals,
     ...(row.latencyMs === undefined ? {} : { latencyMs: row.latencyMs }),
     ...(row.costUsd === undefined ? {} : { costUsd: row.costUsd }),
+    ...(row.conversation === undefined ? {} : { conversation: { row: index, turns: row.conversation.turns.length, endedBy: row.conversation.endedBy } }),
   };
 }
 
@@ -82,7 +83,7 @@ function gridRow(rows: readonly ReducedRow[], standing: RowStanding, evals: read
     index: standing.index,
     input: first.input,
     ...(first.expectedOutput === undefined ? {} : { expectedOutput: first.expectedOutput }),
-    cells: rows.map((r) => cellOf(r.first, evals, maxOutput)),
+    cells: rows.map((r) => cellOf(r.first, r.index, evals, maxOutput)),
     evalsDiffering: standing.evalsDiffering,
     outputsDiffer: standing.outputsDiffer,
     failed: standing.failed,

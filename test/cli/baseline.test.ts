@@ -34,7 +34,7 @@ describe('run-experiment --baseline', () => {
     expect(out).toContain('Changed rows: 2 regressed, 1 improved');
     // 2 regressed and 1 improved of 3 rows: a 33.3-point observed drop, but --max-drop is a
     // one-sided test of the drop against the margin, and 3 pairs cannot show it.
-    expect(out.trimEnd().split('\n').at(-1)).toBe('Gate: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 640 more paired rows needed (643 in all)');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('Gate: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 640 more paired rows needed to detect a 10-point drop (643 in all)');
     expect(result.stdout).toContain(`base: ${first} ·`);
   });
 
@@ -44,7 +44,7 @@ describe('run-experiment --baseline', () => {
     const document = JSON.parse(json.stdout) as { comparison: { base: { id: string }; gate: { message: string } }; rows: unknown[] };
     expect(document.comparison.base.id).toBe(first);
     expect(document.rows).toHaveLength(3);
-    expect(json.stderr).toBe(`baseline ${first}: inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 131 more paired rows needed (134 in all)\n`);
+    expect(json.stderr).toBe(`baseline ${first}: inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 131 more paired rows needed to detect a 5-point drop (134 in all)\n`);
     expect(json.code).toBe(1); // the run's own gate: gamma fails
     // --gate regression: only the comparison decides, and it did not regress.
     const onlyRegression = await run(['--baseline', first, '--format', 'json', '--gate', 'regression']);

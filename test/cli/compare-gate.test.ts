@@ -57,13 +57,13 @@ describe('compare gate outcomes and exit codes', () => {
   it('inconclusive: 12 pairs cannot see a 5-point drop → exit 0, or 1 with --fail-on-inconclusive; markdown says how many rows', async () => {
     const gate = await compare('small', 'smallb', '--fail-on-regression');
     expect(gate.code).toBe(0);
-    expect(gate.stdout).toContain('Gate: ? inconclusive: ok: no significant drop, but smallest detectable drop 49.7 points > max drop 5; about 122 more paired rows needed (134 in all)\n');
+    expect(gate.stdout).toContain('Gate: ? inconclusive: ok: no significant drop, but smallest detectable drop 49.7 points > max drop 5; about 122 more paired rows needed to detect a 5-point drop (134 in all)\n');
     expect((await compare('small', 'smallb', '--fail-on-inconclusive')).code).toBe(1);
     // A drop of 50 points is what the user cares about: 12 pairs can see it.
     expect((await compare('small', 'smallb', '--fail-on-inconclusive', '--max-drop', '50')).code).toBe(0);
     const markdown = await compare('small', 'smallb', '--format', 'markdown');
     expect(markdown.stdout).toContain('### ❔ AgentMark compare');
-    expect(markdown.stdout).toContain('**Inconclusive:** ok: no significant drop, but smallest detectable drop 49.7 points > max drop 5; about 122 more paired rows needed (134 in all)\n');
+    expect(markdown.stdout).toContain('**Inconclusive:** ok: no significant drop, but smallest detectable drop 49.7 points > max drop 5; about 122 more paired rows needed to detect a 5-point drop (134 in all)\n');
     // The label carries the α in use.
     expect((await compare('small', 'smallb', '--alpha', '0.1')).stdout).toContain('at α = 0.1.');
   });

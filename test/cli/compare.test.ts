@@ -103,7 +103,7 @@ describe('agentmark compare', () => {
     expect(out).toContain('▲ improved #2  input: {"word":"gamma"}');
     // Every row changed (ψ = 1): Connor's formula needs ((z.95 + z.8) / 0.05)² ≈ 2,471 pairs to see 5 points.
     expect(out.trimEnd().split('\n').at(-1)).toBe(
-      'Regression check: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2499 more paired rows needed (2502 in all)',
+      'Regression check: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2499 more paired rows needed to detect a 5-point drop (2502 in all)',
     );
   });
 
@@ -111,7 +111,7 @@ describe('agentmark compare', () => {
     const json = JSON.parse((await project.run(['compare', first, second, '--format', 'json'])).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ version: 2, base: { id: first, rows: 3 }, head: { id: second }, pairing: { paired: 3 }, changedRows: { regressed: 2, improved: 1 } });
     const markdown = await project.run(['compare', first, second, '--format', 'markdown']);
-    expect(markdown.stdout).toContain('### ❔ AgentMark compare: `prompts/echo.prompt.mdx`\n\n**Inconclusive:** exact: no significant drop, but not detectable with 3 pairs; about 2499 more paired rows needed (2502 in all)\n');
+    expect(markdown.stdout).toContain('### ❔ AgentMark compare: `prompts/echo.prompt.mdx`\n\n**Inconclusive:** exact: no significant drop, but not detectable with 3 pairs; about 2499 more paired rows needed to detect a 5-point drop (2502 in all)\n');
     expect(markdown.stdout).toContain('| Eval | Base | Head | Difference [95% CI] | Bootstrap 95% | p (Holm) | Improved / regressed / same | Detectable drop | Gate |');
     expect(markdown.stdout).toContain('<details><summary>Changed rows: 2 regressed, 1 improved</summary>');
   });

@@ -18,14 +18,21 @@ afterAll(async () => {
 
 /**
  * What stderr must end with: the SUMMARY block the table prints, built from the run's stored
- * summary by the same function, then the report's path and format.
+ * summary by the same function at the same width (piped with no COLUMNS: 100), then the
+ * report's path and format.
  */
-async function expectedTail(report: string, format: string): Promise<string> {
+async function expectedTail(report: string, format: string, width = 100): Promise<string> {
   const [runId = ''] = (await project.runIds()).slice(-1);
   const manifest = JSON.parse(await project.read(`.agentmark/runs/${runId}/manifest.json`)) as { summary: RunSummary };
   const info = { runId, runDir: `.agentmark/runs/${runId}` } as RunInfo;
-  return `${[...formatSummary(manifest.summary, info), `  Report:   ${report} (${format})`].join('\n')}\n`;
+  return `${[...formatSummary(manifest.summary, info, { width }), `  Report:   ${report} (${format})`].join('\n')}\n`;
 }
+
+const EVALS_AT_80 = [
+  '  Evals:',
+  '    exact  pass 66.7% (2/3, 95% CI 9.4%–99.2%),',
+  '           raw mean 0.67 (95% CI 0.00–1.00), 0 errors',
+];
 
 /** stderr from its SUMMARY line on (a progress line may come first off a terminal). */
 const fromSummary = (stderr: string): string => stderr.slice(stderr.indexOf('SUMMARY'));
@@ -61,6 +68,25 @@ describe('-o <file>', () => {
     const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '-o', 'report.txt', '-q'], { server });
     expect(result.code).toBe(1);
     expect(await project.read('report.txt')).toMatch(/^┌/);
+  });
+
+  it('at COLUMNS=80, piped: the summary on stderr fits 80 columns, every figure kept (its eval line was 90 wide)', async () => {
+    const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '-o', 'narrow.json'], { server, env: { COLUMNS: '80' } });
+    const told = fromSummary(result.stderr);
+    expect(told).toBe(await expectedTail('narrow.json', 'json', 80));
+    for (const line of told.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(80);
+    const lines = told.split('\n');
+    const at = lines.indexOf('  Evals:');
+    expect(lines.slice(at, at + EVALS_AT_80.length)).toEqual(EVALS_AT_80);
+  });
+
+  it('on an 80-column terminal: the same summary lines', async () => {
+    const terminal = runInTerminal(['run-experiment', 'prompts/echo.prompt.mdx', '-o', 'tty80.json'], { cwd: project.dir, columns: 80, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
+    await terminal.exited;
+    const lines = fromSummary(terminal.output.replace(/\r\n/g, '\n')).split('\n');
+    const at = lines.indexOf('  Evals:');
+    expect(lines.slice(at, at + EVALS_AT_80.length)).toEqual(EVALS_AT_80);
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(80);
   });
 
   it('on a terminal the summary, the verdict and the path show after the progress line', async () => {

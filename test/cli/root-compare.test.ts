@@ -26,8 +26,8 @@ describe('the README walkthrough: two recorded variants compared offline', () =>
     expect(out).toContain('▼ regressed #5  input: {"message":"Please refund order A-1042."');
     expect(out).toContain('▲ improved #11  input: {"message":"Can I delete my account?"');
     expect(out.trimEnd().split('\n').at(-1)).toBe(
-      'Regression check: ? inconclusive: exact_intent: no significant drop, but smallest detectable drop 57.8 points > max drop 5; about 805 more paired rows needed (817 in all); ' +
-        'known_intent: no significant drop, but smallest detectable drop 57.8 points > max drop 5; about 265 more paired rows needed (277 in all)',
+      'Regression check: ? inconclusive: exact_intent: no significant drop, but smallest detectable drop 57.8 points > max drop 5; about 805 more paired rows needed to detect a 5-point drop (817 in all); ' +
+        'known_intent: no significant drop, but smallest detectable drop 57.8 points > max drop 5; about 265 more paired rows needed to detect a 5-point drop (277 in all)',
     );
   }, 60_000);
 });

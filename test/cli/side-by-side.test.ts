@@ -40,7 +40,7 @@ describe('several models side by side', () => {
     const gridAt = lines.indexOf('GRID: openai/gpt-4o-mini (<run-id>) [base], openai/loud (<run-id>)');
     expect(lines.slice(gridAt - 3, gridAt)).toEqual([
       'Verdicts changed: 2 rows regressed, 1 improved.',
-      'Regression check: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2499 more paired rows needed (2502 in all)',
+      'Regression check: ? inconclusive: exact: no significant drop, but not detectable with 3 pairs; about 2499 more paired rows needed to detect a 5-point drop (2502 in all)',
       '',
     ]);
     expect(lines.slice(gridAt + 1)).toEqual([

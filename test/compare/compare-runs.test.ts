@@ -181,7 +181,7 @@ describe('statistics on paired rows', () => {
     expect(added.gate.outcome).toBe('no regression');
     expect(added.evals.map((e) => [e.name, e.pairs, e.gate?.outcome])).toEqual([['ok', 200, 'no regression'], ['extra', 0, 'inconclusive']]);
     // 157 pairs: the exact test's power at a 5-point drop is 0.8017 there, 0.7968 at 156 (scipy).
-    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 25.1 points > max drop 5; about 127 more paired rows needed (157 in all)');
+    expect(calm.gate.inconclusive[0]).toBe('ok: no significant drop, but smallest detectable drop 25.1 points > max drop 5; about 127 more paired rows needed to detect a 5-point drop (157 in all)');
     // --max-drop is a one-sided test of the drop against the margin: 2 flips of 20 (a 10-point
     // observed drop) are noise as far as 20 pairs can tell, and do not fail it.
     const small = tableRows(10, 2, 0, 8);

@@ -71,7 +71,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const output = openReportOutput(report.output, io.cwd, io.stdout);
   let outcome;
   try {
-    const attached = attachReporters(report, output.stream, io.stderr, { cwd: io.cwd });
+    const attached = attachReporters(report, output.stream, io.stderr, { cwd: io.cwd, columns: io.stdout.columns });
     const listener = otel ? otel.wrap(attached) : attached;
     outcome = await runExperiment({
       ...rerun,

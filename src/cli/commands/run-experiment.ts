@@ -124,7 +124,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       if (io.signal.aborted) break;
       // Side by side, the set is large above 50 rows in all: each run's table then lists what failed.
       const largeRun = sideBySide ? Math.floor(LARGE_RUN / experiments.length) : undefined;
-      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, report: collect, withPrompt: experiments.length > 1, ...(largeRun === undefined ? {} : { largeRun }) });
+      let report = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, columns: io.stdout.columns, report: collect, withPrompt: experiments.length > 1, ...(largeRun === undefined ? {} : { largeRun }) });
       let comparison: CompareResult | undefined;
       let noComparison: AgentmarkError | undefined;
       try {

@@ -45,7 +45,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const warning of config.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   const otel = await startOtel(parsed.options, io.env, project.root, config);
   const output = openReportOutput(settings.report.output, io.cwd, io.stdout);
-  const attached = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd });
+  const attached = attachReporters(settings.report, output.stream, io.stderr, { cwd: io.cwd, columns: io.stdout.columns });
   const report = otel ? otel.wrap(attached) : attached;
   try {
     const outcome = await runExperiment({

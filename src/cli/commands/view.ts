@@ -13,10 +13,11 @@ const options = {
   ...viewOptions,
   'read-only': { type: 'boolean', description: 'Only look: no label controls, and the server accepts no writes' },
   reviewer: { type: 'string', value: '<name>', description: 'Who labels rows in the viewer (default: git config user.name; else the page asks)' },
+  row: { type: 'integer', value: '<n>', min: 0, description: "With a run: print that row's page (a conversation's transcript) instead of the run's" },
 } satisfies OptionTable;
 
 const help = {
-  usage: 'agentmark view [<run>] [--port 4848] [--host 127.0.0.1] [--open] [--reviewer <name>] [--read-only]',
+  usage: 'agentmark view [<run> [--row <n>]] [--port 4848] [--host 127.0.0.1] [--open] [--reviewer <name>] [--read-only]',
   summary:
     'Serves a local web app over the project\'s runs (.agentmark/runs/): the runs, each run\'s\n' +
     'statistics and rows, each row\'s messages, output and eval reasons; running runs update live.\n' +
@@ -35,6 +36,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length > 1) throw new UsageError('USAGE_BAD_ARGUMENT', `view takes at most one run, got "${positionals[1]}" too`, { hint: 'use --project <dir> for another project' });
+  if (flags.row !== undefined && positionals[0] === undefined) throw new UsageError('USAGE_BAD_ARGUMENT', '--row needs a run', { hint: 'e.g. `agentmark view latest --row 0`' });
   const project = await openProject(flags.project, io.cwd);
   // The same resolution as compare's: the team store first (the run is copied into
   // .agentmark/runs/, which the viewer serves), then the local folder.
@@ -50,7 +52,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     },
     io.stderr,
   );
-  io.stdout.write(`${server.url}${run === undefined ? '' : `#/runs/${encodeURIComponent(run.manifest.id)}`}\n`);
+  const page = run === undefined ? '' : `#/runs/${encodeURIComponent(run.manifest.id)}${flags.row === undefined ? '' : `/rows/${flags.row}`}`;
+  io.stdout.write(`${server.url}${page}\n`);
   // Ctrl-C is how a server is stopped: a normal end, not an interruption of work.
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

@@ -4,7 +4,7 @@ import { fitProse } from '../fit-prose.js';
 import { renderTable } from '../render-table.js';
 import { cutAtWord } from '../shorten-cells.js';
 import { truncate } from '../truncate.js';
-import { cellFacts, cellOutput, evalChip, gridCaption, headLines } from './grid-cells.js';
+import { cellChips, cellFacts, cellOutput, gridCaption, headLines, transcriptNote } from './grid-cells.js';
 
 const oneLine = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ');
 
@@ -27,7 +27,8 @@ function shortenGridCell(output: string, facts: readonly string[], chips: readon
 function shortChips(chips: readonly string[], size: number): string {
   const parts = chips.map((chip) => {
     const space = chip.lastIndexOf(' ');
-    return space <= 0 ? { name: '', verdict: chip } : { name: chip.slice(0, space), verdict: chip.slice(space + 1) };
+    // A conversation's `[4t stop]` is all verdict.
+    return space <= 0 || chip.startsWith('[') ? { name: '', verdict: chip } : { name: chip.slice(0, space), verdict: chip.slice(space + 1) };
   });
   const fixed = parts.reduce((sum, p) => sum + Array.from(p.verdict).length + 1, 0) + 3 * (parts.length - 1);
   const room = Math.max(4, Math.floor((size - fixed) / parts.length));
@@ -49,7 +50,7 @@ export function formatGridTable(grid: GridResult, options: GridTableOptions = {}
   const headers = ['#', 'Input', ...grid.runs.map((r) => r.label)];
   const outputs = grid.rows.map((row) => row.cells.map((cell) => truncate(cellOutput(cell), max)));
   const facts = grid.rows.map((row) => row.cells.map((cell) => cellFacts(cell)));
-  const chips = grid.rows.map((row) => row.cells.map((cell) => Object.entries(cell.evals).map(([name, e]) => evalChip(name, e))));
+  const chips = grid.rows.map((row) => row.cells.map((cell) => cellChips(cell)));
   const rows = grid.rows.map((row, r) => [String(row.index), truncate(oneLine(row.input), max), ...row.cells.map((_, i) => [outputs[r]?.[i] ?? '', ...(facts[r]?.[i] ?? [])].join(' · '))]);
   // A run's cell gives way by its output; its chips (the verdicts) and timings stay, then the
   // timings go. The run labels (headers) are cut like text, the Input column goes first.
@@ -69,6 +70,8 @@ export function formatGridTable(grid: GridResult, options: GridTableOptions = {}
     lines.push(...leftOutNote(fitted, options.width, '-o grid.html'));
   } else lines.push('No rows to show.');
   if (grid.omitted > 0) lines.push(`… ${grid.omitted} more rows not shown`);
+  const transcripts = transcriptNote(grid);
+  if (transcripts !== undefined) lines.push(transcripts);
   return `${fitProse(lines.join('\n'), options.width)}\n`;
 }
 
@@ -94,5 +97,7 @@ export function formatGridMarkdown(grid: GridResult, options: { truncate?: numbe
     lines.push('');
   }
   if (grid.omitted > 0) lines.push(`… and ${grid.omitted} more rows not shown.`, '');
+  const transcripts = transcriptNote(grid);
+  if (transcripts !== undefined) lines.push(`${transcripts}.`, '');
   return `${lines.join('\n')}`;
 }

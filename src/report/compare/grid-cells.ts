@@ -1,6 +1,7 @@
 import type { GridCell, GridEval, GridResult } from '../../compare/index.js';
 import { formatCost } from '../format-cost.js';
 import { formatDuration } from '../format-duration.js';
+import { turnsNote } from '../conversation-note.js';
 import { signedPoints } from './format-numbers.js';
 
 /** An eval's chip: PASS/FAIL, else its label, else its score; ERROR when it failed to run. */
@@ -11,19 +12,43 @@ export function evalChip(name: string, e: GridEval): string {
   return e.score === undefined ? `${name} n/a` : `${name} ${Number(e.score.toFixed(2))}`;
 }
 
-/** What a cell shows after its output: chips, latency, cost. */
+/** What a cell shows after its output: a conversation's turns, chips, latency, cost. */
 export function cellFacts(cell: GridCell): string[] {
   return [
-    ...Object.entries(cell.evals).map(([name, e]) => evalChip(name, e)),
+    ...cellChips(cell),
     ...(cell.latencyMs === undefined ? [] : [formatDuration(cell.latencyMs)]),
     ...(cell.costUsd === undefined ? [] : [formatCost(cell.costUsd)]),
   ];
 }
 
-/** The output, or the row's error, on one line. */
+/** The output (a conversation's: its last assistant turn), or the row's error, on one line. */
 export function cellOutput(cell: GridCell): string {
   const text = cell.error !== undefined ? `ERROR ${cell.error}` : (cell.output ?? '');
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * What a cell keeps whole when it is cut: a conversation's `[4t stop]`, then its eval chips.
+ * (The note is a verdict of its own: how the conversation ended.)
+ */
+export function cellChips(cell: GridCell): string[] {
+  const note = cell.conversation === undefined ? [] : [turnsNote(cell.conversation.turns, cell.conversation.endedBy)];
+  return [...note, ...Object.entries(cell.evals).map(([name, e]) => evalChip(name, e))];
+}
+
+/**
+ * Where the grid's conversation rows' transcripts are: the viewer's row page, opened by
+ * `agentmark view <run> --row <n>` (the first conversation cell is the example). None without one.
+ */
+export function transcriptNote(grid: GridResult): string | undefined {
+  for (const row of grid.rows) {
+    const at = row.cells.findIndex((cell) => cell.conversation !== undefined);
+    const cell = row.cells[at];
+    if (cell?.conversation === undefined) continue;
+    const id = grid.runs[at]?.id ?? '';
+    return `Conversations show their last assistant turn; a transcript: agentmark view <run> --row <#> (e.g. agentmark view ${id} --row ${cell.conversation.row})`;
+  }
+  return undefined;
 }
 
 /** One line per head: its primary measure per eval against the base, and its gate. */

@@ -14,19 +14,32 @@ function chip(name: string, e: GridCell['evals'][string]): VNode {
   return html`<span class=${`grid-chip ${tone}`}>${name} ${text}</span>`;
 }
 
-function Cell({ cell, label }: { cell: GridCell; label: string }): VNode {
+const ENDED: Record<NonNullable<GridCell['conversation']>['endedBy'], string> = { stop: 'ended by stop', max_turns: 'ended at max_turns', error: 'ended by an error' };
+
+/**
+ * A conversation cell's turns and end, and (from the server, where every run's rows are) a link
+ * to the row page with the whole transcript; the cell's output is the last assistant turn.
+ */
+function TurnsFact({ conversation, runId, linked }: { conversation: NonNullable<GridCell['conversation']>; runId: string; linked: boolean }): VNode {
+  const text = `${conversation.turns} turns, ${ENDED[conversation.endedBy]}`;
+  return html`<div class="grid-conversation small"><span class="muted grid-turns">${text}</span>${linked ? html` · <a class="grid-transcript" href=${href.row(runId, conversation.row)}>transcript</a>` : null}</div>`;
+}
+
+function Cell({ cell, label, runId, linked }: { cell: GridCell; label: string; runId: string; linked: boolean }): VNode {
   // The label names the run above the cell when a phone stacks each row into a card.
   return html`<td class="grid-cell" data-label=${label}>
     ${cell.error !== undefined ? html`<div class="error-text">${cellText(cell.error, 400)}</div>` : html`<div class="grid-output mono">${cellText(cell.output ?? '', 400)}</div>`}
     <div class="grid-facts">${Object.entries(cell.evals).map(([name, e]) => chip(name, e))}
       ${cell.latencyMs === undefined ? null : html`<span class="muted small">${ms(cell.latencyMs)}</span>`}
       ${cell.costUsd === undefined ? null : html`<span class="muted small">${usd(cell.costUsd)}</span>`}</div>
+    ${cell.conversation === undefined ? null : html`<${TurnsFact} conversation=${cell.conversation} runId=${runId} linked=${linked} />`}
   </td>`;
 }
 
 /**
  * Three or more runs over the same rows: each head against the base (the same `compareRuns`
- * results the CLI prints), then one row per dataset row and one column per run.
+ * results the CLI prints), then one row per dataset row and one column per run. A conversation's
+ * cell is its last assistant turn, linked to its transcript.
  */
 export function GridPage({ source, ids }: { source: DataSource; ids: string[] }): VNode {
   const [grid, setGrid] = useState<GridResponse | undefined>();
@@ -55,7 +68,7 @@ export function GridPage({ source, ids }: { source: DataSource; ids: string[] })
         <tbody>${grid.rows.map((row) => html`<tr data-index=${row.index}>
           <td>${row.index}</td>
           <td class="mono small grid-input">${cellText(JSON.stringify(row.input), 200)}</td>
-          ${row.cells.map((cell, i) => html`<${Cell} cell=${cell} label=${grid.runs[i]?.label ?? ''} />`)}
+          ${row.cells.map((cell, i) => html`<${Cell} cell=${cell} label=${grid.runs[i]?.label ?? ''} runId=${grid.runs[i]?.id ?? ''} linked=${source.kind === 'server'} />`)}
         </tr>`)}</tbody>
       </table>
     </div>
