@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LONG_RUN_ROWS, tuneHeapForRun } from '../../src/cli/heap-tuning.js';
+import { HEAP_FLOOR_BYTES, LONG_RUN_ROWS, growthPercent, tuneHeapForRun } from '../../src/cli/heap-tuning.js';
 import { cliProject } from './cli-project.js';
 
 // One test: the cap is process-wide and, once on, stays on.
@@ -11,6 +11,23 @@ it('caps heap growth only for long runs, and never over a value given on the com
   expect(tuneHeapForRun(LONG_RUN_ROWS, [])).toBe(true);
   // Later runs of the same process keep it.
   expect(tuneHeapForRun(10, [])).toBe(true);
+});
+
+describe('growthPercent', () => {
+  const MiB = 1024 * 1024;
+  it('grows the heap to the 64 MB floor, by 1.5× to 5× what is live', () => {
+    expect(HEAP_FLOOR_BYTES).toBe(64 * MiB);
+    // By hand: 64 / live − 1, in percent, rounded up, held to [50, 400].
+    expect(growthPercent(16 * MiB)).toBe(300);
+    expect(growthPercent(20 * MiB)).toBe(220);
+    expect(growthPercent(32 * MiB)).toBe(100);
+    expect(growthPercent(30 * MiB)).toBe(114); // 113.33…
+    expect(growthPercent(40 * MiB)).toBe(60);
+    expect(growthPercent(48 * MiB)).toBe(50); // 33.3…: the cap
+    expect(growthPercent(500 * MiB)).toBe(50);
+    expect(growthPercent(10 * MiB)).toBe(400); // 540: V8's own most is 4×
+    expect(growthPercent(0)).toBe(400);
+  });
 });
 
 interface HeapLimit {
@@ -60,18 +77,25 @@ async function traceRun(rows: number, nodeArgs: string[] = []): Promise<HeapLimi
 }
 
 describe('the heap growth cap in a real run', { timeout: 120_000 }, () => {
-  it(`is on in a run of ${LONG_RUN_ROWS} rows: V8 applies 1.5 in place of the factor it chose`, async () => {
+  it(`is on in a run of ${LONG_RUN_ROWS} rows: V8 applies the floor's factor in place of the one it chose`, async () => {
     const limits = await traceRun(LONG_RUN_ROWS);
-    // Limits computed after the run started use 1.5 whatever V8 chose (startup GCs came before).
-    expect(limits.at(-1)?.applied).toBe('1.5');
-    expect(limits.filter((limit) => limit.applied === '1.5' && limit.dynamic !== '1.5').length).toBeGreaterThan(0);
+    // Limits computed after the run started use 1 + growthPercent/100 whatever V8 chose (startup
+    // GCs came before): between 1.5 and 5, and the heap stays far below the floor here.
+    const ours = limits.filter((limit) => limit.applied !== limit.dynamic);
+    expect(ours.length).toBeGreaterThan(0);
+    // Above the cap's 1.5 while the heap is below the floor (the old cap applied 1.5 throughout).
+    expect(ours.some((limit) => Number(limit.applied) > 1.5)).toBe(true);
+    for (const limit of limits.slice(limits.indexOf(ours[0]!))) {
+      expect(Number(limit.applied)).toBeGreaterThanOrEqual(1.5);
+      expect(Number(limit.applied)).toBeLessThanOrEqual(5);
+    }
   });
 
-  it(`is off in a run of ${LONG_RUN_ROWS - 1} rows: no limit uses 1.5 where V8 chose another factor`, async () => {
+  it(`is off in a run of ${LONG_RUN_ROWS - 1} rows: every limit uses the factor V8 chose`, async () => {
     const limits = await traceRun(LONG_RUN_ROWS - 1);
     expect(limits.length).toBeGreaterThan(3);
     // (V8 may still lower a factor itself, to 1.3 or 1.1, when it grows the heap slowly to save memory.)
-    expect(limits.filter((limit) => limit.applied === '1.5' && limit.dynamic !== '1.5')).toEqual([]);
+    expect(limits.filter((limit) => limit.applied !== limit.dynamic && limit.applied !== '1.3' && limit.applied !== '1.1')).toEqual([]);
   });
 
   it('leaves a --heap-growing-percent given to node alone', async () => {
