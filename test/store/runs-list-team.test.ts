@@ -1,37 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { PgStorage } from '../../src/store/postgres/pg-storage.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { useEmptyClones, usePostgresStore } from '../helpers/store-test.js';
 import { manifest, row } from './fixtures.js';
 import { makeLocalRun } from './store-runs.js';
 
-let server: TestPostgres;
-let made = 0;
-let url: string;
-let storage: PgStorage;
-const folders: Array<{ dir: string; cleanup: () => Promise<void> }> = [];
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server.stop());
-beforeEach(async () => {
-  made += 1;
-  url = await server.createDatabase(`list_${made}`);
-  storage = await PgStorage.connect(url, { migrate: true });
-});
-afterEach(async () => {
-  await storage.close();
-  for (const folder of folders.splice(0)) await folder.cleanup();
-});
-
-async function clone(): Promise<string> {
-  const folder = await tempProject({ 'agentmark.json': '{ "version": "2.0.0" }\n' });
-  folders.push(folder);
-  return folder.dir;
-}
-const cli = (args: string[], cwd: string, storeUrl = url) => runCli(args, { cwd, env: { AGENTMARK_STORE_URL: storeUrl }, timeoutMs: 60_000 });
+const db = usePostgresStore('list');
+const clone = useEmptyClones();
+const cli = (args: string[], cwd: string, storeUrl = db.url) => runCli(args, { cwd, env: { AGENTMARK_STORE_URL: storeUrl }, timeoutMs: 60_000 });
 
 // Ids sort by their UTC start time: D is the newest, A the oldest.
 const A = '20261130T031500Z-a';
@@ -52,8 +27,8 @@ async function fourRuns(): Promise<string> {
   await makeLocalRun(here, D, 5);
   expect((await cli(['runs', 'push', B], here)).code).toBe(0);
   expect((await cli(['runs', 'push', C], other)).code).toBe(0);
-  await storage.createRun({ ...manifest(D), status: 'running' });
-  await storage.appendRows(D, 0, [JSON.stringify(row(0))]);
+  await db.storage.createRun({ ...manifest(D), status: 'running' });
+  await db.storage.appendRows(D, 0, [JSON.stringify(row(0))]);
   return here;
 }
 
