@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEAP_FLOOR_BYTES, LONG_RUN_ROWS, growthPercent, tuneHeapForRun } from '../../src/cli/heap-tuning.js';
+import { FLOOR_MAX_ROWS, HEAP_FLOOR_BYTES, LONG_RUN_ROWS, growthPercent, heapFloorFor, tuneHeapForRun } from '../../src/cli/heap-tuning.js';
 import { cliProject } from './cli-project.js';
 
 // One test: the cap is process-wide and, once on, stays on.
@@ -27,6 +27,15 @@ describe('growthPercent', () => {
     expect(growthPercent(500 * MiB)).toBe(50);
     expect(growthPercent(10 * MiB)).toBe(400); // 540: V8's own most is 4×
     expect(growthPercent(0)).toBe(400);
+  });
+  it('has no floor from FLOOR_MAX_ROWS rows on: the 1.5× cap from the start', () => {
+    expect(FLOOR_MAX_ROWS).toBe(200_000);
+    expect(heapFloorFor(FLOOR_MAX_ROWS - 1)).toBe(HEAP_FLOOR_BYTES);
+    expect(heapFloorFor(undefined)).toBe(HEAP_FLOOR_BYTES);
+    expect(heapFloorFor(FLOOR_MAX_ROWS)).toBe(0);
+    expect(heapFloorFor(1_000_000)).toBe(0);
+    expect(growthPercent(16 * MiB, 0)).toBe(50);
+    expect(growthPercent(0, 0)).toBe(50);
   });
 });
 
