@@ -9,7 +9,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { REVIEW_PROJECT, REVIEW_RUN, reviewProject } from '../view/review-run.js';
-import { createToken, labelWith, send, startServe, type ServeProcess } from './serve-process.js';
+import { createToken, tokenSecretOf, labelWith, send, startServe, type ServeProcess } from './serve-process.js';
 
 let pg: TestPostgres;
 let project: { dir: string; cleanup: () => Promise<void> };
@@ -46,7 +46,7 @@ describe('agentmark serve and tokens with a PostgreSQL store', () => {
     const { rows } = await storage.pool.query<{ hash: string }>('SELECT hash FROM agentmark_tokens');
     await storage.close();
     expect(rows.map((r) => r.hash.startsWith('scrypt$'))).toEqual([true]);
-    expect(JSON.stringify(rows)).not.toContain(token.split('_')[2]);
+    expect(JSON.stringify(rows)).not.toContain(tokenSecretOf(token));
   });
 
   it('an unreachable database at serve: exit 2 naming host and port, never the password', async () => {

@@ -93,3 +93,13 @@ export async function createToken(cwd: string, name: string, role: string, env: 
   if (result.code !== 0) throw new Error(`tokens create failed: ${result.stderr}`);
   return result.stdout.trimEnd().split('\n').at(-1) as string;
 }
+
+/**
+ * The secret part of a token (`amk_<16 hex>_<secret>`). Not `split('_')[2]`: the base64url secret
+ * may itself contain `_` (or start with one), which once made a test compare against ''.
+ */
+export function tokenSecretOf(token: string): string {
+  const secret = token.slice('amk_'.length + 16 + 1);
+  if (secret.length !== 43) throw new Error(`not a token: ${token.length} characters`);
+  return secret;
+}

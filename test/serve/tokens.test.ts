@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { tokenSecretOf } from './serve-process.js';
 
 let project: { dir: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -22,7 +23,7 @@ describe('agentmark tokens (no database store: .agentmark/tokens.json)', () => {
     expect(token).toMatch(/^amk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     expect(lines[2]).toBe('');
     const stored = await readFile(join(project.dir, '.agentmark', 'tokens.json'), 'utf8');
-    expect(stored).not.toContain(token.split('_')[2]);
+    expect(stored).not.toContain(tokenSecretOf(token));
     const { tokens } = JSON.parse(stored) as { tokens: Array<{ id: string; name: string; role: string; hash: string }> };
     expect(tokens.map(({ id, name, role }) => ({ id, name, role }))).toEqual([{ id: token.split('_')[1], name: 'ci-main', role: 'viewer' }]);
     // scrypt$<16-byte salt>$<32-byte key>, base64url.
