@@ -38,8 +38,13 @@ const binShim = {
   },
 };
 
+// CommonJS, not ES modules: node's ES module loader resolves, translates and links each chunk
+// asynchronously (~85 chunks before a run's first request), and only CommonJS can use a V8 code
+// cache on Node 20 (scripts/compile-cache.cjs). Measured on a one-row run: CPU 0.81× the same
+// bundle as ES modules. `import.meta.url` becomes the file's URL, and external packages are still
+// loaded with `import()` (chokidar is an ES module) or `require` (jiti, pg), as before.
 const cli = {
-  input: { agentmark: 'dist/cli/bin.js' },
+  input: { cli: 'dist/cli/bin.js' },
   platform: 'node',
   external: ['jiti', 'chokidar', 'pg', 'pg-copy-streams', /^node:/],
   logLevel: 'warn',
@@ -49,14 +54,17 @@ const cli = {
     if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
     handler(level, log);
   },
-  output: { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  output: { dir: 'dist/bundle', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
 };
+
+/** The worker bundles stay ES modules, as before: each thread loads its own bundle, off the start-up path. */
+const workerOutput = { dir: 'dist/bundle', format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' };
 
 // The worker thread that runs user scorers (src/scoring/workers/) is bundled on its own, next to
 // the CLI, so workers start from one file too and the CLI's chunks stay as they were.
-const scorerWorker = { ...cli, plugins: [], input: { 'scorer-worker': 'dist/scoring/workers/scorer-worker.js' } };
+const scorerWorker = { ...cli, plugins: [], input: { 'scorer-worker': 'dist/scoring/workers/scorer-worker.js' }, output: workerOutput };
 
 // The worker thread that sends a long run's model requests (src/model/http/), bundled the same way.
-const httpWorker = { ...cli, plugins: [], input: { 'http-worker': 'dist/model/http/http-worker.js' } };
+const httpWorker = { ...cli, plugins: [], input: { 'http-worker': 'dist/model/http/http-worker.js' }, output: workerOutput };
 
 export default [cli, scorerWorker, httpWorker];

@@ -115,7 +115,7 @@ async function useModel(project: BenchProject, model: string, bin: string): Prom
   json.builtInModels = [...new Set([...(json.builtInModels ?? []), model])];
   await writeFile(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
   if (!model.startsWith('anthropic/')) return;
-  // dist/bundle/agentmark.js → the repository, whose devDependencies hold @ai-sdk/anthropic.
+  // dist/bundle/agentmark.cjs → the repository, whose devDependencies hold @ai-sdk/anthropic.
   const installed = resolve(dirname(bin), '..', '..', 'node_modules', '@ai-sdk', 'anthropic');
   const link = join(project.dir, 'node_modules', '@ai-sdk', 'anthropic');
   await mkdir(dirname(link), { recursive: true });

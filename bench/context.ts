@@ -2,7 +2,7 @@
 import type { BenchServer } from './server.js';
 
 export interface BenchContext {
-  /** The package's bin, `dist/bundle/agentmark.cjs` (it loads the CLI bundle `agentmark.js`). */
+  /** The package's bin, `dist/bundle/agentmark.cjs` (it loads the CLI bundle `cli.cjs`). */
   bin: string;
   server: BenchServer;
   /** Median wall time of `node -e 0`, measured in this bench run (set by the start-up scenario). */

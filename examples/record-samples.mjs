@@ -171,7 +171,7 @@ try {
   // spawn, not spawnSync: this process's server must keep answering while the CLI runs.
   const child = spawn(
     process.execPath,
-    ['dist/bundle/agentmark.js', 'run-experiment', 'prompts', '--no-cache', '--quiet', '--format', 'jsonl', '--output', '/dev/null', '--concurrency', '1'],
+    ['dist/bundle/agentmark.cjs', 'run-experiment', 'prompts', '--no-cache', '--quiet', '--format', 'jsonl', '--output', '/dev/null', '--concurrency', '1'],
     { cwd: root, stdio: 'inherit', env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sample' } },
   );
   code = await new Promise((r) => child.on('close', r));

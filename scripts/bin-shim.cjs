@@ -3,7 +3,8 @@
 // version and the help text in place of the two placeholders below). `--version` and `--help`
 // are answered here without loading anything: as CommonJS with no imports they cost node's own
 // start-up (+~1 ms; an ES module entry costs ~6 ms more for the ES module loader, and the CLI
-// bundle's static imports more again). Every other command loads the CLI, ./agentmark.js.
+// bundle's static imports more again). Every other command loads the CLI, ./cli.cjs (CommonJS
+// chunks, see rolldown.config.mjs).
 'use strict';
 
 const VERSION = __AGENTMARK_VERSION__;
@@ -17,7 +18,7 @@ else {
   holdEarlyStops();
   // As src/startup-trace.ts prints the CLI's phases: from here on a stop signal is held.
   if (process.env.AGENTMARK_TRACE_STARTUP === '1') process.stderr.write(`startup ${performance.now().toFixed(1)} ms bin started\n`);
-  import('./agentmark.js');
+  require('./cli.cjs');
 }
 
 /**

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = join(ROOT, 'docs');
-const BIN = join(ROOT, 'dist', 'bundle', 'agentmark.js');
+const BIN = join(ROOT, 'dist', 'bundle', 'agentmark.cjs');
 
 const project = await mkdtemp(join(tmpdir(), 'agentmark-screenshots-'));
 let browser;

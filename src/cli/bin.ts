@@ -55,14 +55,18 @@ const stdout = guardedStream(process.stdout, (error) => {
 }, { fallbackColumns: envColumns(process.env) ?? PIPED_COLUMNS, color: colorSupported(process.stdout.isTTY, process.env) });
 const stderr = guardedStream(process.stderr, undefined, { color: colorSupported(process.stderr.isTTY, process.env) });
 
-const returned = await main(argv, {
+// Not a top-level await: the bundle is CommonJS (rolldown.config.mjs). main() prints its own
+// errors, so this promise only rejects on a bug, which catchStrayErrors reports (as it did the
+// rejected top-level await).
+void main(argv, {
   stdout,
   stderr,
   cwd: process.cwd(),
   env: process.env,
   signal: controller.signal,
   stdin: process.stdin,
+}).then((returned) => {
+  const code = stray.unclaimed && returned === ExitCode.ok ? ExitCode.inputError : returned;
+  finished = code;
+  exitWhenDone(code, stderr);
 });
-const code = stray.unclaimed && returned === ExitCode.ok ? ExitCode.inputError : returned;
-finished = code;
-exitWhenDone(code, stderr);
