@@ -18,6 +18,8 @@ else {
   holdEarlyStops();
   // As src/startup-trace.ts prints the CLI's phases: from here on a stop signal is held.
   if (process.env.AGENTMARK_TRACE_STARTUP === '1') process.stderr.write(`startup ${performance.now().toFixed(1)} ms bin started\n`);
+  // A V8 code cache for the CLI's chunks: they are compiled once, not on every command.
+  require('./compile-cache.cjs').enableCompileCache(__dirname);
   require('./cli.cjs');
 }
 
