@@ -198,6 +198,24 @@ describe('the HTTP worker thread', () => {
     expect(await (await nodeFetch(url)).text()).toBe('back');
   });
 
+  it('outlives its last run while idle, and a run that starts then reuses it, its connection too', async () => {
+    const ports: Array<number | undefined> = [];
+    handler = (req, _body, res) => {
+      ports.push(req.socket.remotePort);
+      res.end('ok');
+    };
+    const first = useHttpThread();
+    expect(await (await nodeFetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok');
+    first();
+    expect(sendingFromThread()).toBe(false);
+    const second = useHttpThread();
+    expect(sendingFromThread()).toBe(true);
+    expect(await (await nodeFetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok');
+    second();
+    expect(ports).toHaveLength(2);
+    expect(ports[1]).toBe(ports[0]);
+  });
+
   it('is shared by runs at the same time and stops when the last one is done with it', async () => {
     handler = (_req, _body, res) => res.end('ok');
     const first = useHttpThread();

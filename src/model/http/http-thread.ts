@@ -59,6 +59,11 @@ export class HttpThread {
     return !this.#dead;
   }
 
+  /** Nothing in flight or queued. */
+  get idle(): boolean {
+    return this.#pending.size === 0 && this.#queued.length === 0;
+  }
+
   /**
    * Queues the request; it is posted with the rest of this turn's. Returns the exchange's
    * `cancel`, which abandons it (`done` is then never called).
