@@ -2,7 +2,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Co
 import { ATTR_GEN_AI_PROMPT_NAME } from '@opentelemetry/semantic-conventions/incubating';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
-import type { ServerOf } from './gen-ai.js';
+import { chatRequestAttributes, type ServerOf } from './gen-ai.js';
 import type { RenderMessages } from './messages.js';
 import type { TraceLayout } from './settings.js';
 import { emitRowSpans, type RowSpanContext } from './row-spans.js';
@@ -51,6 +51,7 @@ export class RunTrace {
       renderMessages: options.renderMessages,
       shared: { ...experimentContext(manifest), ...session },
       fallbackEnd: start,
+      chatRequest: chatRequestAttributes(manifest.model, manifest.settings, options.serverOf),
     };
   }
 

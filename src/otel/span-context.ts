@@ -22,4 +22,6 @@ export interface RowSpanContext {
   shared: Attributes;
   /** Where a row without a stored end time ends (runs stored before rows had one): the run's start. */
   fallbackEnd: number;
+  /** `chatRequestAttributes` of the run's model and settings, made once (every row's chat span starts with them). */
+  chatRequest?: Attributes | undefined;
 }
