@@ -1,4 +1,4 @@
-import { SpanKind, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Context } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
