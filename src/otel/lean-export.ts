@@ -15,6 +15,11 @@ const DELAY_MS = 500;
 const CONCURRENCY = 4;
 /** Statuses OTLP/HTTP says to retry (with backoff, within the request's deadline). */
 const RETRYABLE = new Set([429, 502, 503, 504]);
+/**
+ * Network errors retried as OpenTelemetry's HTTP exporter retries them: a keep-alive socket the
+ * collector closed while idle (ECONNRESET, EPIPE on reuse) would otherwise lose a whole batch.
+ */
+const RETRYABLE_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 interface Batch {
   body: Buffer;
@@ -48,7 +53,7 @@ export async function createLeanExport(settings: OtelSettings, version: string):
     report.lastError = redactHeaders(message, settings.headers);
   };
 
-  const post = (body: Buffer): Promise<{ status: number; retryAfterMs?: number } | { error: string }> =>
+  const post = (body: Buffer): Promise<{ status: number; retryAfterMs?: number } | { error: string; retryable: boolean }> =>
     new Promise((resolve) => {
       const request = http.request(
         url,
@@ -64,12 +69,12 @@ export async function createLeanExport(settings: OtelSettings, version: string):
             const retryAfter = Number(response.headers['retry-after']);
             resolve({ status: response.statusCode ?? 0, ...(Number.isFinite(retryAfter) ? { retryAfterMs: retryAfter * 1000 } : {}) });
           });
-          response.on('error', (error: Error) => (clearTimeout(deadline), resolve({ error: error.message })));
+          response.on('error', (error: Error) => (clearTimeout(deadline), resolve({ error: error.message, retryable: false })));
         },
       );
       const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${settings.timeoutMs / 1000} s`)), settings.timeoutMs);
       deadline.unref();
-      request.on('error', (error: Error) => (clearTimeout(deadline), resolve({ error: error.message })));
+      request.on('error', (error: NodeJS.ErrnoException) => (clearTimeout(deadline), resolve({ error: error.message, retryable: RETRYABLE_NETWORK.has(error.code ?? '') })));
       request.end(body);
     });
 
@@ -77,14 +82,14 @@ export async function createLeanExport(settings: OtelSettings, version: string):
     const giveUpAt = Date.now() + settings.timeoutMs;
     for (let attempt = 0; ; attempt += 1) {
       const answer = await post(batch.body);
-      if ('error' in answer) return fail(answer.error);
-      if (answer.status >= 200 && answer.status < 300) {
+      if ('status' in answer && answer.status >= 200 && answer.status < 300) {
         report.exported += batch.spans;
         return;
       }
       // Exponential backoff with jitter, as the OTLP exporters do, but never past the deadline.
-      const backoff = answer.retryAfterMs ?? Math.random() * 1000 * 1.5 ** attempt;
-      if (!RETRYABLE.has(answer.status) || attempt >= 4 || Date.now() + backoff >= giveUpAt) return fail(`the collector answered HTTP ${answer.status}`);
+      const backoff = ('retryAfterMs' in answer ? answer.retryAfterMs : undefined) ?? Math.random() * 1000 * 1.5 ** attempt;
+      const retryable = 'error' in answer ? answer.retryable : RETRYABLE.has(answer.status);
+      if (!retryable || attempt >= 4 || Date.now() + backoff >= giveUpAt) return fail('error' in answer ? answer.error : `the collector answered HTTP ${answer.status}`);
       // Not unref'd: the run's end waits on it (bounded by the deadline), and an idle loop would end the process.
       await new Promise<void>((resolve) => setTimeout(resolve, backoff));
     }
