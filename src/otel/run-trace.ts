@@ -1,15 +1,16 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import type { SpanStarter } from './lean-span.js';
 import { ATTR_GEN_AI_PROMPT_NAME } from '@opentelemetry/semantic-conventions/incubating';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 import type { RunManifest } from '../store/types.js';
-import type { ServerOf } from './gen-ai.js';
+import { chatRequestAttributes, type ServerOf } from './gen-ai.js';
 import type { RenderMessages } from './messages.js';
 import type { TraceLayout } from './settings.js';
 import { emitRowSpans, type RowSpanContext } from './row-spans.js';
 
 /** What a run's trace needs beyond its manifest. */
 export interface RunTraceOptions {
-  tracer: Tracer;
+  tracer: SpanStarter;
   serverOf: ServerOf;
   content: boolean;
   /** With content: renders a row's messages (from the prompt the run stored). */
@@ -51,6 +52,7 @@ export class RunTrace {
       renderMessages: options.renderMessages,
       shared: { ...experimentContext(manifest), ...session },
       fallbackEnd: start,
+      chatRequest: chatRequestAttributes(manifest.model, manifest.settings, options.serverOf),
     };
   }
 
