@@ -1,16 +1,31 @@
 /**
  * The README's benchmark table, made from a full run's record:
- * `node .bench-dist/readme-table.js [results.json] [--write]` prints the table (every figure
- * that has a target, or a scenario's first figure when none has, with its median, range, ideal, ratio, target and whether it
- * passed) and, with --write, puts it between README.md's `<!-- bench:start -->` and
- * `<!-- bench:end -->` markers. Written by hand from figures, the table drifted from them.
+ * `node .bench-dist/readme-table.js [results.json] [--with partial.json] [--write]` prints the
+ * table (every figure that has a target, or a scenario's first figure when none has, with its
+ * median, range, ideal, ratio, target and whether it passed) and, with --write, puts it between
+ * README.md's `<!-- bench:start -->` and `<!-- bench:end -->` markers. Written by hand from
+ * figures, the table drifted from them. `--with` takes the scenarios a partial run
+ * (`--only`, bench/results/latest-partial.json) measured in place of the full run's, each
+ * marked with the partial run's date, so a scenario measured again later shows its figures
+ * without a new full run.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { formatValue as value, type BenchResults } from './report.js';
 
+/** The full run with `partial`'s scenarios in place of its own (and after them, any it lacks), marked with their run's date. */
+export function withPartial(full: BenchResults, partial: BenchResults): BenchResults {
+  const when = `${partial.date.slice(0, 16).replace('T', ' ')} UTC`;
+  const marked = new Map(partial.scenarios.map((scenario) => [scenario.id, { ...scenario, title: `${scenario.title} †` }]));
+  const scenarios = full.scenarios.map((scenario) => marked.get(scenario.id) ?? scenario);
+  for (const [id, scenario] of marked) if (!full.scenarios.some((each) => each.id === id)) scenarios.push(scenario);
+  return { ...full, scenarios, partial: { date: when, ids: [...marked.keys()] } } as BenchResults;
+}
+
 export function readmeTable(results: BenchResults): string {
+  const partial = (results as BenchResults & { partial?: { date: string; ids: string[] } }).partial;
   const lines = [
     `Full run that finished ${results.date.slice(0, 16).replace('T', ' ')} UTC: ${results.machine.cores} cores, Node ${results.machine.node}; medians of each scenario's runs.`,
+    ...(partial === undefined ? [] : [`† measured again in a partial run (\`--only ${partial.ids.join(',')}\`) that finished ${partial.date}, in place of the full run's figures.`]),
     '',
     '| scenario | figure | median (range) | ideal | ratio | target | |',
     '|---|---|---|---|---|---|---|',
@@ -49,8 +64,15 @@ export function readmeTable(results: BenchResults): string {
 }
 
 const args = process.argv.slice(2);
-const path = args.find((arg) => !arg.startsWith('--')) ?? 'bench/results/latest.json';
-const table = readmeTable(JSON.parse(readFileSync(path, 'utf8')) as BenchResults);
+const withAt = args.indexOf('--with');
+const partialPath = withAt === -1 ? undefined : args[withAt + 1];
+if (withAt !== -1 && (partialPath === undefined || partialPath.startsWith('--'))) {
+  process.stderr.write('readme-table: --with takes the partial run\'s results file, e.g. bench/results/latest-partial.json\n');
+  process.exit(2);
+}
+const path = args.find((arg, i) => !arg.startsWith('--') && i !== withAt + 1) ?? 'bench/results/latest.json';
+const full = JSON.parse(readFileSync(path, 'utf8')) as BenchResults;
+const table = readmeTable(partialPath === undefined ? full : withPartial(full, JSON.parse(readFileSync(partialPath, 'utf8')) as BenchResults));
 if (args.includes('--write')) {
   const readme = readFileSync('README.md', 'utf8');
   const start = readme.indexOf('<!-- bench:start -->');
