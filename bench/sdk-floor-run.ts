@@ -55,7 +55,7 @@ export interface FloorSamples {
   cliCpu: (number | undefined)[];
 }
 
-const FLOOR_TEXT = "the AI SDK's floor (sdk-floor.mjs)";
+const FLOOR_TEXT = "the AI SDK's floor, sdk-floor.mjs";
 
 /**
  * The rows: "wall vs the AI SDK's floor" (the CLI's wall against the floor's median, held to
@@ -83,7 +83,7 @@ export function floorMetrics(samples: FloorSamples, ratio: number): { metrics: M
   if (cliCpu.length > 0 && samples.floorCpu.length > 0) {
     metrics.push(metric("CPU vs the AI SDK's floor", 'ms', cliCpu, {
         ideal: median(samples.floorCpu),
-        idealText: "the floor's CPU (user + sys)",
+        idealText: "the floor's CPU, user + sys",
         // A figure (no verdict) shown beside the wall's: a loaded machine disturbs it less.
         target: { source: 'issue 38', text: 'figure; the wall row is the target' },
       }));
