@@ -9,15 +9,41 @@ import { VIEW_INDEX_DIR, VIEW_INDEX_META, VIEW_INDEX_VERSION, columnFiles, type 
  * Rows held before the columns are written out. The columns are read only once `finish` has
  * written the meta file, so they need not reach the disk with each turn's rows (a run's results
  * file does): written every turn, ten small writes per turn were most of the index's cost on a
- * fast run. Held, a row costs ~680 bytes of strings until the next write: 1,024 rows keep that
- * under 1 MB.
+ * fast run.
  */
-const FLUSH_EVERY = 1024;
+export const FLUSH_EVERY = 1024;
+
+/** A numeric column's held value that is written as `null` (a missing or non-finite number). */
+const NULL = Number.NaN;
 
 interface Column {
   name: string;
   fd: number;
+  /** Text to write before the held values: a column opened late has `null`s for the rows before. */
   text: string;
+}
+
+/**
+ * The rows held until the next flush, as numbers: each column's values in a Float64Array, each
+ * verdict as its character code, a label only when there is one. Held as text instead (a string
+ * appended to each column per row), a row left ~680 bytes of strings that lived for up to 1,024
+ * rows: long enough to be copied by the young generation's collections and then promoted, which
+ * on a fast run made them a large part of what the main thread promoted a row (10,000 rows,
+ * V8's sampling heap profiler with objects collected by scavenges left out: ~500 bytes a row).
+ */
+class HeldRows {
+  /** starts, lengths, index, repeat, flags, latency, cost, then each eval's score. */
+  readonly numbers: Float64Array[];
+  /** Each row's verdict characters, `evals` a row. */
+  readonly verdicts: Uint8Array;
+  /** Each eval's labels as JSON, by held row; undefined for a row without one. */
+  readonly labels: Array<Array<string | undefined>>;
+
+  constructor(readonly evals: number) {
+    this.numbers = Array.from({ length: 7 + evals }, () => new Float64Array(FLUSH_EVERY));
+    this.verdicts = new Uint8Array(FLUSH_EVERY * Math.max(1, evals));
+    this.labels = Array.from({ length: evals }, () => new Array<string | undefined>(FLUSH_EVERY));
+  }
 }
 
 /**
@@ -34,6 +60,7 @@ export class ViewIndexWriter {
   #labelled: boolean[] = [];
   #rows = 0;
   #held = 0;
+  #rowsHeld: HeldRows | undefined;
   #broken = false;
 
   /** Removes a previous index of the run folder: it described another writing of the file. */
@@ -64,27 +91,29 @@ export class ViewIndexWriter {
     const names = this.#evalNames;
     // A row with an eval the first row did not have: the columns could not show it.
     for (const name in evals) if (!names.includes(name)) throw new Error(`eval ${name} not in the index`);
-    const [starts, lengths, index, repeat, flags, latency, cost, verdicts] = columns as [Column, Column, Column, Column, Column, Column, Column, Column];
+    const held = (this.#rowsHeld ??= new HeldRows(names.length));
+    const at = this.#held;
+    const numbers = held.numbers;
     let failed = row.error !== undefined;
-    let chars = '';
-    names.forEach((name, k) => {
-      const result = evals[name];
+    for (let k = 0; k < names.length; k += 1) {
+      const result = evals[names[k] as string];
       const verdict = verdictOf(result);
       if (verdict === 'F' || verdict === 'E') failed = true;
-      chars += verdict;
-      (columns[8 + k] as Column).text += `${json(result?.score)},`;
+      held.verdicts[at * names.length + k] = verdict.charCodeAt(0);
+      (numbers[7 + k] as Float64Array)[at] = finite(result?.score);
       const label = result?.label;
-      if (label !== undefined && label !== null) this.#labelled[k] = true;
-      (columns[8 + names.length + k] as Column).text += label === undefined || label === null ? 'null,' : `${JSON.stringify(label)},`;
-    });
-    starts.text += `${start},`;
-    lengths.text += `${length},`;
-    index.text += `${row.index},`;
-    repeat.text += `${row.repeat},`;
-    flags.text += `${(row.error === undefined ? 0 : ROW_ERRORED) | (failed ? ROW_FAILED : 0) | (row.cached ? ROW_CACHED : 0)},`;
-    latency.text += `${json(row.latencyMs)},`;
-    cost.text += `${json(row.costUsd)},`;
-    verdicts.text += chars;
+      if (label !== undefined && label !== null) {
+        this.#labelled[k] = true;
+        (held.labels[k] as Array<string | undefined>)[at] = JSON.stringify(label);
+      }
+    }
+    (numbers[0] as Float64Array)[at] = start;
+    (numbers[1] as Float64Array)[at] = length;
+    (numbers[2] as Float64Array)[at] = row.index;
+    (numbers[3] as Float64Array)[at] = row.repeat;
+    (numbers[4] as Float64Array)[at] = (row.error === undefined ? 0 : ROW_ERRORED) | (failed ? ROW_FAILED : 0) | (row.cached ? ROW_CACHED : 0);
+    (numbers[5] as Float64Array)[at] = finite(row.latencyMs);
+    (numbers[6] as Float64Array)[at] = finite(row.costUsd);
     this.#rows += 1;
   }
 
@@ -97,28 +126,36 @@ export class ViewIndexWriter {
 
   /** Evals for columns that had none: the rows before have no verdict, score or label for them. */
   #addEvals(columns: Column[], evalNames: string[]): void {
+    // The rows held so far go out first, with no eval columns, as they were added.
+    this.flush();
     const before = this.#rows;
     this.#evalNames = evalNames;
     this.#labelled = evalNames.map(() => false);
+    this.#rowsHeld = undefined;
     for (const name of columnFiles(evalNames.length).slice(columns.length)) {
       columns.push({ name, fd: openSync(join(this.#dir, name), 'w'), text: 'null,'.repeat(before) });
     }
     // No verdict character was written yet (none per row): the earlier rows' go first.
-    (columns[7] as Column).text = '-'.repeat(before * evalNames.length) + (columns[7] as Column).text;
+    (columns[7] as Column).text = '-'.repeat(before * evalNames.length);
   }
 
   /** Writes the rows added so far to the column files. */
   flush(): void {
+    const count = this.#held;
     this.#held = 0;
     if (this.#broken || this.#columns === undefined) return;
     try {
-      for (const column of this.#columns) {
-        if (column.text === '') continue;
-        const bytes = Buffer.from(column.text, 'utf8');
+      const held = this.#rowsHeld;
+      const evals = this.#evalNames.length;
+      this.#columns.forEach((column, c) => {
+        const text = column.text + (held === undefined || count === 0 ? '' : heldText(held, c, count, evals));
         column.text = '';
+        if (text === '') return;
+        const bytes = Buffer.from(text, 'utf8');
         let offset = 0;
         while (offset < bytes.length) offset += writeSync(column.fd, bytes, offset, bytes.length - offset);
-      }
+      });
+      if (held !== undefined) for (const labels of held.labels) labels.fill(undefined, 0, count);
     } catch {
       this.#fail();
     }
@@ -173,9 +210,30 @@ export class ViewIndexWriter {
   }
 }
 
-/** A number as JSON writes it (a missing or non-finite one is null), without JSON.stringify's cost. */
-function json(value: number | null | undefined): string {
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : 'null';
+/** The number to hold: `NULL` for a missing or non-finite one (JSON writes those as null). */
+function finite(value: number | null | undefined): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : NULL;
+}
+
+/**
+ * Column `c`'s text for the first `count` held rows, as the columns have always been written:
+ * each value as JSON (`String(n)`, or `null`) followed by a comma; the verdicts as characters.
+ */
+function heldText(held: HeldRows, c: number, count: number, evals: number): string {
+  if (c === 7) return Buffer.from(held.verdicts.buffer, held.verdicts.byteOffset, count * evals).toString('latin1');
+  if (c < 8 + evals) {
+    const values = held.numbers[c < 7 ? c : c - 1] as Float64Array;
+    let text = '';
+    for (let i = 0; i < count; i += 1) {
+      const value = values[i] as number;
+      text += Number.isNaN(value) ? 'null,' : `${value},`;
+    }
+    return text;
+  }
+  const labels = held.labels[c - 8 - evals] as Array<string | undefined>;
+  let text = '';
+  for (let i = 0; i < count; i += 1) text += `${labels[i] ?? 'null'},`;
+  return text;
 }
 
 /** Removes a run folder's view index, if it has one. */

@@ -4,6 +4,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { LOCK_FILE, readViewIndex, RunStore } from '../../src/store/index.js';
+import { FLUSH_EVERY } from '../../src/store/view-index-writer.js';
 import { RunIndex } from '../../src/view/run-index.js';
 import { manifest, onTempDir, row } from './fixtures.js';
 
@@ -80,4 +81,48 @@ test('rows that errored before any eval ran come first: the index still has the 
   await scan.refresh();
   expect(stored?.columns).toMatchObject({ verdicts: '-PF', scores: [[null, 1, 0]], labels: [[null, null, 'off']] });
   expect(stored?.columns).toEqual(scan.columns);
+});
+
+test('rows held past a flush, evals that begin after one, labels, null scores and non-finite figures: the columns say what the results file says', async () => {
+  const handle = await new RunStore(root).create(manifest('20261130-031500-ab12cd'));
+  // More errored rows than one flush holds come first (no evals yet), then 2.5 flushes of scored rows.
+  const errored = FLUSH_EVERY + 3;
+  for (let i = 0; i < errored; i++) handle.append(row(i, 0, { error: 'model failed', evals: {}, latencyMs: Number.NaN, costUsd: Number.POSITIVE_INFINITY }));
+  await handle.written();
+  const scored = Math.floor(FLUSH_EVERY * 2.5);
+  for (let i = errored; i < errored + scored; i++) {
+    const passed = i % 3 !== 0;
+    handle.append(
+      row(i, i % 2, {
+        evals: {
+          exact: i % 7 === 0 ? { error: 'scorer threw' } : { score: passed ? 1 : 0, passed, normalized: passed ? 1 : 0 },
+          tone: i % 5 === 0 ? { skipped: true } : { score: i % 4 === 0 ? Number.NaN : i / 1000, normalized: 0.5, ...(i % 2 === 0 ? { label: `warm "${i}"` } : {}) },
+        },
+        cached: i % 11 === 0,
+        costUsd: i * 1e-7,
+        latencyMs: -0,
+      }),
+    );
+    if (i % 500 === 0) await handle.written();
+  }
+  await handle.close();
+  const results = join(handle.dir, 'results.jsonl');
+  const integrity = handle.integrity();
+  const stored = await readViewIndex(handle.dir, { resultsPath: results, evalNames: ['exact', 'tone'], ...(integrity ? { integrity } : {}) });
+  const scan = new RunIndex(results, ['exact', 'tone']);
+  await scan.refresh();
+  expect(stored?.columns.index.length).toBe(errored + scored);
+  expect(stored?.columns).toEqual(scan.columns);
+  expect(stored?.starts).toEqual(scan.starts);
+  expect(stored?.lengths).toEqual(scan.lengths);
+  // The files' text, as the format says (view-index-format.ts): JSON values each ended by a comma.
+  const text = async (name: string): Promise<string> => readFile(join(handle.dir, 'view-index', name), 'utf8');
+  const first = errored;
+  expect((await text('verdicts')).slice(0, 2 * errored)).toBe('-'.repeat(2 * errored));
+  // Rows 1027–1030 (FLUSH_EVERY is 1,024): passed, passed, the scorer threw; tone has no verdict, then skipped.
+  expect((await text('verdicts')).slice(2 * first, 2 * first + 8)).toBe('P-P-E-PS');
+  expect((await text('latency')).slice(0, 10)).toBe('null,null,');
+  expect((await text('cost')).split(',').slice(errored, errored + 2)).toEqual([String(first * 1e-7), String((first + 1) * 1e-7)]);
+  expect((await text('label-1')).split(',').slice(errored - 1, errored + 2)).toEqual(['null', 'null', JSON.stringify(`warm "${first + 1}"`)]);
+  expect((await text('score-1')).split(',').slice(0, 1)).toEqual(['null']);
 });
