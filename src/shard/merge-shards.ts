@@ -73,7 +73,7 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     // The merged run records what it holds, like any run (see RunManifest.integrity), hashed a
     // chunk at a time as it is written.
     const hash = new ResultsHash();
-    const results = new ChunkedWriter(handle.resultsPath, hash);
+    const results = await ChunkedWriter.open(handle.resultsPath, hash);
     // And, like any run, the viewer's index of its rows (written after the handle's, which has none).
     const index = new ViewIndexWriter(handle.dir);
     let bytes = 0;
@@ -81,18 +81,24 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
       await mergeRowsInOrder(checked.shards, counts, (row, line, from, length) => {
         // The stored line when it is the runner's own JSON of the row (a shard written by a run
         // always is; checked by its integrity record): copied as it is, never written again.
+        let writing: Promise<void> | undefined;
         let written = length;
-        if (runnerShaped(line, from, length)) results.write(line, from, length);
-        else written = results.writeText(`${JSON.stringify(row)}\n`);
+        if (runnerShaped(line, from, length)) writing = results.write(line, from, length);
+        else {
+          const text = Buffer.from(`${JSON.stringify(row)}\n`, 'utf8');
+          written = text.length;
+          writing = results.write(text, 0, written);
+        }
         index.add(row, bytes, written);
         bytes += written;
         accumulator.add(row);
+        return writing;
       });
     } catch (error) {
       index.abandon();
       throw error;
     } finally {
-      results.close();
+      await results.close();
     }
     index.finish({ bytes, ...hash.value() });
     const summary = accumulator.finish({

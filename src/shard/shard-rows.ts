@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { RowResult } from '../experiment/types.js';
 import { RunStoreError, type StoredRun } from '../store/index.js';
 
@@ -9,8 +9,8 @@ const WINDOW = 1 << 20;
  * One shard's rows in dataset order (index, then repeat), a row at a time, each as the bytes of
  * its stored line: what the merge copies and parses once. `index`, `repeat` and the line
  * (`bytes[from, from + length)`, with its `\n`) describe the current row until `advance`.
- * `advance` gives a promise only when it has to read (a new window of the file): per row it is a
- * plain call, so a million rows cost no promise each.
+ * `advance` gives a promise only when it has to wait (a run's rows given as objects): per row of
+ * a results file it is a plain call, so a million rows cost no promise each.
  */
 export interface ShardRows {
   done: boolean;
@@ -32,7 +32,7 @@ export async function shardRows(run: StoredRun): Promise<ShardRows> {
   if (run.checkedResults) {
     const { path, offsets } = await run.checkedResults();
     const { order, data } = offsets.ordered();
-    return new FileRows(path, await open(path, 'r'), order, data);
+    return new FileRows(path, openSync(path, 'r'), order, data);
   }
   return new WrittenRows(run);
 }
@@ -47,7 +47,7 @@ class FileRows implements ShardRows {
   length = 0;
   start = 0;
   readonly path: string;
-  readonly #file: FileHandle;
+  #fd: number | undefined;
   readonly #order: Uint32Array;
   readonly #data: Float64Array;
   #next = 0;
@@ -55,9 +55,9 @@ class FileRows implements ShardRows {
   #windowStart = 0;
   #windowLength = 0;
 
-  constructor(path: string, file: FileHandle, order: Uint32Array, data: Float64Array) {
+  constructor(path: string, fd: number, order: Uint32Array, data: Float64Array) {
     this.path = path;
-    this.#file = file;
+    this.#fd = fd;
     this.#order = order;
     this.#data = data;
   }
@@ -77,13 +77,18 @@ class FileRows implements ShardRows {
       this.from = start - this.#windowStart;
       return undefined;
     }
-    return this.#read(start, length);
+    this.#read(start, length);
+    return undefined;
   }
 
-  async #read(start: number, length: number): Promise<void> {
+  /**
+   * A read of the page cache the scan just filled, made in this thread: through the thread
+   * pool, the wait for a pool thread on a busy machine was a tenth of the merge's wall.
+   */
+  #read(start: number, length: number): void {
     // The bytes of the last window are copied out before the next row is asked for: reused.
     if (length > this.bytes.length) this.bytes = Buffer.allocUnsafe(length);
-    const { bytesRead } = await this.#file.read(this.bytes, 0, this.bytes.length, start);
+    const bytesRead = readSync(this.#fd as number, this.bytes, 0, this.bytes.length, start);
     this.#windowStart = start;
     this.#windowLength = bytesRead;
     this.from = 0;
@@ -93,8 +98,9 @@ class FileRows implements ShardRows {
     }
   }
 
-  close(): Promise<void> {
-    return this.#file.close();
+  async close(): Promise<void> {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
   }
 }
 
