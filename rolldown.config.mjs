@@ -80,4 +80,7 @@ const scorerWorker = { ...cli, plugins: [], input: { 'scorer-worker': 'dist/scor
 // The worker thread that sends a long run's model requests (src/model/http/), bundled the same way.
 const httpWorker = { ...cli, plugins: [], input: { 'http-worker': 'dist/model/http/http-worker.js' }, output: workerOutput };
 
-export default [cli, scorerWorker, httpWorker];
+// The worker thread that checks a merge's shards hold only their own rows (src/shard/misplaced-check.ts).
+const misplacedWorker = { ...cli, plugins: [], input: { 'misplaced-worker': 'dist/shard/misplaced-worker.js' } };
+
+export default [cli, scorerWorker, httpWorker, misplacedWorker];

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureNode } from './measure.js';
-import { metric, type Metric, type ScenarioResult } from './report.js';
+import { median, metric, type Metric, type ScenarioResult } from './report.js';
 import type { BenchContext } from './context.js';
 import { resultRow, ResultsWriter, writeManifest, writeProjectFile } from './generated-runs.js';
 
@@ -80,29 +80,55 @@ function mergeScenarioOf(size: MergeSize) {
       const { root, folders } = await createShardsProject(size.rows, size.shards);
       const wall: number[] = [];
       const rss: number[] = [];
+      const cpu: number[] = [];
       const notes: string[] = [];
+      // With BENCH_OTHER_BIN (another build's bin, e.g. main's), each run is paired with one of it
+      // on the same shards, in alternating order: on a loaded machine only the paired ratio counts.
+      const other = process.env.BENCH_OTHER_BIN;
+      const otherWall: number[] = [];
+      const otherCpu: number[] = [];
+      const ratios: number[] = [];
+      const once = async (bin: string, out: string, label: string) => {
+        // Exit 1: the merged gates fail (a fifth of the rows fail `exact`), as intended.
+        const run = await measureNode([bin, 'merge', ...folders, '-o', out], { cwd: root, env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeoutMs: 600_000 });
+        context.log(`  ${label}: ${run.wallMs.toFixed(0)} ms (CPU ${run.cpuMs?.toFixed(0) ?? '?'} ms), peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB, exit ${run.code}`);
+        if (run.code !== 1) notes.push(`${label}: exit ${run.code}: ${run.stderr.slice(0, 200)}`);
+        const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8').catch(() => '{}')) as { summary?: { rows?: number }; integrity?: { rows?: number } };
+        if (manifest.summary?.rows !== size.rows) notes.push(`${label}: merged run has ${manifest.summary?.rows ?? 'no'} rows, not ${size.rows}`);
+        if (manifest.integrity?.rows !== size.rows) notes.push(`${label}: merged run's integrity record counts ${manifest.integrity?.rows ?? 'no'} rows, not ${size.rows}`);
+        if (!(await readdir(out).catch((): string[] => [])).includes('view-index')) notes.push(`${label}: the merged run has no view index`);
+        await rm(out, { recursive: true, force: true });
+        return run;
+      };
       try {
         for (let i = 0; i < runs; i += 1) {
-          const out = join(root, `merged-${i}`);
-          // Exit 1: the merged gates fail (a fifth of the rows fail `exact`), as intended.
-          const run = await measureNode([context.bin, 'merge', ...folders, '-o', out], { cwd: root, env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeoutMs: 300_000 });
-          context.log(`  run ${i + 1}/${runs}: ${run.wallMs.toFixed(0)} ms, peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB, exit ${run.code}`);
-          if (run.code !== 1) notes.push(`exit ${run.code}: ${run.stderr.slice(0, 200)}`);
-          const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8').catch(() => '{}')) as { summary?: { rows?: number }; integrity?: { rows?: number } };
-          if (manifest.summary?.rows !== size.rows) notes.push(`merged run has ${manifest.summary?.rows ?? 'no'} rows, not ${size.rows}`);
-          if (manifest.integrity?.rows !== size.rows) notes.push(`merged run's integrity record counts ${manifest.integrity?.rows ?? 'no'} rows, not ${size.rows}`);
-          if (!(await readdir(out).catch((): string[] => [])).includes('view-index')) notes.push('the merged run has no view index');
-          await rm(out, { recursive: true, force: true });
+          const theirs = other !== undefined && i % 2 === 0 ? await once(other, join(root, `other-${i}`), `run ${i + 1}/${runs}, the other build`) : undefined;
+          const run = await once(context.bin, join(root, `merged-${i}`), `run ${i + 1}/${runs}`);
+          const after = other !== undefined && i % 2 === 1 ? await once(other, join(root, `other-${i}`), `run ${i + 1}/${runs}, the other build`) : undefined;
           wall.push(run.wallMs);
           if (run.peakRssMb !== undefined) rss.push(run.peakRssMb);
+          if (run.cpuMs !== undefined) cpu.push(run.cpuMs);
+          const paired = theirs ?? after;
+          if (paired !== undefined) {
+            otherWall.push(paired.wallMs);
+            ratios.push(run.wallMs / paired.wallMs);
+            if (paired.cpuMs !== undefined) otherCpu.push(paired.cpuMs);
+          }
         }
       } finally {
         await rm(root, { recursive: true, force: true });
       }
       const target = size.target;
-      const metrics: Metric[] = [metric('wall', 'ms', wall, target ? { target: { value: target.wallMs, source: target.source, text: `≤ ${target.wallMs / 1000} s` } } : {})];
+      const metrics: Metric[] = [metric('wall', 'ms', wall, {
+        ...(target ? { target: { value: target.wallMs, source: target.source, text: `≤ ${target.wallMs / 1000} s` } } : {}),
+        ...(otherWall.length > 0 ? { ideal: median(otherWall), idealText: 'the other build' } : {}),
+      })];
       if (rss.length > 0) metrics.push(metric('peak RSS', 'MB', rss));
-      return { id: size.id, title: size.title, status: notes.length === 0 ? 'ok' : 'failed', notes, metrics, details: { rows: size.rows, shards: size.shards } };
+      if (cpu.length > 0) metrics.push(metric('CPU', 'ms', cpu));
+      if (otherWall.length > 0) metrics.push(metric('wall, the other build', 'ms', otherWall));
+      if (otherCpu.length > 0) metrics.push(metric('CPU, the other build', 'ms', otherCpu));
+      const pairs: Record<string, number> = ratios.length > 0 ? { pairedRatioMedian: Math.round(median(ratios) * 1000) / 1000 } : {};
+      return { id: size.id, title: size.title, status: notes.length === 0 ? 'ok' : 'failed', notes, metrics, details: { rows: size.rows, shards: size.shards, ...pairs } };
     },
   };
 }

@@ -73,27 +73,32 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
     // The merged run records what it holds, like any run (see RunManifest.integrity), hashed a
     // chunk at a time as it is written.
     const hash = new ResultsHash();
-    const results = new ChunkedWriter(handle.resultsPath, hash);
+    const results = await ChunkedWriter.open(handle.resultsPath, hash);
     // And, like any run, the viewer's index of its rows (written after the handle's, which has none).
     const index = new ViewIndexWriter(handle.dir);
     let bytes = 0;
     try {
-      for await (const stored of mergeRowsInOrder(checked.shards, counts)) {
-        const { row } = stored;
+      await mergeRowsInOrder(checked.shards, counts, (row, line, from, length) => {
         // The stored line when it is the runner's own JSON of the row (a shard written by a run
-        // always is; checked by its integrity record): no second JSON.stringify of every row.
-        const line = runnerShaped(stored.text) ? stored.text : `${JSON.stringify(row)}\n`;
-        const length = Buffer.byteLength(line);
-        results.write(line);
-        index.add(row, bytes, length);
-        bytes += length;
+        // always is; checked by its integrity record): copied as it is, never written again.
+        let writing: Promise<void> | undefined;
+        let written = length;
+        if (runnerShaped(line, from, length)) writing = results.write(line, from, length);
+        else {
+          const text = Buffer.from(`${JSON.stringify(row)}\n`, 'utf8');
+          written = text.length;
+          writing = results.write(text, 0, written);
+        }
+        index.add(row, bytes, written);
+        bytes += written;
         accumulator.add(row);
-      }
+        return writing;
+      });
     } catch (error) {
       index.abandon();
       throw error;
     } finally {
-      results.close();
+      await results.close();
     }
     index.finish({ bytes, ...hash.value() });
     const summary = accumulator.finish({
@@ -128,9 +133,13 @@ export async function mergeShards(refs: string[], options: MergeShardsOptions): 
   }
 }
 
+const HEAD = Buffer.from('{"index":');
+const CLOSE = 0x7d;
+const NEWLINE = 0x0a;
+
 /** A line as the runner writes a row: its JSON object from `{"index":` and one `\n` after it. */
-function runnerShaped(text: string): boolean {
-  return text.startsWith('{"index":') && text.endsWith('}\n');
+function runnerShaped(line: Buffer, from: number, length: number): boolean {
+  return length > HEAD.length + 1 && line[from + length - 1] === NEWLINE && line[from + length - 2] === CLOSE && line.compare(HEAD, 0, HEAD.length, from, from + HEAD.length) === 0;
 }
 
 interface StagedOutput {

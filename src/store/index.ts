@@ -26,7 +26,7 @@ export type {
   ShardRecord,
 } from './types.js';
 export type { OpenedRun } from './opened-run.js';
-export { checkStoredResults, openRunFolder, type StoredLine, type StoredRun } from './stored-run.js';
+export { checkStoredResults, openRunFolder, parseRow as parseStoredRow, type StoredLine, type StoredRun } from './stored-run.js';
 export { ViewIndexWriter, removeViewIndex } from './view-index-writer.js';
 export { readViewIndex, type ViewIndexData, type ViewIndexExpectation } from './view-index-reader.js';
 export { VIEW_INDEX_DIR } from './view-index-format.js';

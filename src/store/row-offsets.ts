@@ -40,6 +40,15 @@ export class RowOffsets {
     for (const i of this.#order()) yield [data[4 * i + 2] as number, data[4 * i + 3] as number];
   }
 
+  /**
+   * The same order without a tuple per row, for a reader walking a million rows (`merge`): the
+   * i-th row in dataset order is position `order[i]`, whose index, repeat, start and length are
+   * `data[4 * p]` … `data[4 * p + 3]`. Both are the object's own arrays: read them, never write.
+   */
+  ordered(): { order: Uint32Array; data: Float64Array } {
+    return { order: this.#order(), data: this.data };
+  }
+
   /** `[index, repeat]` of a row added twice, if there is one (the first in dataset order). */
   duplicate(): [index: number, repeat: number] | undefined {
     const data = this.data;

@@ -22,6 +22,11 @@ export interface StoredRun {
   rowsInOrder(): AsyncGenerator<RowResult>;
   /** As rowsInOrder, with each row's line as stored (its text, with the newline): what `merge` copies. */
   linesInOrder?(): AsyncGenerator<StoredLine>;
+  /**
+   * A run folder's results file and where each of its rows is, once checked (checkStoredResults):
+   * for a reader that copies the lines as bytes (`merge`) and parses each once.
+   */
+  checkedResults?(): Promise<{ path: string; offsets: RowOffsets }>;
 }
 
 /** A row read back with the line it was read from. */
@@ -74,7 +79,8 @@ async function* readInOrder<T>(path: string, offsets: RowOffsets, make: (text: s
   }
 }
 
-function parseRow(text: string, path: string, start: number): RowResult {
+/** The row of a line read back at byte `start`; a line that is not JSON is STORE_CORRUPT_RESULTS. */
+export function parseRow(text: string, path: string, start: number): RowResult {
   try {
     return JSON.parse(text) as RowResult;
   } catch (error) {
@@ -115,6 +121,10 @@ export async function openRunFolder(dir: string): Promise<StoredRun> {
     async *linesInOrder() {
       offsets ??= await checkStoredResults(dir, manifest);
       yield* readInOrder(resultsPath, offsets, (text, start) => ({ row: parseRow(text, resultsPath, start), text }));
+    },
+    async checkedResults() {
+      offsets ??= await checkStoredResults(dir, manifest);
+      return { path: resultsPath, offsets };
     },
   };
 }

@@ -115,6 +115,30 @@ describe('merge checks each shard against its manifest', () => {
     expect(result.code).toBe(2);
   });
 
+  it('two shards whose manifests swapped their shard numbers (results intact): exit 2 naming the first row in dataset order that is in the wrong shard; nothing merged', async () => {
+    // The shard of every row is checked on a second thread while the rows are merged: the
+    // integrity records match, so only that check can tell.
+    const [s1, s2id] = [shards[0] as string, shards[1] as string];
+    const swapped = [await damagedCopy(s1, 's1-as-2', (text) => text), await damagedCopy(s2id, 's2-as-1', (text) => text)];
+    for (const [name, index] of [[swapped[0] as string, 2], [swapped[1] as string, 1]] as const) {
+      const manifestPath = join(project.dir, name, 'manifest.json');
+      const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { shard: { index: number } };
+      await writeFile(manifestPath, JSON.stringify({ ...manifest, shard: { ...manifest.shard, index } }));
+    }
+    const indexes = async (id: string) => lines(await readFile(runPath(id, 'results.jsonl'), 'utf8')).map((line) => (JSON.parse(line) as { index: number }).index);
+    const [in1, in2] = [await indexes(s1), await indexes(s2id)];
+    const first = Math.min(...in1, ...in2);
+    const [holder, claims, belongs] = in1.includes(first) ? [s1, 2, 1] : [s2id, 1, 2];
+    const before = await project.runIds();
+    const result = await project.run(['merge', ...swapped, shards[2] as string]);
+    expect(result.stderr).toBe(
+      `error: run ${holder} (shard ${claims}/3) holds row ${first}, which belongs to shard ${belongs}/3\n` +
+        '  hint: its results file does not match its manifest (edited, or copied from another run); rerun that shard\n',
+    );
+    expect(result.code).toBe(2);
+    expect(await project.runIds()).toEqual(before);
+  });
+
   it('--allow-partial with a missing shard: the merged run is `partial`, and `latest` never picks it', async () => {
     const merged = await project.run(['merge', shards[0] as string, shards[2] as string, '--allow-partial']);
     expect(merged.code).toBe(0);
