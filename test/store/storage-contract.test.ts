@@ -108,7 +108,6 @@ describe.each([localBackend(), postgresBackend()])('the storage contract: $name'
     expect((await storage.getRun(id))?.status).toBe('running');
   });
 
-  // The local store's completion checks its own writer's count and hash; it finds such rows when the run is read.
   test('a run of more rows than one page (10,000) comes back whole in dataset order', async () => {
     const id = '20261130T031500Z-p';
     await storage.createRun(manifest(id));
@@ -125,6 +124,7 @@ describe.each([localBackend(), postgresBackend()])('the storage contract: $name'
     expect(read).toEqual(Array.from({ length: 25_000 }, (_, k) => `${k >> 1}:${k & 1}`));
   }, 60_000);
 
+  // The local store's completion checks its own writer's count and hash; it finds such rows when the run is read.
   test.skipIf(backend.name === 'local')('rows holding one (index, repeat) twice are STORE_DUPLICATE_ROW at completion, naming the first such key in dataset order', async () => {
     const id = '20261130T031500Z-a';
     const lines = [line(7), line(2, 1), line(2, 0), line(7), line(2, 1)];

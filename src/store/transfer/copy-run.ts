@@ -70,7 +70,22 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
     // A failed batch fails the copy as soon as it is awaited; never an unhandled rejection meanwhile.
     inFlight.catch(() => undefined);
   };
-  for await (const line of from.readLines(id, start)) {
+  // The lines an earlier copy stored are read too when the target can take them as noted (no
+  // sending): its completion then checks every line where it is stored, without a read-back.
+  const note = to.noteStoredLines?.bind(to);
+  let place = note === undefined ? start : 0;
+  let noted: string[] = [];
+  for await (const line of from.readLines(id, place)) {
+    if (note !== undefined && place < start) {
+      noted.push(line);
+      place += 1;
+      if (noted.length >= COPY_BATCH || place === start) {
+        note(id, place - noted.length, noted);
+        noted = [];
+      }
+      continue;
+    }
+    place += 1;
     batch.push(line);
     if (batch.length >= COPY_BATCH) await send();
   }
