@@ -32,6 +32,8 @@ export class GivenLines {
   #rangeBytes = 0;
   #next = 0;
   #duplicate = false;
+  readonly #buffer = Buffer.allocUnsafe(1 << 20);
+  #at = 0;
 
   /** The place the next line given takes. */
   get next(): number {
@@ -51,25 +53,38 @@ export class GivenLines {
       keys.push(key);
     }
     for (const [index, repeat] of keys) if (this.#seen.mark(index, repeat)) this.#duplicate = true;
-    // One buffer for the batch, hashed whole and by ranges: a hash call a line cost more than the hashing.
-    const bytes = Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}\n`, 'utf8');
-    this.#whole.update(bytes);
-    let start = 0;
-    let at = 0;
     for (const line of lines) {
-      const length = Buffer.byteLength(line, 'utf8') + 1;
-      at += length;
+      // Written into one reused buffer, hashed a buffer at a time by both hashes: a hash call a line cost more than the hashing.
+      if (this.#at + line.length * 3 + 1 > this.#buffer.length) this.#flush();
+      const before = this.#at;
+      if (line.length * 3 + 1 > this.#buffer.length) {
+        const bytes = Buffer.from(`${line}\n`, 'utf8');
+        this.#whole.update(bytes);
+        this.#range.update(bytes);
+        this.#rangeBytes += bytes.length;
+      } else {
+        this.#at += this.#buffer.write(line, this.#at, 'utf8');
+        this.#buffer[this.#at] = 0x0a;
+        this.#at += 1;
+        this.#rangeBytes += this.#at - before;
+      }
       this.#rangeRows += 1;
-      this.#rangeBytes += length;
       if (this.#rangeRows >= RANGE_ROWS || this.#rangeBytes >= RANGE_BYTES) {
-        this.#range.update(bytes.subarray(start, at));
-        start = at;
+        this.#flush();
         this.#closeRange();
       }
     }
-    this.#range.update(bytes.subarray(start));
+    this.#flush();
     this.#next += lines.length;
     return true;
+  }
+
+  #flush(): void {
+    if (this.#at === 0) return;
+    const bytes = this.#buffer.subarray(0, this.#at);
+    this.#whole.update(bytes);
+    this.#range.update(bytes);
+    this.#at = 0;
   }
 
   /** The count and sha256 of every line given. */
