@@ -40,6 +40,10 @@ export const storePush1mScenario = {
     const push: number[] = [];
     const pushRss: number[] = [];
     const copy: number[] = [];
+    // BENCH_OTHER_BIN (another build's dist/bundle/agentmark.cjs): its push beside this one's, each run, for paired ratios.
+    const other = process.env.BENCH_OTHER_BIN;
+    const otherPush: number[] = [];
+    const otherRss: number[] = [];
     try {
       await writeProjectFile(root);
       await writeRun(root, ID, ROWS, 1, 0.8);
@@ -51,14 +55,26 @@ export const storePush1mScenario = {
         const copied = psql(plain, `\\copy plain (line) FROM '${results}' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`);
         if (!copied.ok) notes.push(`psql \\copy: ${copied.stderr.slice(0, 200)}`);
         copy.push(copied.ms);
-        const url = await server.createDatabase(`push_${i}`);
-        const env = { PATH: process.env.PATH, NO_COLOR: '1', AGENTMARK_STORE_URL: url };
-        await measureNode([context.bin, 'store', 'migrate'], { cwd: root, env, timeoutMs: 60_000 });
-        const run = await measureNode([context.bin, 'runs', 'push', ID], { cwd: root, env, timeoutMs: 900_000 });
-        if (run.code !== 0 || !run.stdout.startsWith(`pushed ${ID}: ${ROWS} rows`)) notes.push(`push: exit ${run.code}: ${run.stderr.slice(-200)}`);
+        const pushWith = async (bin: string, database: string) => {
+          const url = await server.createDatabase(database);
+          const env = { PATH: process.env.PATH, NO_COLOR: '1', AGENTMARK_STORE_URL: url };
+          await measureNode([bin, 'store', 'migrate'], { cwd: root, env, timeoutMs: 60_000 });
+          const run = await measureNode([bin, 'runs', 'push', ID], { cwd: root, env, timeoutMs: 900_000 });
+          if (run.code !== 0 || !run.stdout.startsWith(`pushed ${ID}: ${ROWS} rows`)) notes.push(`push (${bin}): exit ${run.code}: ${run.stderr.slice(-200)}`);
+          return run;
+        };
+        // Alternating which build goes first, so a drift in load favours neither.
+        const theirs = other !== undefined && i % 2 === 0 ? await pushWith(other, `other_${i}`) : undefined;
+        const run = await pushWith(context.bin, `push_${i}`);
+        const then = other !== undefined && i % 2 === 1 ? await pushWith(other, `other_${i}`) : theirs;
         push.push(run.wallMs);
         if (run.peakRssMb !== undefined) pushRss.push(run.peakRssMb);
-        context.log(`  ${i + 1}/${runs}: push ${run.wallMs.toFixed(0)} ms (peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB), psql \\copy ${copied.ms.toFixed(0)} ms`);
+        if (then !== undefined) {
+          otherPush.push(then.wallMs);
+          if (then.peakRssMb !== undefined) otherRss.push(then.peakRssMb);
+        }
+        const beside = then === undefined ? '' : `, BENCH_OTHER_BIN's push ${then.wallMs.toFixed(0)} ms (peak RSS ${then.peakRssMb?.toFixed(0) ?? '?'} MB)`;
+        context.log(`  ${i + 1}/${runs}: push ${run.wallMs.toFixed(0)} ms (peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB), psql \\copy ${copied.ms.toFixed(0)} ms${beside}`);
       }
     } finally {
       await server.stop();
@@ -69,6 +85,8 @@ export const storePush1mScenario = {
       metric('wall (psql \\copy)', 'ms', copy),
     ];
     if (pushRss.length > 0) metrics.push(metric('peak RSS (runs push)', 'MB', pushRss, { target: { value: RSS_TARGET_MB, source: 'issue 37', text: `≤ ${RSS_TARGET_MB} MB (flat)` } }));
+    if (otherPush.length > 0) metrics.push(metric('wall (runs push, BENCH_OTHER_BIN)', 'ms', otherPush, { ideal: median(copy), idealText: 'psql \\copy of results.jsonl' }));
+    if (otherRss.length > 0) metrics.push(metric('peak RSS (runs push, BENCH_OTHER_BIN)', 'MB', otherRss));
     return { id: this.id, title: this.title, status: notes.length === 0 ? 'ok' : 'failed', notes, metrics, details: { rows: ROWS } };
   },
 };

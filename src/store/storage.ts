@@ -67,6 +67,12 @@ export interface RunStorage extends AsyncDisposable {
    * be repeated; a gap (from beyond the stored count) is STORE_ROWS_GAP. Returns how many were new.
    */
   appendRows(id: string, from: number, lines: readonly string[]): Promise<number>;
+  /**
+   * Lines already stored at places `from`, `from + 1`, ... (a killed or a concurrent copy sent
+   * them), given so the completion can check them where they are; nothing is sent. Optional: a
+   * back end without it checks every stored line itself at the completion.
+   */
+  noteStoredLines?(id: string, from: number, lines: readonly string[]): void;
   /** How many lines are stored (what the next `appendRows` starts from). */
   rowCount(id: string): Promise<number>;
   /**

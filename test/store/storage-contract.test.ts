@@ -108,6 +108,22 @@ describe.each([localBackend(), postgresBackend()])('the storage contract: $name'
     expect((await storage.getRun(id))?.status).toBe('running');
   });
 
+  test('a run of more rows than one page (10,000) comes back whole in dataset order', async () => {
+    const id = '20261130T031500Z-p';
+    await storage.createRun(manifest(id));
+    // 25,000 rows finishing in an order far from the dataset's: each block of 7 reversed, and repeats 1 before 0.
+    const order: Array<[number, number]> = [];
+    for (let start = 0; start < 12_500; start += 7) {
+      for (let index = Math.min(start + 6, 12_499); index >= start; index -= 1) order.push([index, 1], [index, 0]);
+    }
+    const lines = order.map(([index, repeat]) => line(index, repeat));
+    expect(await storage.appendRows(id, 0, lines)).toBe(25_000);
+    await storage.complete(id, { status: 'completed', integrity: { rows: 25_000, sha256: sha256Of(lines) } });
+    const read: string[] = [];
+    for await (const { row: r } of storage.readRows(id)) read.push(`${r.index}:${r.repeat}`);
+    expect(read).toEqual(Array.from({ length: 25_000 }, (_, k) => `${k >> 1}:${k & 1}`));
+  }, 60_000);
+
   // The local store's completion checks its own writer's count and hash; it finds such rows when the run is read.
   test.skipIf(backend.name === 'local')('rows holding one (index, repeat) twice are STORE_DUPLICATE_ROW at completion, naming the first such key in dataset order', async () => {
     const id = '20261130T031500Z-a';

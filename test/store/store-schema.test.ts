@@ -24,6 +24,14 @@ test('migrations apply in one transaction: a failing one leaves none of them app
   await pool.end();
 });
 
+test('result rows carry one index, their primary key (run_id, seq): a push keeps up no other (migration 20)', async () => {
+  const pool = await createPool(await server.createDatabase('indexes'));
+  await migrate(pool, 'db');
+  const { rows } = await pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'agentmark_rows' ORDER BY indexname");
+  expect(rows.map((row) => row.indexdef)).toEqual(['CREATE UNIQUE INDEX agentmark_rows_pkey ON public.agentmark_rows USING btree (run_id, seq)']);
+  await pool.end();
+});
+
 test('two processes migrating at once: one applies, the other finds nothing to do', async () => {
   const url = await server.createDatabase('race');
   const [a, b] = [await createPool(url), await createPool(url)];

@@ -98,19 +98,33 @@ export async function* linesBySeq(pool: Pool, runId: string, from = 0): AsyncGen
   }
 }
 
-/** The run's rows in dataset order (index, repeat), a page at a time by key. */
+/**
+ * The run's rows in dataset order (index, repeat), a page at a time. No index holds that order
+ * (migration 20: its upkeep slowed every push), so one cursor sorts the run's keys alone (12 bytes
+ * a row, not the lines) and each page of places is then read by the primary key, on the same
+ * connection, in one transaction: one snapshot for the whole read.
+ */
 export async function* linesInOrder(pool: Pool, runId: string, where: string): AsyncGenerator<StoredLine> {
-  let key: [number, number, number] = [-1, -1, -1];
-  for (;;) {
-    const { rows } = await pool.query<{ seq: number; idx: number; rep: number; line: string }>(
-      `SELECT seq, idx, rep, line FROM agentmark_rows
-       WHERE run_id = $1 AND (idx, rep, seq) > ($2, $3, $4) ORDER BY idx, rep, seq LIMIT $5`,
-      [runId, ...key, PAGE],
-    );
-    for (const row of rows) yield { row: parseLine(row.line, where, row.seq), text: `${row.line}\n` };
-    const last = rows[rows.length - 1];
-    if (last === undefined || rows.length < PAGE) return;
-    key = [last.idx, last.rep, last.seq];
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // DECLARE takes no parameters: the run id reaches it as a setting made by a parameterised set_config.
+    await client.query("SELECT set_config('agentmark.run_id', $1, true)", [runId]);
+    await client.query("DECLARE agentmark_in_order NO SCROLL CURSOR FOR SELECT seq FROM agentmark_rows WHERE run_id = current_setting('agentmark.run_id') ORDER BY idx, rep, seq");
+    for (;;) {
+      const { rows: keys } = await client.query<{ seq: number }>(`FETCH ${PAGE} FROM agentmark_in_order`);
+      if (keys.length === 0) break;
+      const places = keys.map((key) => key.seq);
+      const { rows } = await client.query<{ seq: number; line: string }>('SELECT seq, line FROM agentmark_rows WHERE run_id = $1 AND seq = ANY($2::integer[])', [runId, places]);
+      const bySeq = new Map(rows.map((row) => [row.seq, row.line]));
+      for (const seq of places) yield { row: parseLine(bySeq.get(seq) as string, where, seq), text: `${bySeq.get(seq) as string}\n` };
+      if (keys.length < PAGE) break;
+    }
+    await client.query('COMMIT');
+  } finally {
+    // A reader that stopped early leaves the transaction open: ending it closes the cursor.
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { AnnotationLine } from '../../review/types.js';
 import type { RowResult } from '../../experiment/types.js';
 import { textHash } from '../blob-store.js';
@@ -18,6 +18,8 @@ import { runColumns, selectRun, selectRuns, unknownRun, updateRunRow } from './p
 import { checkSchema, migrate } from './schema.js';
 import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 import { readBackRows } from './pg-copy-lines.js';
+import { GivenLines } from './given-lines.js';
+import { storedRangesMatch } from './pg-range-check.js';
 
 /**
  * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
@@ -31,6 +33,9 @@ export class PgStorage implements RunStorage {
 
   /** For connections outside the pool (a shard group's lock). */
   readonly #url: string;
+
+  /** By run: the lines this process gave the store from place 0 on, so `complete` checks the rows where they are. */
+  readonly #given = new Map<string, GivenLines>();
 
   private constructor(pool: Pool, location: string, url: string) {
     this.pool = pool;
@@ -95,6 +100,7 @@ export class PgStorage implements RunStorage {
   async removeRun(id: string): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       // Rows have no foreign key to cascade (migration 10): deleted here, under the lock that adding them takes.
+      this.#given.delete(id);
       await lockRun(client, id);
       await client.query('DELETE FROM agentmark_rows WHERE run_id = $1', [id]);
       const result = await client.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
@@ -121,7 +127,25 @@ export class PgStorage implements RunStorage {
     if (manifest.status === 'completed' && from + lines.length > stored) {
       throw new RunStoreError('STORE_RUN_ENDED', `run ${id} is completed: no rows can be added to it`, { location: { file: this.#where(id) } });
     }
-    return insertLines(this.pool, id, from, lines, this.#where(id));
+    const added = await insertLines(this.pool, id, from, lines, this.#where(id));
+    this.#give(id, from, lines);
+    return added;
+  }
+
+  /**
+   * Lines already stored at places `from`, `from + 1`, ... (by an earlier or a concurrent push),
+   * given so that the completion checks them in the database with the rest; nothing is sent.
+   */
+  noteStoredLines(id: string, from: number, lines: readonly string[]): void {
+    this.#give(id, from, lines);
+  }
+
+  /** Adds to the run's given lines; a run given lines out of order (or not result rows) is read back whole at its completion instead. */
+  #give(id: string, from: number, lines: readonly string[]): void {
+    if (from === 0) this.#given.set(id, new GivenLines());
+    const given = this.#given.get(id);
+    if (given === undefined) return;
+    if (given.next !== from || !given.add(lines)) this.#given.delete(id);
   }
 
   async rowCount(id: string): Promise<number> {
@@ -150,15 +174,29 @@ export class PgStorage implements RunStorage {
       const { rows } = await client.query<{ manifest: string }>('SELECT manifest FROM agentmark_runs WHERE id = $1 FOR UPDATE', [id]);
       if (rows[0] === undefined) throw await unknownRun(this.pool, id, this.location);
       const current = JSON.parse(rows[0].manifest) as RunManifest;
+      const given = this.#given.get(id);
+      this.#given.delete(id);
+      // Every line given here, matching the record: the database hashes its rows by ranges of places (no read-back).
+      const record = given?.value();
+      if (given !== undefined && record?.rows === patch.integrity.rows && record.sha256 === patch.integrity.sha256 && (await storedRangesMatch(client, id, given.ranges(), record.rows))) {
+        const twice = given.duplicate ? await duplicateKey(this.pool, id) : undefined;
+        if (twice !== undefined) throw duplicateRowError(this.#where(id), current, twice[0], twice[1]);
+        return this.#completed(client, current, id, patch);
+      }
+      // Otherwise the rows are read back whole, which also names what is wrong.
       const found = await readBackRows(this.pool, id);
       checkResults(this.location, this.#where(id), { ...current, integrity: patch.integrity }, { ...found, missing: false, torn: false });
       // The read-back marks each key; only a run with one twice is asked which, for the error.
       const twice = found.duplicate ? await duplicateKey(this.pool, id) : undefined;
       if (twice !== undefined) throw duplicateRowError(this.#where(id), current, twice[0], twice[1]);
-      const next: RunManifest = { ...current, ...patch, id };
-      await client.query(`UPDATE agentmark_runs SET prompt_path = $2, git_branch = $3, git_commit = $4, status = $5, started_at = $6, manifest = $7 WHERE id = $1`, runColumns(next));
-      return next;
+      return this.#completed(client, current, id, patch);
     });
+  }
+
+  async #completed(client: PoolClient, current: RunManifest, id: string, patch: ManifestPatch): Promise<RunManifest> {
+    const next: RunManifest = { ...current, ...patch, id };
+    await client.query(`UPDATE agentmark_runs SET prompt_path = $2, git_branch = $3, git_commit = $4, status = $5, started_at = $6, manifest = $7 WHERE id = $1`, runColumns(next));
+    return next;
   }
 
   async checkRun(id: string): Promise<void> {

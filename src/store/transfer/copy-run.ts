@@ -26,8 +26,10 @@ export interface CopyOptions {
  * pull`: back). Safe to repeat and to run twice at once: the run is created `running`, its rows
  * go from where the target's stop (a copy killed with -9 goes on from there), each line stored
  * once at its place, and it becomes `completed` (or its own final status) only when the target's
- * rows match the integrity record. A damaged source run is refused with its integrity error
- * before anything is sent; a different run already there under the id is STORE_RUN_CONFLICT.
+ * rows match the integrity record. The source is read once: its lines are checked against its
+ * record where they land (the target's completion), and only when that fails is the source itself
+ * checked, so a damaged source run is refused with its own integrity error and what this copy
+ * created of it is removed. A different run already there under the id is STORE_RUN_CONFLICT.
  */
 export async function copyRun(from: RunStorage, to: RunStorage, id: string, options: CopyOptions = {}): Promise<CopyResult> {
   const manifest = await from.getRun(id);
@@ -37,7 +39,6 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
       hint: `finish it first (${'`'}agentmark run-experiment --resume ${id}${'`'}), then push it`,
     });
   }
-  await from.checkRun(id);
   const integrity: ResultsIntegrity = manifest.integrity ?? (await from.integrityOf(id));
   const there = await to.getRun(id);
   if (there !== undefined && there.status !== 'running') {
@@ -46,14 +47,33 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
       hint: 'a run id names one run: this is another run under the same id; remove one of them',
     });
   }
+  let created = false;
   if (there === undefined) {
     try {
       await to.createRun({ ...manifest, status: 'running' });
+      created = true;
     } catch (error) {
       // Another copy of the same run created it meanwhile: go on beside it.
       if ((error as { code?: string }).code !== 'STORE_RUN_EXISTS') throw error;
     }
   }
+  try {
+    return await sendRun(from, to, manifest, integrity, options);
+  } catch (error) {
+    // A damaged source is named as such (the local file, not the store), and leaves nothing of it behind.
+    try {
+      await from.checkRun(id);
+    } catch (damaged) {
+      if (created) await to.removeRun(id).catch(() => undefined);
+      throw damaged;
+    }
+    throw error;
+  }
+}
+
+/** Sends the run's lines from where the target's stop, its blobs and labels, and completes it there. */
+async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, integrity: ResultsIntegrity, options: CopyOptions): Promise<CopyResult> {
+  const id = manifest.id;
   const start = await to.rowCount(id);
   let stored = start;
   // One batch in flight while the next is read: the reading and the database's loading overlap.
@@ -70,7 +90,22 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
     // A failed batch fails the copy as soon as it is awaited; never an unhandled rejection meanwhile.
     inFlight.catch(() => undefined);
   };
-  for await (const line of from.readLines(id, start)) {
+  // The lines an earlier copy stored are read too when the target can take them as noted (no
+  // sending): its completion then checks every line where it is stored, without a read-back.
+  const note = to.noteStoredLines?.bind(to);
+  let place = note === undefined ? start : 0;
+  let noted: string[] = [];
+  for await (const line of from.readLines(id, place)) {
+    if (note !== undefined && place < start) {
+      noted.push(line);
+      place += 1;
+      if (noted.length >= COPY_BATCH || place === start) {
+        note(id, place - noted.length, noted);
+        noted = [];
+      }
+      continue;
+    }
+    place += 1;
     batch.push(line);
     if (batch.length >= COPY_BATCH) await send();
   }

@@ -1,0 +1,25 @@
+import type { PoolClient } from 'pg';
+import type { LineRange } from './given-lines.js';
+
+/**
+ * Whether the run's stored rows are exactly the lines of these ranges (places 0 to `rows` - 1, in
+ * order): each range's count and sha256 computed by the server from the rows at those places, one
+ * statement a range on the caller's connection (its snapshot), and no row stored at any other
+ * place. Only the digests cross the wire: a read-back of a 1,000,000-row run sent ~500 MB to be
+ * parsed and hashed here. Parallel plans are off so string_agg takes the rows in the subquery's
+ * order (by place, along the primary key).
+ */
+export async function storedRangesMatch(client: PoolClient, runId: string, ranges: readonly LineRange[], rows: number): Promise<boolean> {
+  await client.query("SELECT set_config('max_parallel_workers_per_gather', '0', true), set_config('enable_sort', 'off', true)");
+  const outside = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM agentmark_rows WHERE run_id = $1 AND (seq < 0 OR seq >= $2)', [runId, rows]);
+  if (outside.rows[0]?.n !== 0) return false;
+  for (const range of ranges) {
+    const { rows: found } = await client.query<{ n: number; sha256: string | null }>(
+      `SELECT count(*)::int AS n, encode(sha256(convert_to(string_agg(line, E'\\n') || E'\\n', 'UTF8')), 'hex') AS sha256
+       FROM (SELECT line FROM agentmark_rows WHERE run_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq) AS r`,
+      [runId, range.first, range.first + range.rows],
+    );
+    if (found[0]?.n !== range.rows || found[0]?.sha256 !== range.sha256) return false;
+  }
+  return true;
+}
