@@ -5,7 +5,7 @@ import type { ReviewSession } from './api-types.js';
 import { answeringResultsProblems, apiRoute } from './api-routes.js';
 import { LiveEvents, openEventStream } from './live-events.js';
 import { labelRoute, reviewRoute, type ReviewContext } from './review-routes.js';
-import { RunCatalog } from './run-catalog.js';
+import { RunCatalog, type StoreRuns } from './run-catalog.js';
 import { APP_CSP, COMMON_HEADERS } from './security.js';
 import { shellWithSession } from './session-page.js';
 import { loadAssets, type Asset } from './static-assets.js';
@@ -26,6 +26,8 @@ export interface ViewRoutesOptions {
   scores?: Readonly<Record<string, ScoreSchema>>;
   /** The clock of label times. @default () => new Date() */
   now?: () => Date;
+  /** Runs whose rows are read from a team store (`agentmark serve`), not from their folder. */
+  storeRuns?: StoreRuns;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function createViewRoutes(options: ViewRoutesOptions): Promise<View
       cause: error,
     });
   }
-  const catalog = new RunCatalog(options.projectRoot, options.runsDir);
+  const catalog = new RunCatalog(options.projectRoot, options.runsDir, options.storeRuns);
   const live = new LiveEvents(catalog);
   const plainShell = (assets.get('/') as Asset).body;
   let scores: Promise<Readonly<Record<string, ScoreSchema>>> | undefined;

@@ -5,6 +5,7 @@
  * `agentmark_schema`; a CLI that finds a number it does not know is older than the database.
  */
 import { SERVE_MIGRATIONS } from './serve-migrations.js';
+import { SERVE_READ_MIGRATIONS } from './serve-read-migrations.js';
 
 export interface Migration {
   version: number;
@@ -74,6 +75,7 @@ CREATE UNIQUE INDEX agentmark_runs_merged_group ON agentmark_runs ((agentmark_ma
     // the run is there, and removeRun deletes them under the same lock (pg-rows.ts, pg-storage.ts).
     sql: 'ALTER TABLE agentmark_rows DROP CONSTRAINT agentmark_rows_run_id_fkey;',
   },
+  ...SERVE_READ_MIGRATIONS,
   ...SERVE_MIGRATIONS,
 ];
 
