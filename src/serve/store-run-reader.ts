@@ -1,7 +1,6 @@
 import type { RowResult } from '../experiment/types.js';
 import { RunStoreError, type RunStorage } from '../store/index.js';
 import type { ResultsIntegrity, RunManifest } from '../store/types.js';
-import type { RowIndex } from '../view/api-types.js';
 import type { StoreRun } from '../view/run-catalog.js';
 
 /**
@@ -17,9 +16,8 @@ export async function openStoreRun(storage: RunStorage, manifest: RunManifest): 
   const text = await storage.storedViewColumns(manifest.id, integrity);
   if (text === undefined) throw changed(storage, manifest.id);
   const linesAt = storage.linesAt.bind(storage);
-  const columns = JSON.parse(text) as RowIndex;
   return {
-    columns,
+    columnsJson: text,
     async check(): Promise<void> {
       if ((await linesAt(manifest.id, [], integrity)) === undefined) throw changed(storage, manifest.id);
     },

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RESULTS_FILE, RunStore, checkResults, checkStoredResults, isValidRunId, readViewIndex, resumeCommandOf, withLiveStatus } from '../store/index.js';
 import type { RunManifest } from '../store/types.js';
-import type { FlipsResponse, RowIndex, RunListItem, RunResponse } from './api-types.js';
+import type { FlipsResponse, RunListItem, RunResponse } from './api-types.js';
 import { flippedRows, verdictsByRow } from './flips.js';
 import { RunIndex, type RowSource } from './run-index.js';
 import { loadRunPrompt, type RunPrompt } from './row-messages.js';
@@ -23,7 +23,8 @@ export interface StoreRuns {
 }
 
 export interface StoreRun extends RowSource {
-  columns: RowIndex;
+  /** The run's view index (RowIndex) as JSON text. */
+  columnsJson: string;
   /** Throws STORE_RESULTS_MISMATCH once the run's rows in the store are not the ones checked. */
   check(): Promise<void>;
 }
@@ -124,8 +125,9 @@ export class RunCatalog {
     if (!open && manifest.status === 'completed' && manifest.integrity !== undefined && this.storeRuns) {
       const fromStore = await this.storeRuns.open(id, manifest);
       if (fromStore) {
-        const index = new RunIndex(path, fromStore.columns.evalNames);
-        index.readFrom(fromStore.columns, fromStore, manifest.integrity);
+        const evalNames = manifest.summary?.evals.map((e) => e.name) ?? [];
+        const index = new RunIndex(path, evalNames);
+        index.readFrom(fromStore.columnsJson, evalNames, fromStore, manifest.integrity);
         open = this.#open.get(id) ?? { index, fromStore };
         this.#open.set(id, open);
       }

@@ -24,8 +24,10 @@ function isErrno(error: unknown, code: string): boolean {
  * (no newline yet) waits for the next refresh.
  */
 export class RunIndex {
-  /** What the API sends; grows as rows are read. */
-  columns: RowIndex;
+  #columns: RowIndex;
+  /** The store's index as JSON text, parsed only when a route needs its values (`readFrom`). */
+  #columnsText: string | undefined;
+  #columnsParsed = true;
   /** Byte offset and length of each row's line. */
   starts: number[] = [];
   lengths: number[] = [];
@@ -58,12 +60,35 @@ export class RunIndex {
   ) {
     this.#evalNames = evalNames;
     this.#live = evalNames === undefined;
-    this.columns = emptyColumns(evalNames ?? []);
+    this.#columns = emptyColumns(evalNames ?? []);
+  }
+
+  /** What the API sends; grows as rows are read. */
+  get columns(): RowIndex {
+    if (!this.#columnsParsed) {
+      this.#columns = JSON.parse(this.#columnsText as string) as RowIndex;
+      this.#columnsParsed = true;
+    }
+    return this.#columns;
+  }
+
+  set columns(columns: RowIndex) {
+    this.#columns = columns;
+    this.#columnsParsed = true;
+    this.#columnsText = undefined;
+  }
+
+  /**
+   * The columns as the JSON text the API sends, when they came as text from the store: sent as
+   * they are, a million rows' index is not parsed and written again (seconds of a first open).
+   */
+  get columnsJson(): string | undefined {
+    return this.#columnsText;
   }
 
   /** Rows read so far. */
   get count(): number {
-    return this.#source ? this.columns.index.length : this.starts.length;
+    return this.#source ? (this.#adopted?.rows ?? 0) : this.starts.length;
   }
 
   /** Rows from position `from` on, one entry each (a live event's new rows). */
@@ -109,13 +134,14 @@ export class RunIndex {
   }
 
   /**
-   * A completed run whose rows are not in a file here: the index is `columns` (the store's), the
+   * A completed run whose rows are not in a file here: the index is `columnsJson` (the store's), the
    * rows are read from `source` by their place in finish order, and nothing is ever appended.
    * Only before the first refresh.
    */
-  readFrom(columns: RowIndex, source: RowSource, results: { rows: number; sha256: string }): void {
-    this.#evalNames = columns.evalNames;
-    this.columns = columns;
+  readFrom(columnsJson: string, evalNames: string[], source: RowSource, results: { rows: number; sha256: string }): void {
+    this.#evalNames = evalNames;
+    this.#columnsText = columnsJson;
+    this.#columnsParsed = false;
     this.#adopted = { bytes: 0, ...results };
     this.#source = source;
   }

@@ -5,6 +5,7 @@ import type { ReviewSession } from './api-types.js';
 import { answeringResultsProblems, apiRoute } from './api-routes.js';
 import { LiveEvents, openEventStream } from './live-events.js';
 import { labelRoute, reviewRoute, type ReviewContext } from './review-routes.js';
+import { JsonText } from './json-text.js';
 import { RunCatalog, type StoreRuns } from './run-catalog.js';
 import { APP_CSP, COMMON_HEADERS } from './security.js';
 import { shellWithSession } from './session-page.js';
@@ -59,7 +60,7 @@ export function segmentsOf(pathname: string): string[] | undefined {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
+  res.end(body instanceof JsonText ? body.text : JSON.stringify(body));
 }
 
 export function sendText(res: ServerResponse, status: number, text: string): void {
