@@ -227,6 +227,8 @@ export class StoreMirror implements StoreRuns {
     if (manifest.status === 'running') return;
     this.#finish(copy);
     this.#copies.delete(manifest.id);
+    // A run streamed into the store has no index there: the one this copy wrote serves the next servers.
+    if (manifest.status === 'completed') await this.#keepViewIndex(manifest);
   }
 
   /** A completed run copied whole beside the old copy, which it then replaces. */
