@@ -92,7 +92,7 @@ describe('serve reads a pushed run from the store a page at a time', () => {
     expect(await exists(join(folder, 'results.jsonl'))).toBe(false);
   });
 
-  it('a route that reads runs whole (compare) copies them then, and answers as over folders', async () => {
+  it('a route that reads runs whole (compare, grid) copies them then, and answers as over folders', async () => {
     await pushedRun(RUN);
     await pushedRun(OTHER);
     const { root, get } = await serve();
@@ -101,6 +101,7 @@ describe('serve reads a pushed run from the store a page at a time', () => {
     expect(compared.status).toBe(200);
     expect((compared.body as { base: { rows: number } }).base.rows).toBe(40);
     for (const id of [RUN, OTHER]) expect((await readFile(join(await mirrorFolder(root, id), 'results.jsonl'), 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(40);
+    expect((await get(`/api/grid/${RUN}/${OTHER}`)).status).toBe(200);
   });
 
   it('a row edited in the store after the push: the run answers 409 (index and rows), never the edited row', async () => {
