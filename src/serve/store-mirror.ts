@@ -3,7 +3,8 @@ import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { ANNOTATIONS_FILE } from '../review/annotations-file.js';
-import { MANIFEST_FILE, RESULTS_FILE, RunLock, ViewIndexWriter, readViewIndex, type RunStorage } from '../store/index.js';
+import { MANIFEST_FILE, RESULTS_FILE, RunLock, ViewIndexWriter, type RunStorage } from '../store/index.js';
+import { readViewIndexJson } from '../store/view-index-json.js';
 import { ResultsHash } from '../store/results-integrity.js';
 import type { ResultsIntegrity, RunManifest } from '../store/types.js';
 import type { StoreRun, StoreRuns } from '../view/run-catalog.js';
@@ -257,8 +258,8 @@ export class StoreMirror implements StoreRuns {
     const integrity = manifest.integrity;
     if (integrity === undefined || this.storage.putViewColumns === undefined) return;
     const dir = join(this.runsDir, manifest.id);
-    const data = await readViewIndex(dir, { resultsPath: join(dir, RESULTS_FILE), integrity });
-    if (data !== undefined) await this.storage.putViewColumns(manifest.id, data.columns, integrity).catch(() => undefined);
+    const text = await readViewIndexJson(dir, { resultsPath: join(dir, RESULTS_FILE), integrity });
+    if (text !== undefined) await this.storage.putViewColumns(manifest.id, text, integrity).catch(() => undefined);
   }
 
   async #appendLines(id: string, dir: string, copy: Copy): Promise<void> {

@@ -193,9 +193,9 @@ export class PgStorage implements RunStorage {
     return columns ?? emptyColumns([]);
   }
 
-  async putViewColumns(id: string, columns: RowIndex, integrity: ResultsIntegrity): Promise<void> {
+  async putViewColumns(id: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
     await this.#manifest(id);
-    await storeViewColumns(this.pool, id, columns, integrity);
+    await storeViewColumns(this.pool, id, columnsJson, integrity);
   }
 
   storedViewColumns(id: string, integrity: ResultsIntegrity): Promise<string | undefined> {

@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
 import { parseManifest } from '../parse-manifest.js';
-import type { RowIndex } from '../row-index-types.js';
 import type { ResultsIntegrity, RunManifest } from '../types.js';
 
 /**
@@ -9,11 +8,12 @@ import type { ResultsIntegrity, RunManifest } from '../types.js';
  * is edited or deleted, so finding it for the run's integrity record means the rows are still
  * the ones `complete` read back and checked.
  */
-export async function storeViewColumns(pool: Pool, runId: string, columns: RowIndex, integrity: ResultsIntegrity): Promise<void> {
+export async function storeViewColumns(pool: Pool, runId: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
+  // Cast through json: the server refuses text that is not JSON (kept as written, not re-encoded).
   await pool.query(
-    `INSERT INTO agentmark_view_index (run_id, rows, sha256, columns) VALUES ($1, $2, $3, $4)
+    `INSERT INTO agentmark_view_index (run_id, rows, sha256, columns) VALUES ($1, $2, $3, $4::json::text)
      ON CONFLICT (run_id) DO UPDATE SET rows = EXCLUDED.rows, sha256 = EXCLUDED.sha256, columns = EXCLUDED.columns`,
-    [runId, integrity.rows, integrity.sha256, JSON.stringify(columns)],
+    [runId, integrity.rows, integrity.sha256, columnsJson],
   );
 }
 

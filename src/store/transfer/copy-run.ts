@@ -109,6 +109,8 @@ async function copyBlobs(from: RunStorage, to: RunStorage, manifest: RunManifest
  */
 async function copyViewColumns(from: RunStorage, to: RunStorage, id: string, integrity: ResultsIntegrity): Promise<void> {
   if (to.putViewColumns === undefined) return;
-  const columns = await from.viewColumns(id).catch(() => undefined);
-  if (columns !== undefined && columns.index.length === integrity.rows) await to.putViewColumns(id, columns, integrity);
+  const text = from.viewColumnsJson
+    ? await from.viewColumnsJson(id).catch(() => undefined)
+    : await from.viewColumns(id).then((columns) => (columns !== undefined && columns.index.length === integrity.rows ? JSON.stringify(columns) : undefined), () => undefined);
+  if (text !== undefined) await to.putViewColumns(id, text, integrity);
 }
