@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
 import { ANNOTATIONS_FILE } from '../review/annotations-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunLock, ViewIndexWriter, type RunStorage } from '../store/index.js';
+import { readViewIndexJson } from '../store/view-index-json.js';
 import { ResultsHash } from '../store/results-integrity.js';
-import type { RunManifest } from '../store/types.js';
+import type { ResultsIntegrity, RunManifest } from '../store/types.js';
+import type { StoreRun, StoreRuns } from '../view/run-catalog.js';
+import { openStoreRun } from './store-run-reader.js';
 
 /** At most one look at the store's list of runs per this many milliseconds, however many pages ask. */
 const LIST_EVERY_MS = 1000;
@@ -22,6 +25,8 @@ const COPIED_FILE = '.store-manifest.json';
 
 /** A copy being written by this process: how far it got, and what it holds. */
 interface Copy {
+  /** The store's manifest of the run when last seen (a running run's is seen again only when it changes). */
+  manifest: RunManifest;
   lines: number;
   bytes: number;
   hash: ResultsHash;
@@ -32,20 +37,30 @@ interface Copy {
 
 /**
  * The team store's runs as run folders the viewer reads (`.agentmark/serve-mirror/`), so `serve`
- * shows a database's runs through the same routes as a folder's. A copy holds the store's lines
- * in their stored (finish) order with the store's manifest, integrity record included: the viewer
- * checks the copy against that record as it checks any finished run, so a row changed in the
- * database is a 409, never served. A copy gets the view index written with its lines, so a
- * 1,000,000-row run opens without its lines being parsed again.
+ * shows a database's runs through the same routes as a folder's.
  *
- * A completed run is copied once, into a folder of its own that replaces the copy whole (a large
- * one in the background, listed once it is whole). A run
- * still `running` (rows streaming in from `run-experiment`) is copied where it is and followed:
- * each sync appends the lines stored since, which the viewer's live events send to open pages,
- * and its end makes it completed. `start` syncs in the background so a page following a running
- * run gets its rows without asking.
+ * A completed run whose view index the store keeps (pushed with it, migration 30) is not copied:
+ * its folder gets its manifest and labels, and the viewer reads its index and its rows from the
+ * store a page at a time (StoreRuns, store-run-reader.ts), so a 1,000,000-row run opens without
+ * being read whole. Its results are copied only when a route reads the run whole (compare, grid,
+ * agreement: `whole`).
+ *
+ * Any other completed run (pushed before the store kept indexes, or through `serve`) is copied
+ * once, into a folder of its own that replaces the copy whole (a large one in the background,
+ * listed once it is whole), with the store's lines in their stored order and its manifest,
+ * integrity record included: the viewer checks the copy against that record as it checks any
+ * finished run, so a row changed in the database is a 409, never served. The view index written
+ * with the copy is then kept in the store, for every later server.
+ *
+ * A run still `running` (rows streaming in from `run-experiment`) is copied where it is and
+ * followed: each sync appends the lines stored since, which the viewer's live events send to
+ * open pages, and its end makes it completed.
+ *
+ * What changed is found by the store's change numbers (`runsChangedAfter`): a sync asks for the
+ * runs changed since the last one it saw, one query, plus one look at each running run's new
+ * rows; an idle server over 10,000 runs asks one question a second.
  */
-export class StoreMirror {
+export class StoreMirror implements StoreRuns {
   readonly runsDir: string;
   #listed = 0;
   #syncing: Promise<void> | undefined;
@@ -55,10 +70,36 @@ export class StoreMirror {
   /** Large completed runs being copied (or waiting to be) while the server answers. */
   readonly #queued = new Set<string>();
   #background: Promise<void> = Promise.resolve();
+  /** The last change number seen in the store (0: none yet, the first sync sees every run). */
+  #cursor = 0;
+  /** Runs that could not be synced at their change: tried again at each sync until they are. */
+  readonly #retry = new Map<string, { manifest: RunManifest; viewIndex?: ResultsIntegrity }>();
+  /** Completed runs read from the store (their index kept there), and the copies made of them for whole reads. */
+  readonly #fromStore = new Map<string, { manifest: RunManifest; whole?: Promise<void> }>();
 
   constructor(private readonly storage: RunStorage, projectRoot: string, private readonly now: () => number = Date.now) {
     const key = createHash('sha256').update(storage.location).digest('hex').slice(0, 16);
     this.runsDir = join(projectRoot, '.agentmark', 'serve-mirror', key, 'runs');
+  }
+
+  serves(id: string): boolean {
+    return this.#fromStore.has(id);
+  }
+
+  async open(id: string, manifest: RunManifest): Promise<StoreRun | undefined> {
+    if (!this.#fromStore.has(id)) return undefined;
+    return openStoreRun(this.storage, manifest);
+  }
+
+  /** Copies the run's results into its folder once (the folder keeps being read from the store meanwhile). */
+  whole(id: string): Promise<void> {
+    const served = this.#fromStore.get(id);
+    if (served === undefined) return Promise.resolve();
+    served.whole ??= this.#copyRun(served.manifest).catch((error: unknown) => {
+      served.whole = undefined;
+      throw error;
+    });
+    return served.whole;
   }
 
   /** The store changed through this server (a push): the next request looks at it again at once. */
@@ -93,23 +134,63 @@ export class StoreMirror {
 
   async #syncRuns(): Promise<void> {
     await mkdir(this.runsDir, { recursive: true });
-    for (const manifest of await this.storage.listRuns()) {
-      // One run that cannot be copied now (its copy locked by another server in this folder, a
+    const changed = await this.#changes();
+    for (const { manifest, viewIndex } of changed) {
+      // One run that cannot be synced now (its copy locked by another server in this folder, a
       // damaged line) must not keep the others from being served: the next sync tries it again.
-      await this.#syncRun(manifest).catch(() => undefined);
+      this.#retry.delete(manifest.id);
+      await this.#syncRun(manifest, viewIndex).catch(() => this.#retry.set(manifest.id, { manifest, ...(viewIndex ? { viewIndex } : {}) }));
+    }
+    // Running runs' rows arrive without their manifest changing: each followed run is looked at.
+    const seen = new Set(changed.map((run) => run.manifest.id));
+    for (const copy of [...this.#copies.values()]) {
+      if (!seen.has(copy.manifest.id)) await this.#follow(copy.manifest, copy).catch(() => undefined);
     }
   }
 
-  async #syncRun(manifest: RunManifest): Promise<void> {
+  /** The runs changed since the last sync, with those to try again; every run when the store keeps no change numbers. */
+  async #changes(): Promise<Array<{ manifest: RunManifest; viewIndex?: ResultsIntegrity }>> {
+    const retry = [...this.#retry.values()];
+    if (this.storage.runsChangedAfter === undefined) return (await this.storage.listRuns()).map((manifest) => ({ manifest }));
+    const { runs, last } = await this.storage.runsChangedAfter(this.#cursor);
+    this.#cursor = last;
+    const changed = new Set(runs.map((run) => run.manifest.id));
+    return [...retry.filter((run) => !changed.has(run.manifest.id)), ...runs];
+  }
+
+  async #syncRun(manifest: RunManifest, viewIndex?: ResultsIntegrity): Promise<void> {
     const following = this.#copies.get(manifest.id);
     // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
     if (following) return this.#follow(manifest, following);
     if (manifest.status !== 'completed' && manifest.status !== 'running') return;
-    const copied = await readFile(join(this.runsDir, manifest.id, COPIED_FILE), 'utf8').catch(() => undefined);
+    const dir = join(this.runsDir, manifest.id);
+    const copied = await readFile(join(dir, COPIED_FILE), 'utf8').catch(() => undefined);
+    if (manifest.status === 'completed' && viewIndex !== undefined && sameRecord(manifest.integrity, viewIndex)) return this.#readFromStore(manifest, dir, copied);
+    if (this.#fromStore.has(manifest.id)) {
+      // Its index is gone: a row was edited in the store. The viewer reads it from the store still
+      // and answers 409 (the index is asked for with every read); a new manifest is shown.
+      this.#fromStore.set(manifest.id, { manifest });
+      if (copied !== JSON.stringify(manifest)) await this.#writeManifest(dir, manifest);
+      return;
+    }
     if (copied === JSON.stringify(manifest)) return;
     if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#copyInBackground(manifest);
     if (manifest.status === 'completed') return this.#copyRun(manifest);
-    return this.#follow(manifest, await this.#startCopy(manifest, join(this.runsDir, manifest.id), true));
+    return this.#follow(manifest, await this.#startCopy(manifest, dir, true));
+  }
+
+  /** A folder holding the run's manifest and labels, its rows read from the store when asked for. */
+  async #readFromStore(manifest: RunManifest, dir: string, copied: string | undefined): Promise<void> {
+    const text = JSON.stringify(manifest);
+    const known = this.#fromStore.get(manifest.id);
+    if (copied !== text) {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, ANNOTATIONS_FILE), await this.#annotationsText(manifest.id));
+      // The results of an earlier copy (another manifest) no longer describe the run.
+      await rm(join(dir, RESULTS_FILE), { force: true });
+      await this.#writeManifest(dir, manifest);
+    }
+    this.#fromStore.set(manifest.id, known !== undefined && copied === text ? known : { manifest });
   }
 
   /** One large copy at a time, after the others; the next sync tries again after a failure. */
@@ -133,7 +214,7 @@ export class StoreMirror {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, RESULTS_FILE), '');
     await writeFile(join(dir, ANNOTATIONS_FILE), await this.#annotationsText(manifest.id));
-    const copy: Copy = { lines: 0, bytes: 0, hash: new ResultsHash(), index: new ViewIndexWriter(dir), lock: running ? RunLock.acquire(dir, manifest.id) : undefined };
+    const copy: Copy = { manifest, lines: 0, bytes: 0, hash: new ResultsHash(), index: new ViewIndexWriter(dir), lock: running ? RunLock.acquire(dir, manifest.id) : undefined };
     if (running) this.#copies.set(manifest.id, copy);
     return copy;
   }
@@ -141,11 +222,14 @@ export class StoreMirror {
   /** Appends the lines stored since the last look; the store's manifest goes on top once they are written. */
   async #follow(manifest: RunManifest, copy: Copy): Promise<void> {
     const dir = join(this.runsDir, manifest.id);
+    copy.manifest = manifest;
     await this.#appendLines(manifest.id, dir, copy);
     await this.#writeManifest(dir, manifest);
     if (manifest.status === 'running') return;
     this.#finish(copy);
     this.#copies.delete(manifest.id);
+    // A run streamed into the store has no index there: the one this copy wrote serves the next servers.
+    if (manifest.status === 'completed') await this.#keepViewIndex(manifest);
   }
 
   /** A completed run copied whole beside the old copy, which it then replaces. */
@@ -162,6 +246,20 @@ export class StoreMirror {
     await this.#writeManifest(temp, manifest);
     await rm(join(this.runsDir, manifest.id), { recursive: true, force: true });
     await rename(temp, join(this.runsDir, manifest.id));
+    if (!this.#fromStore.has(manifest.id)) await this.#keepViewIndex(manifest);
+  }
+
+  /**
+   * The view index written with a whole copy, kept in the store for the servers after this one
+   * (which then read the run from there). Only an index of lines matching the run's integrity
+   * record: a copy of edited rows has none to give.
+   */
+  async #keepViewIndex(manifest: RunManifest): Promise<void> {
+    const integrity = manifest.integrity;
+    if (integrity === undefined || this.storage.putViewColumns === undefined) return;
+    const dir = join(this.runsDir, manifest.id);
+    const text = await readViewIndexJson(dir, { resultsPath: join(dir, RESULTS_FILE), integrity });
+    if (text !== undefined) await this.storage.putViewColumns(manifest.id, text, integrity).catch(() => undefined);
   }
 
   async #appendLines(id: string, dir: string, copy: Copy): Promise<void> {
@@ -222,4 +320,8 @@ export class StoreMirror {
     const lines = await readAnnotations(join(this.runsDir, id));
     if (lines.length > known) await this.storage.appendAnnotations(id, lines.slice(known));
   }
+}
+
+function sameRecord(a: ResultsIntegrity | undefined, b: ResultsIntegrity): boolean {
+  return a !== undefined && a.rows === b.rows && a.sha256 === b.sha256;
 }

@@ -80,7 +80,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   }
   // Where a writer's push lands: the team store, or the project's runs folder without one.
   const pushTarget: RunStorage = options.storage ?? new LocalStorage(options.projectRoot, options.runsDir ? { runsDir: options.runsDir } : {});
-  const routes = await createViewRoutes({ projectRoot: options.projectRoot, ...(runsDir ? { runsDir } : {}), ...(options.webDir ? { webDir: options.webDir } : {}), ...(options.scores ? { scores: options.scores } : {}), ...(options.now ? { now: options.now } : {}) });
+  const routes = await createViewRoutes({ projectRoot: options.projectRoot, ...(runsDir ? { runsDir } : {}), ...(options.webDir ? { webDir: options.webDir } : {}), ...(options.scores ? { scores: options.scores } : {}), ...(options.now ? { now: options.now } : {}), ...(mirror ? { storeRuns: mirror } : {}) });
   const allowed = allowedHostNames(host);
   for (const name of options.allowHosts ?? []) allowed.add(name.toLowerCase());
   const tls = options.tls !== undefined;

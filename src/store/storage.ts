@@ -101,6 +101,18 @@ export interface RunStorage extends AsyncDisposable {
   // --- view index ---
   /** The viewer's rows table of a completed run, in finish order; undefined when none can be trusted. */
   viewColumns(id: string): Promise<RowIndex | undefined>;
+  /** viewColumns as the JSON text the viewer sends, made without parsing the columns (a back end without it: JSON.stringify of viewColumns). */
+  viewColumnsJson?(id: string): Promise<string | undefined>;
+  /** Keeps `columnsJson` (a RowIndex as JSON), the view index of the completed run's rows (`integrity`), for the readers below (a back end without them has none). */
+  putViewColumns?(id: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void>;
+  /** The kept view index of the run's rows as JSON text, while they are still those of `integrity`. */
+  storedViewColumns?(id: string, integrity: ResultsIntegrity): Promise<string | undefined>;
+  /** Lines at these places in finish order, while the kept view index for `integrity` stands; else undefined. */
+  linesAt?(id: string, places: readonly number[], integrity: ResultsIntegrity): Promise<string[] | undefined>;
+
+  // --- following changes ---
+  /** Runs created or changed after change number `after` (0: all), each with the record its kept view index describes, and the last number seen. */
+  runsChangedAfter?(after: number): Promise<{ runs: Array<{ manifest: RunManifest; viewIndex?: ResultsIntegrity }>; last: number }>;
 
   // --- blobs ---
   /** Stores a text under its sha256 (once, however many runs use it); gives back the hash. */

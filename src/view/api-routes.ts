@@ -5,6 +5,7 @@ import type { RunCatalog } from './run-catalog.js';
 import { reproduceCommand, renderRowMessages } from './row-messages.js';
 import { searchableText } from './run-index.js';
 import { RunStoreError } from '../store/index.js';
+import { JsonText } from './json-text.js';
 
 /** What a route answers: a JSON body, or nothing (404). */
 export type ApiResult = { status: 200; body: unknown } | { status: 400 | 404 | 409 | 410 | 503; body: { error: string } };
@@ -69,7 +70,10 @@ async function route(catalog: RunCatalog, segments: string[], query: URLSearchPa
   if (!manifest) return notFound;
   if (part === undefined) return ok(await catalog.run(id));
   const index = await catalog.index(id, manifest);
-  if (part === 'index' && arg === undefined) return ok(index.columns satisfies RowIndex);
+  if (part === 'index' && arg === undefined) {
+    const text = index.columnsJson;
+    return ok(text === undefined ? (index.columns satisfies RowIndex) : new JsonText(text));
+  }
   if (part === 'rows' && arg === undefined) {
     const positions = (query.get('at') ?? '').split(',').filter((p) => p !== '').map(parseCount);
     if (positions.length > MAX_ROWS_PER_REQUEST || positions.some((p) => p === undefined)) {

@@ -32,7 +32,7 @@ export async function compareInCatalog(catalog: RunCatalog, base: string, head: 
   if (!pending) {
     pending = (async () => {
       const { compareRuns } = await import('../compare/index.js');
-      const [b, h] = await Promise.all([openRunFolder(catalog.store.runDir(base)), openRunFolder(catalog.store.runDir(head))]);
+      const [b, h] = await Promise.all([catalog.folder(base).then(openRunFolder), catalog.folder(head).then(openRunFolder)]);
       return compareRuns(b, h, { projectRoot: catalog.projectRoot, maxChangedRows: show });
     })();
     kept.set(key, pending);

@@ -18,7 +18,7 @@ export async function gridInCatalog(catalog: RunCatalog, ids: readonly string[])
   for (const id of ids) if (!(await catalog.exists(id))) return { ok: false, status: 404, error: 'not found' };
   try {
     const { buildGrid } = await import('../compare/index.js');
-    const runs = await Promise.all(ids.map((id) => openRunFolder(catalog.store.runDir(id))));
+    const runs = await Promise.all(ids.map((id) => catalog.folder(id).then(openRunFolder)));
     return { ok: true, result: await buildGrid(runs, { projectRoot: catalog.projectRoot }) };
   } catch (error) {
     if (error instanceof AgentmarkError) return { ok: false, status: 400, error: error.hint ? `${error.message} (${error.hint})` : error.message };

@@ -73,7 +73,7 @@ export async function reviewRoute(catalog: RunCatalog, context: ReviewContext, i
     if (version === undefined) return { status: 200, body: NO_AGREEMENT };
     const scores = await context.scores();
     // Read in dataset order through the store, as `agentmark agreement` does: the same bootstrap, the same interval.
-    const body = await cacheOf(agreements, catalog).get(id, version, async () => agreementOfRun(await openRunFolder(catalog.store.runDir(id)), scores, catalog.store));
+    const body = await cacheOf(agreements, catalog).get(id, version, async () => agreementOfRun(await openRunFolder(await catalog.folder(id)), scores, catalog.store));
     return { status: 200, body };
   }
   const evals = reviewEvals(manifest.summary?.evals.map((e) => e.name) ?? index.evalNames, await context.scores());

@@ -4,12 +4,36 @@ import { RESULTS_FILE, RunStore, checkResults, checkStoredResults, isValidRunId,
 import type { RunManifest } from '../store/types.js';
 import type { FlipsResponse, RunListItem, RunResponse } from './api-types.js';
 import { flippedRows, verdictsByRow } from './flips.js';
-import { RunIndex } from './run-index.js';
+import { RunIndex, type RowSource } from './run-index.js';
 import { loadRunPrompt, type RunPrompt } from './row-messages.js';
+
+/**
+ * Runs whose rows are in a team store rather than in their folder here (`agentmark serve`): a
+ * completed run with a view index kept in the store is opened from it, its rows read a page at a
+ * time; the folder holds its manifest and labels, and its results only once a route that reads
+ * the run whole (compare, grid, agreement) asked for them (`whole`).
+ */
+export interface StoreRuns {
+  /** The run's view index and rows from the store, or undefined: its folder here has its rows. */
+  open(id: string, manifest: RunManifest): Promise<StoreRun | undefined>;
+  /** True when `open` gave this run (its folder may hold no results). */
+  serves(id: string): boolean;
+  /** Brings the run's results into its folder (a copy from the store), for a route that reads it whole. */
+  whole(id: string): Promise<void>;
+}
+
+export interface StoreRun extends RowSource {
+  /** The run's view index (RowIndex) as JSON text. */
+  columnsJson: string;
+  /** Throws STORE_RESULTS_MISMATCH once the run's rows in the store are not the ones checked. */
+  check(): Promise<void>;
+}
 
 /** A run the viewer has opened: its index (kept up to date) and its prompt for rendering rows. */
 interface OpenRun {
   index: RunIndex;
+  /** The run's rows are read from the team store (`StoreRuns`). */
+  fromStore?: StoreRun;
   /** Row verdicts of this finished run, for flips of the runs after it. */
   verdicts?: ReturnType<typeof verdictsByRow>;
   prompt?: Promise<RunPrompt>;
@@ -61,8 +85,14 @@ export class RunCatalog {
   readonly #open = new Map<string, OpenRun>();
   readonly #checks = new Map<string, WholeCheck>();
 
-  constructor(readonly projectRoot: string, runsDir?: string) {
+  constructor(readonly projectRoot: string, runsDir?: string, readonly storeRuns?: StoreRuns) {
     this.store = new RunStore(projectRoot, runsDir);
+  }
+
+  /** The run's folder with its results in it, for a route that reads the run whole. */
+  async folder(id: string): Promise<string> {
+    if (this.storeRuns?.serves(id) === true) await this.storeRuns.whole(id);
+    return this.store.runDir(id);
   }
 
   async list(): Promise<RunListItem[]> {
@@ -92,6 +122,21 @@ export class RunCatalog {
   async index(id: string, manifest: RunManifest): Promise<RunIndex> {
     let open = this.#open.get(id);
     const path = join(this.store.runDir(id), RESULTS_FILE);
+    if (!open && manifest.status === 'completed' && manifest.integrity !== undefined && this.storeRuns) {
+      const fromStore = await this.storeRuns.open(id, manifest);
+      if (fromStore) {
+        const evalNames = manifest.summary?.evals.map((e) => e.name) ?? [];
+        const index = new RunIndex(path, evalNames);
+        index.readFrom(fromStore.columnsJson, evalNames, fromStore, manifest.integrity);
+        open = this.#open.get(id) ?? { index, fromStore };
+        this.#open.set(id, open);
+      }
+    }
+    if (open?.fromStore) {
+      // The store's rows are checked as they are read, not by hashing a file here.
+      await open.fromStore.check();
+      return open.index;
+    }
     if (!open) {
       const names = manifest.summary?.evals.map((e) => e.name);
       const index = new RunIndex(path, names, liveRanges(manifest));
@@ -145,7 +190,7 @@ export class RunCatalog {
     const manifest = await this.manifest(id);
     if (!manifest) return undefined;
     // A finished run's summary has all the page's header needs: its rows need not be read yet.
-    if (manifest.integrity !== undefined) this.#checkWhole(id, manifest).catch(() => undefined);
+    if (manifest.integrity !== undefined && this.storeRuns?.serves(id) !== true) this.#checkWhole(id, manifest).catch(() => undefined);
     if (manifest.summary) return { manifest, evalNames: manifest.summary.evals.map((e) => e.name), rowCount: manifest.summary.rows, ...resumeOf(manifest) };
     const index = await this.index(id, manifest);
     return runResponse(manifest, index);

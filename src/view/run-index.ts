@@ -6,6 +6,11 @@ import type { IndexEntry, LiveSummary, RowIndex } from './api-types.js';
 import { appendRow, emptyColumns, entryAt } from '../store/row-columns.js';
 
 const CHUNK = 1 << 20;
+
+/** Rows by their place in the run's finish order, from somewhere other than a results file here. */
+export interface RowSource {
+  rowsAt(positions: readonly number[]): Promise<RowResult[]>;
+}
 const NEWLINE = 0x0a;
 
 function isErrno(error: unknown, code: string): boolean {
@@ -19,8 +24,10 @@ function isErrno(error: unknown, code: string): boolean {
  * (no newline yet) waits for the next refresh.
  */
 export class RunIndex {
-  /** What the API sends; grows as rows are read. */
-  columns: RowIndex;
+  #columns: RowIndex;
+  /** The store's index as JSON text, parsed only when a route needs its values (`readFrom`). */
+  #columnsText: string | undefined;
+  #columnsParsed = true;
   /** Byte offset and length of each row's line. */
   starts: number[] = [];
   lengths: number[] = [];
@@ -37,6 +44,8 @@ export class RunIndex {
   #pending = 0;
   /** The results the run's view index described, when the index was read from it (`adopt`). */
   #adopted: ViewIndexData['results'] | undefined;
+  /** Where rows are read when they are not in a file here: the team store, by their place (`readFrom`). */
+  #source: RowSource | undefined;
 
   /**
    * @param evalNames when known (a finished run's summary); else taken from the first row.
@@ -51,12 +60,35 @@ export class RunIndex {
   ) {
     this.#evalNames = evalNames;
     this.#live = evalNames === undefined;
-    this.columns = emptyColumns(evalNames ?? []);
+    this.#columns = emptyColumns(evalNames ?? []);
+  }
+
+  /** What the API sends; grows as rows are read. */
+  get columns(): RowIndex {
+    if (!this.#columnsParsed) {
+      this.#columns = JSON.parse(this.#columnsText as string) as RowIndex;
+      this.#columnsParsed = true;
+    }
+    return this.#columns;
+  }
+
+  set columns(columns: RowIndex) {
+    this.#columns = columns;
+    this.#columnsParsed = true;
+    this.#columnsText = undefined;
+  }
+
+  /**
+   * The columns as the JSON text the API sends, when they came as text from the store: sent as
+   * they are, a million rows' index is not parsed and written again (seconds of a first open).
+   */
+  get columnsJson(): string | undefined {
+    return this.#columnsText;
   }
 
   /** Rows read so far. */
   get count(): number {
-    return this.starts.length;
+    return this.#source ? (this.#adopted?.rows ?? 0) : this.starts.length;
   }
 
   /** Rows from position `from` on, one entry each (a live event's new rows). */
@@ -80,6 +112,7 @@ export class RunIndex {
 
   /** Reads rows appended since the last call; resolves to the position of the first new row. */
   refresh(): Promise<number> {
+    if (this.#source) return Promise.resolve(this.count);
     // One reader at a time: two would read the same bytes twice.
     const previous = this.#refreshing ?? Promise.resolve(0);
     const next = previous.then(() => this.#readNew());
@@ -98,6 +131,19 @@ export class RunIndex {
     this.lengths = data.lengths;
     this.#size = data.results.bytes;
     this.#adopted = data.results;
+  }
+
+  /**
+   * A completed run whose rows are not in a file here: the index is `columnsJson` (the store's), the
+   * rows are read from `source` by their place in finish order, and nothing is ever appended.
+   * Only before the first refresh.
+   */
+  readFrom(columnsJson: string, evalNames: string[], source: RowSource, results: { rows: number; sha256: string }): void {
+    this.#evalNames = evalNames;
+    this.#columnsText = columnsJson;
+    this.#columnsParsed = false;
+    this.#adopted = { bytes: 0, ...results };
+    this.#source = source;
   }
 
   /** True while the rows come from the run's view index (its results lines were not parsed). */
@@ -217,6 +263,7 @@ export class RunIndex {
 
   /** The rows at positions [from, to), read with one read: their lines are contiguous. */
   async rowsInRange(from: number, to: number): Promise<RowResult[]> {
+    if (this.#source) return this.#source.rowsAt(Array.from({ length: Math.max(0, Math.min(to, this.count) - from) }, (_, k) => from + k));
     const first = this.starts[from];
     const lastStart = this.starts[to - 1];
     const lastLength = this.lengths[to - 1];
@@ -238,6 +285,7 @@ export class RunIndex {
 
   /** The full rows at these positions, read from the file by their byte ranges. */
   async rowsAt(positions: readonly number[]): Promise<RowResult[]> {
+    if (this.#source) return this.#source.rowsAt(positions.filter((p) => p >= 0 && p < this.count));
     const file = await open(this.path, 'r');
     try {
       const rows: RowResult[] = [];

@@ -5,7 +5,8 @@ import type { ReviewSession } from './api-types.js';
 import { answeringResultsProblems, apiRoute } from './api-routes.js';
 import { LiveEvents, openEventStream } from './live-events.js';
 import { labelRoute, reviewRoute, type ReviewContext } from './review-routes.js';
-import { RunCatalog } from './run-catalog.js';
+import { JsonText } from './json-text.js';
+import { RunCatalog, type StoreRuns } from './run-catalog.js';
 import { APP_CSP, COMMON_HEADERS } from './security.js';
 import { shellWithSession } from './session-page.js';
 import { loadAssets, type Asset } from './static-assets.js';
@@ -26,6 +27,8 @@ export interface ViewRoutesOptions {
   scores?: Readonly<Record<string, ScoreSchema>>;
   /** The clock of label times. @default () => new Date() */
   now?: () => Date;
+  /** Runs whose rows are read from a team store (`agentmark serve`), not from their folder. */
+  storeRuns?: StoreRuns;
 }
 
 /**
@@ -57,7 +60,7 @@ export function segmentsOf(pathname: string): string[] | undefined {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
+  res.end(body instanceof JsonText ? body.text : JSON.stringify(body));
 }
 
 export function sendText(res: ServerResponse, status: number, text: string): void {
@@ -75,7 +78,7 @@ export async function createViewRoutes(options: ViewRoutesOptions): Promise<View
       cause: error,
     });
   }
-  const catalog = new RunCatalog(options.projectRoot, options.runsDir);
+  const catalog = new RunCatalog(options.projectRoot, options.runsDir, options.storeRuns);
   const live = new LiveEvents(catalog);
   const plainShell = (assets.get('/') as Asset).body;
   let scores: Promise<Readonly<Record<string, ScoreSchema>>> | undefined;

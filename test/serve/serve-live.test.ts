@@ -99,6 +99,9 @@ describe('agentmark serve: a run streaming into the store', () => {
         expect((JSON.parse(index.body) as { index: number[] }).index).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
         const rows = JSON.parse((await send(server, 'GET', `/api/runs/${REVIEW_RUN}/rows?at=7`, bearer)).body) as { rows: Array<{ row: { index: number } }> };
         expect(rows.rows.map((r) => r.row.index)).toEqual([7]);
+        // The index the followed copy wrote is kept in the store (after the sync that saw the end, which /api/runs waited for).
+        const kept = await storage.pool.query<{ rows: number; sha256: string }>('SELECT rows, sha256 FROM agentmark_view_index WHERE run_id = $1', [REVIEW_RUN]);
+        expect(kept.rows).toEqual([{ rows: 8, sha256: integrity?.sha256 }]);
       } finally {
         await server.stop();
       }

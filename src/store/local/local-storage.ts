@@ -14,6 +14,7 @@ import { checkStoredResults, openRunFolder, type StoredLine } from '../stored-ru
 import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { readViewIndex } from '../view-index-reader.js';
+import { readViewIndexJson } from '../view-index-json.js';
 import { gapError, matchesQuery } from '../run-query.js';
 import { wholeLines } from './whole-lines.js';
 import { lockLocalGroup } from './local-group-lock.js';
@@ -165,6 +166,13 @@ export class LocalStorage implements RunStorage {
     if (manifest.integrity === undefined) return undefined;
     const index = await readViewIndex(dir, { resultsPath: join(dir, RESULTS_FILE), integrity: manifest.integrity });
     return index?.columns;
+  }
+
+  async viewColumnsJson(id: string): Promise<string | undefined> {
+    const dir = this.store.runDir(id);
+    const manifest = await this.store.manifest(id);
+    if (manifest.integrity === undefined) return undefined;
+    return readViewIndexJson(dir, { resultsPath: join(dir, RESULTS_FILE), integrity: manifest.integrity });
   }
 
   putBlob(text: string): Promise<string> {

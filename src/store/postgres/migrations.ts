@@ -5,6 +5,7 @@
  * `agentmark_schema`; a CLI that finds a number it does not know is older than the database.
  */
 import { SERVE_MIGRATIONS } from './serve-migrations.js';
+import { SERVE_READ_MIGRATIONS } from './serve-read-migrations.js';
 
 export interface Migration {
   version: number;
@@ -84,6 +85,8 @@ CREATE UNIQUE INDEX agentmark_runs_merged_group ON agentmark_runs ((agentmark_ma
     // serves every other read: by place, the count, the integrity check.
     sql: 'DROP INDEX agentmark_rows_in_order;',
   },
+
+  ...SERVE_READ_MIGRATIONS,
   ...SERVE_MIGRATIONS,
 ];
 

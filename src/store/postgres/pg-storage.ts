@@ -20,6 +20,7 @@ import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 import { readBackRows } from './pg-copy-lines.js';
 import { GivenLines } from './given-lines.js';
 import { storedRangesMatch } from './pg-range-check.js';
+import { linesAtPlaces, runsChangedAfter, storeViewColumns, storedViewColumns } from './pg-view-index.js';
 
 /**
  * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
@@ -207,10 +208,15 @@ export class PgStorage implements RunStorage {
     if (twice !== undefined) throw duplicateRowError(this.#where(id), manifest, twice[0], twice[1]);
   }
 
-  /** Built from the rows in finish order as the local view index is, and trusted only when they match the record. */
+  /**
+   * The index kept for the run's rows (pushed with it, or stored by `serve`); else built from the
+   * rows in finish order as the local view index is, and trusted only when they match the record.
+   */
   async viewColumns(id: string): Promise<RowIndex | undefined> {
     const manifest = await this.#manifest(id);
     if (manifest.integrity === undefined) return undefined;
+    const kept = await storedViewColumns(this.pool, id, manifest.integrity);
+    if (kept !== undefined) return JSON.parse(kept) as RowIndex;
     const hash = new ResultsHash();
     let columns: RowIndex | undefined;
     for await (const line of linesBySeq(this.pool, id)) {
@@ -223,6 +229,23 @@ export class PgStorage implements RunStorage {
     const found = hash.value();
     if (found.rows !== manifest.integrity.rows || found.sha256 !== manifest.integrity.sha256) return undefined;
     return columns ?? emptyColumns([]);
+  }
+
+  async putViewColumns(id: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
+    await this.#manifest(id);
+    await storeViewColumns(this.pool, id, columnsJson, integrity);
+  }
+
+  storedViewColumns(id: string, integrity: ResultsIntegrity): Promise<string | undefined> {
+    return storedViewColumns(this.pool, id, integrity);
+  }
+
+  linesAt(id: string, places: readonly number[], integrity: ResultsIntegrity): Promise<string[] | undefined> {
+    return linesAtPlaces(this.pool, id, places, integrity);
+  }
+
+  runsChangedAfter(after: number): Promise<{ runs: Array<{ manifest: RunManifest; viewIndex?: ResultsIntegrity }>; last: number }> {
+    return runsChangedAfter(this.pool, after);
   }
 
   async putBlob(text: string): Promise<string> {

@@ -116,6 +116,7 @@ async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, 
     const labels = await from.readAnnotations(id);
     if (labels.length > 0) await to.appendAnnotations(id, labels);
   }
+  await copyViewColumns(from, to, id, integrity);
   const { id: _id, ...rest } = manifest;
   await to.complete(id, { ...rest, integrity });
   return { id, rows: integrity.rows, sent: stored - start, already: false };
@@ -133,4 +134,18 @@ async function copyBlobs(from: RunStorage, to: RunStorage, manifest: RunManifest
     const text = await from.getBlob(hash).catch(() => undefined);
     if (text !== undefined) await to.putBlob(text);
   }
+}
+
+/**
+ * The run's view index, when the source has one for these rows and the target keeps them: `serve`
+ * then opens the run from the store a page at a time, without reading it whole. Stored before the
+ * run completes; it describes the rows by their integrity record, which `complete` checks. No index
+ * (an older run) costs nothing here: `serve` makes one when it first copies the run.
+ */
+async function copyViewColumns(from: RunStorage, to: RunStorage, id: string, integrity: ResultsIntegrity): Promise<void> {
+  if (to.putViewColumns === undefined) return;
+  const text = from.viewColumnsJson
+    ? await from.viewColumnsJson(id).catch(() => undefined)
+    : await from.viewColumns(id).then((columns) => (columns !== undefined && columns.index.length === integrity.rows ? JSON.stringify(columns) : undefined), () => undefined);
+  if (text !== undefined) await to.putViewColumns(id, text, integrity);
 }

@@ -1,0 +1,67 @@
+import type { Pool } from 'pg';
+import { parseManifest } from '../parse-manifest.js';
+import type { ResultsIntegrity, RunManifest } from '../types.js';
+
+/**
+ * A completed run's view index in the database (migration 30): the viewer's rows table as JSON,
+ * for the rows whose count and sha256 it names. A trigger removes it when any of the run's rows
+ * is edited or deleted, so finding it for the run's integrity record means the rows are still
+ * the ones `complete` read back and checked.
+ */
+export async function storeViewColumns(pool: Pool, runId: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
+  // Cast through json: the server refuses text that is not JSON (kept as written, not re-encoded).
+  await pool.query(
+    `INSERT INTO agentmark_view_index (run_id, rows, sha256, columns) VALUES ($1, $2, $3, $4::json::text)
+     ON CONFLICT (run_id) DO UPDATE SET rows = EXCLUDED.rows, sha256 = EXCLUDED.sha256, columns = EXCLUDED.columns`,
+    [runId, integrity.rows, integrity.sha256, columnsJson],
+  );
+}
+
+/** The stored index of the run as JSON text, when it describes these rows; else undefined. */
+export async function storedViewColumns(pool: Pool, runId: string, integrity: ResultsIntegrity): Promise<string | undefined> {
+  const { rows } = await pool.query<{ columns: string }>('SELECT columns FROM agentmark_view_index WHERE run_id = $1 AND rows = $2 AND sha256 = $3', [runId, integrity.rows, integrity.sha256]);
+  return rows[0]?.columns;
+}
+
+/**
+ * The lines at these places in finish order (`seq`), in the order asked; undefined when the run's
+ * index for `integrity` is gone (a row was edited since), checked in the same statement as the
+ * rows are read, so no edited row is ever handed out as the checked run's.
+ */
+export async function linesAtPlaces(pool: Pool, runId: string, places: readonly number[], integrity: ResultsIntegrity): Promise<string[] | undefined> {
+  const { rows } = await pool.query<{ seq: number | null; line: string | null }>(
+    `SELECT r.seq, r.line FROM (SELECT 1 FROM agentmark_view_index WHERE run_id = $1 AND rows = $3 AND sha256 = $4) AS i
+     LEFT JOIN agentmark_rows AS r ON r.run_id = $1 AND r.seq = ANY($2::integer[])`,
+    [runId, [...places], integrity.rows, integrity.sha256],
+  );
+  if (rows.length === 0) return undefined;
+  const bySeq = new Map<number, string>();
+  for (const row of rows) if (row.seq !== null && row.line !== null) bySeq.set(row.seq, row.line);
+  const lines: string[] = [];
+  for (const place of places) {
+    const line = bySeq.get(place);
+    if (line === undefined) return undefined;
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** A run created or changed, with the record its kept view index describes (none: no index). */
+export interface ChangedRun {
+  manifest: RunManifest;
+  viewIndex?: ResultsIntegrity;
+}
+
+/** Runs inserted or changed after change number `after`, oldest change first, with the last number seen. */
+export async function runsChangedAfter(pool: Pool, after: number): Promise<{ runs: ChangedRun[]; last: number }> {
+  const { rows } = await pool.query<{ manifest: string; change_seq: string; rows: number | null; sha256: string | null }>(
+    `SELECT r.manifest, r.change_seq, i.rows, i.sha256 FROM agentmark_runs AS r LEFT JOIN agentmark_view_index AS i ON i.run_id = r.id
+     WHERE r.change_seq > $1 ORDER BY r.change_seq`,
+    [after],
+  );
+  const last = rows.length === 0 ? after : Number(rows[rows.length - 1]?.change_seq);
+  return {
+    runs: rows.map((row) => ({ manifest: parseManifest(row.manifest), ...(row.rows === null || row.sha256 === null ? {} : { viewIndex: { rows: row.rows, sha256: row.sha256 } }) })),
+    last,
+  };
+}
