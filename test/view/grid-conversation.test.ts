@@ -44,7 +44,7 @@ describe('the grid page of conversation runs', () => {
     const last = turns.filter((t) => t.role === 'assistant').at(-1)?.content;
     const cells = page.locator('table.grid tbody tr[data-index="0"] td.grid-cell');
     expect(await cells.locator('.grid-output').allTextContents()).toEqual([last, last]);
-    expect(await cells.locator('.grid-turns').allTextContents()).toEqual(['4 turns, ended by stop', '4 turns, ended by stop']);
+    expect(await cells.locator('.grid-turns').allTextContents()).toEqual(['2 turns, ended by stop', '2 turns, ended by stop']);
     expect(await cells.locator('a.grid-transcript').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
       ['transcript', `#/runs/${ids[0]}/rows/0`],
       ['transcript', `#/runs/${ids[1]}/rows/0`],
@@ -64,6 +64,6 @@ describe('the grid page of conversation runs', () => {
     await cells.locator('a.grid-transcript').nth(1).click();
     await page.waitForSelector('.transcript .turn');
     expect(page.url()).toBe(`${viewer.url}#/runs/${ids[1]}/rows/0`);
-    expect(await page.textContent('[data-testid="ended-by"]')).toBe('4 turns, ended by the stop text');
+    expect(await page.textContent('[data-testid="ended-by"]')).toBe('2 turns, ended by the stop text');
   }, 60_000);
 });
