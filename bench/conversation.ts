@@ -1,6 +1,6 @@
 /**
- * Scenario: conversations (issue 40). 1,000 conversations of 4 turns (a simulated user and the
- * prompt, 2 turns each: `max_turns: 2`) against the loopback server at 0 ms, beside a
+ * Scenario: conversations (issue 40). 1,000 conversations of 2 turns, 4 calls (a simulated user
+ * and the prompt, 2 calls each: `max_turns: 2`) against the loopback server at 0 ms, beside a
  * 4,000-row single-turn run: the same 4,000 calls, default concurrency. Target: ≤ 1.5× the
  * single-turn run's wall. Runs alternate, so the machine's load hits both alike.
  */
@@ -36,7 +36,7 @@ const USER_PROMPT = ['---', 'name: bench-user', 'text_config:', '  model_name: o
 
 export const conversationScenario: Scenario = {
   id: 'conversation',
-  title: '19 conversations (1,000 × 4 turns vs 4,000 single-turn rows, 0 ms)',
+  title: '19 conversations (1,000 × 2 turns, 4 calls each, vs 4,000 single-turn rows, 0 ms)',
   defaultRuns: 3,
   async run(context, runs) {
     const notes: string[] = [];

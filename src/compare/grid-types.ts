@@ -66,7 +66,7 @@ export interface GridCell {
 export interface GridConversation {
   /** The row's index in this cell's run (its row page is `#/runs/<run id>/rows/<row>`). */
   row: number;
-  /** Turns in the transcript, user and assistant. */
+  /** The conversation's user turns (as `max_turns` counts them; the transcript has both sides). */
   turns: number;
   endedBy: ConversationEnd;
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/index.js';
+import { userTurns } from '../conversation/user-turns.js';
 import type { RowResult } from '../experiment/types.js';
 import type { StoredRun } from '../store/index.js';
 import { compareRuns, type CompareOptions } from './compare-runs.js';
@@ -55,7 +56,7 @@ function cellOf(row: RowResult, index: number, evals: readonly string[], maxOutp
     evals: cellEvals,
     ...(row.latencyMs === undefined ? {} : { latencyMs: row.latencyMs }),
     ...(row.costUsd === undefined ? {} : { costUsd: row.costUsd }),
-    ...(row.conversation === undefined ? {} : { conversation: { row: index, turns: row.conversation.turns.length, endedBy: row.conversation.endedBy } }),
+    ...(row.conversation === undefined ? {} : { conversation: { row: index, turns: userTurns(row.conversation.turns), endedBy: row.conversation.endedBy } }),
   };
 }
 

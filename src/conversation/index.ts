@@ -6,3 +6,4 @@ export { runConversation, swapRole, type ConversationOutcome, type ConversationP
 export { conversationRow, type ConversationCalls, type ConversationRowFields } from './conversation-row.js';
 export { scoreTurns, evalTurn } from './score-turns.js';
 export { summarizeTurns } from './summarize-turns.js';
+export { userTurns } from './user-turns.js';

@@ -27,7 +27,9 @@ const steady = (text: string): string =>
     .replace(/\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}/g, 'RUN-ID-···················')
     .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/g, 'YYYY-MM-DD hh:mm:ss')
     .replace(/\b[0-9a-f]{7}\*?(?= )/g, (commit) => 'c'.repeat(commit.length))
-    .replace(/\b\d+ms\b/g, (ms) => `${'9'.repeat(ms.length - 2)}ms`);
+    // A run's duration is `812ms` under a second and `1.3s` over it (format-duration.ts): a loaded
+    // machine can take either way, so both become `9…ms` of the same length.
+    .replace(/\b(?:\d+ms|\d+\.\ds)(?= )/g, (time) => `${'9'.repeat(time.length - 2)}ms`);
 
 async function onTerminal(args: string[], columns: number): Promise<string> {
   const terminal = runInTerminal(args, { cwd: project.dir, columns, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });

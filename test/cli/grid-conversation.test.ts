@@ -62,20 +62,21 @@ afterAll(async () => {
 });
 
 describe('the results grid of conversation runs', () => {
-  it('json: each cell is the last assistant turn, with its turns, end and row (where its transcript is)', async () => {
+  // Turns are user turns, as max_turns counts them: two (refund, thanks) ended by stop; one at max_turns: 1.
+  it('json: each cell is the last assistant turn, with its user turns, end and row (where its transcript is)', async () => {
     const result = await project.run(['compare', ...ids, '--format', 'json']);
     expect(result.stderr).toBe('');
     const grid = JSON.parse(result.stdout) as GridResult;
     expect(grid.rows.map((row) => row.cells.map((c) => [c.output, c.conversation, c.evals['exact']?.passed]))).toEqual([
       [
-        ['ok: thanks', { row: 0, turns: 4, endedBy: 'stop' }, true],
-        ['OK: THANKS', { row: 0, turns: 4, endedBy: 'stop' }, false],
-        ['ok: refund 0', { row: 0, turns: 2, endedBy: 'max_turns' }, false],
+        ['ok: thanks', { row: 0, turns: 2, endedBy: 'stop' }, true],
+        ['OK: THANKS', { row: 0, turns: 2, endedBy: 'stop' }, false],
+        ['ok: refund 0', { row: 0, turns: 1, endedBy: 'max_turns' }, false],
       ],
       [
-        ['ok: thanks', { row: 1, turns: 4, endedBy: 'stop' }, true],
-        ['OK: THANKS', { row: 1, turns: 4, endedBy: 'stop' }, false],
-        ['ok: refund 1', { row: 1, turns: 2, endedBy: 'max_turns' }, false],
+        ['ok: thanks', { row: 1, turns: 2, endedBy: 'stop' }, true],
+        ['OK: THANKS', { row: 1, turns: 2, endedBy: 'stop' }, false],
+        ['ok: refund 1', { row: 1, turns: 1, endedBy: 'max_turns' }, false],
       ],
     ]);
   });
@@ -87,14 +88,14 @@ describe('the results grid of conversation runs', () => {
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(80);
     const table = lines.filter((line) => line.startsWith('│ 0 ') || line.startsWith('│ 1 '));
     // Three runs in 80 columns: the outputs give way first, the note stays with the verdicts.
-    expect(table).toEqual(['│ 0 │ [4t stop] · exact PASS │ [4t stop] · exact FAIL │ [2t max] · exact FAIL │', '│ 1 │ [4t stop] · exact PASS │ [4t stop] · exact FAIL │ [2t max] · exact FAIL │']);
+    expect(table).toEqual(['│ 0 │ [2t stop] · exact PASS │ [2t stop] · exact FAIL │ [1t max] · exact FAIL │', '│ 1 │ [2t stop] · exact PASS │ [2t stop] · exact FAIL │ [1t max] · exact FAIL │']);
     expect(result.stdout.endsWith(`Conversations show their last assistant turn; a transcript: agentmark view <run>\n  --row <#> (e.g. agentmark view ${ids[0]} --row 0)\n`)).toBe(true);
   });
 
   it('the table at 140 columns: the last assistant turn leads each cell', async () => {
     const result = await project.run(['compare', ...ids], { env: { COLUMNS: '140' } });
     const row = result.stdout.split('\n').find((line) => line.startsWith('│ 0 '));
-    expect(row?.split('│').slice(3, 5).map((cell) => cell.trim())).toEqual(['ok: thanks · [4t stop] · exact PASS', 'OK: THANKS · [4t stop] · exact FAIL']);
+    expect(row?.split('│').slice(3, 5).map((cell) => cell.trim())).toEqual(['ok: thanks · [2t stop] · exact PASS', 'OK: THANKS · [2t stop] · exact FAIL']);
   });
 
   it('agentmark view <run> --row <n> prints that row\'s page, where its transcript is', async () => {

@@ -35,6 +35,9 @@ afterAll(async () => {
   await project?.cleanup();
 });
 
+/** A run's rows in dataset order: results.jsonl holds them as they finished, and rows in flight together may finish in any order. */
+const rowsOf = async (id: string): Promise<Array<Record<string, unknown>>> => (await project.results(id)).sort((a, b) => Number(a['index']) - Number(b['index']));
+
 async function manifestOf(id: string): Promise<Record<string, unknown>> {
   return JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as Record<string, unknown>;
 }
@@ -125,7 +128,7 @@ describe('runs keep what made them', () => {
     expect(server.requests.length).toBe(requests);
     const made = (await project.runIds()).at(-1) as string;
     const timing = ({ latencyMs: _l, endedAt: _e, durationMs: _d, startedAt: _s, ...rest }: Record<string, unknown>) => rest;
-    expect((await project.results(made)).map(timing)).toEqual((await project.results(source)).map(timing));
+    expect((await rowsOf(made)).map(timing)).toEqual((await rowsOf(source)).map(timing));
     const manifest = await manifestOf(made);
     const original = await manifestOf(source);
     expect(manifest['provenance']).toEqual({ ...(original['provenance'] as object), rerunOf: source });
@@ -139,7 +142,7 @@ describe('runs keep what made them', () => {
     const rerun = await project.run(['rerun', 'latest', '--cache-only', '--format', 'jsonl', '--quiet']);
     expect(rerun.stderr).toBe('');
     const made = (await project.runIds()).at(-1) as string;
-    expect((await project.results(made)).map((r) => [r['index'], r['output']])).toEqual([[0, 'alpha'], [2, 'gamma']]);
+    expect((await rowsOf(made)).map((r) => [r['index'], r['output']])).toEqual([[0, 'alpha'], [2, 'gamma']]);
     const again = await project.run(['rerun', 'latest~1', '--cache-only', '--format', 'jsonl', '--quiet']);
     expect(again.code).toBe(1);
     expect((await manifestOf((await project.runIds()).at(-1) as string))['provenance']).toMatchObject({ rerunOf: source });

@@ -95,7 +95,7 @@ describe('the root example, offline from its sample responses in a fresh clone',
   it('support-chat exits 1: rows 0 and 1 end by the customer\'s stop, row 2 runs to max_turns', { timeout: RUN_MS }, async () => {
     const run = await runExample('support-chat');
     expect(run.code).toBe(1);
-    expect(run.rows.map((row) => [row.index, row.cells['AI Result']?.slice(0, 9)])).toEqual([[0, '[4t stop]'], [1, '[4t stop]'], [2, '[8t max] ']]);
+    expect(run.rows.map((row) => [row.index, row.cells['AI Result']?.slice(0, 9)])).toEqual([[0, '[2t stop]'], [1, '[2t stop]'], [2, '[4t max] ']]);
     expect(failures(run.rows, ['conversation_ended', 'within_turns', 'no_blame'])).toEqual([
       'row 2 conversation_ended: FAIL (0.00 - ended by max_turns (4))',
       'row 2 within_turns: FAIL (0.00 - 4 user turns exceeds max 3)',

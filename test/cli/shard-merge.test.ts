@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readViewIndex } from '../../src/store/index.js';
 import { RunIndex } from '../../src/view/run-index.js';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { runInTerminal } from '../helpers/run-in-terminal.js';
 import { cliProject, normalize, type CliProject } from './cli-project.js';
 
 // Twelve words echoed back; the expected output of every fourth is upper case, so 3 rows fail.
@@ -72,9 +73,10 @@ describe('agentmark merge', () => {
     expect(merged.code).toBe(1);
     const id = (await project.runIds()).at(-1) as string;
     const lines = merged.stdout.split('\n');
-    expect(lines[0]).toBe(`Merged 3 of 3 shards of prompts/echo.prompt.mdx · openai/gpt-4o-mini into run ${id}`);
+    // Piped, fitted to 100 columns: the run id goes under the line it ends.
+    expect(lines.slice(0, 2)).toEqual(['Merged 3 of 3 shards of prompts/echo.prompt.mdx · openai/gpt-4o-mini into run', `  ${id}`]);
     const counts = await Promise.all(shards.map(async (shard) => (await project.results(shard)).length));
-    expect(lines.slice(1, 4)).toEqual(shards.map((shard, i) => `  shard ${i + 1}/3  ${shard}  ${counts[i]} rows`));
+    expect(lines.slice(2, 5)).toEqual(shards.map((shard, i) => `  shard ${i + 1}/3  ${shard}  ${counts[i]} rows`));
     expect(merged.stdout).toContain(`  Run:      ${id} (.agentmark/runs/${id})`);
     expect(merged.stdout).toContain('    ✘ evals: 3 of 12 eval results did not pass');
 
@@ -94,6 +96,45 @@ describe('agentmark merge', () => {
     expect(result.pairing).toMatchObject({ paired: 12, onlyInBase: 0, onlyInHead: 0 });
     expect(result.differences).toEqual([]);
     expect(result.changedRows).toMatchObject({ regressed: 0, improved: 0 });
+  });
+
+  it('the summary fits 80 columns piped (COLUMNS=80) as run-experiment\'s does: prose wraps at words, the run folder goes under the id', async () => {
+    const merged = await project.run(['merge', ...shards], { env: { COLUMNS: '80' } });
+    expect(merged.code).toBe(1);
+    const id = (await project.runIds()).at(-1) as string;
+    const text = merged.stdout.replaceAll(id, 'RUN-ID-···················');
+    for (const line of text.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(80);
+    const counts = await Promise.all(shards.map(async (shard) => (await project.results(shard)).length));
+    const shardLines = shards.map((shard, i) => `  shard ${i + 1}/3  ${shard}  ${counts[i]} row${counts[i] === 1 ? '' : 's'}`);
+    // A latency prints as ms or s (format-duration.ts): its figures are the machine's. The
+    // statistics are the whole run's (the test above compares the two summaries).
+    expect(text.replace(/\b\d+(?:\.\d)?m?s\b/g, 'T')).toBe(
+      [
+        'Merged 3 of 3 shards of prompts/echo.prompt.mdx · openai/gpt-4o-mini into run',
+        '  RUN-ID-···················',
+        ...shardLines,
+        '',
+        'SUMMARY',
+        '  Rows:     12 run, 0 errored, 0 cached, 0 pre-generated',
+        '  Evals:',
+        '    exact  pass 75.0% (9/12, 95% CI 42.8%–94.5%),',
+        '           raw mean 0.75 (95% CI 0.46–1.00), 0 errors',
+        '  Latency:  p50 T, p95 T (live calls only)',
+        '            mean T ± T std, min T, max T, 12 calls',
+        '  Tokens:   72 in / 12 out',
+        '  Cost:     <$0.0001',
+        '  Gates:',
+        '    ✘ evals: 3 of 12 eval results did not pass',
+        '    ✔ errors: no row errored',
+        '  Result:   FAILED',
+        '  Run:      RUN-ID-···················',
+        '            (.agentmark/runs/RUN-ID-···················)',
+        '',
+      ].join('\n'),
+    );
+    // Piped with no COLUMNS, 100 columns, as every command's.
+    const wide = await project.run(['merge', ...shards]);
+    for (const line of wide.stdout.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(100);
   });
 
   it('-o writes the merged run to a folder, a run reference like any other', async () => {
@@ -127,6 +168,13 @@ describe('agentmark merge', () => {
     const partial = await project.run(['merge', ...given, '--allow-partial']);
     expect(partial.stderr).toBe("warning: incomplete: shard 2/3 is missing; this run and its summary cover the other shards' rows only\n");
     expect(partial.stdout).toContain("\n  incomplete: shard 2/3 is missing; this run and its summary cover the other shards' rows only\n");
+    // On an 80-column terminal the warning (stderr) and the note (stdout) wrap at words too.
+    const terminal = runInTerminal(['merge', ...given, '--allow-partial'], { cwd: project.dir, columns: 80 });
+    expect(await terminal.exited).toMatchObject({ code: 1 });
+    const shown = terminal.output.replace(/\r\n/g, '\n');
+    expect(shown).toMatch(/^warning: incomplete: shard 2\/3 is missing; this run and its summary cover the\n  other shards' rows only\nMerged 2 of 3 shards of /);
+    expect(shown).toContain("\n  incomplete: shard 2/3 is missing; this run and its summary cover the other\n    shards' rows only\n");
+    for (const line of shown.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(80);
     const id = (await project.runIds()).at(-1) as string;
     const manifest = JSON.parse(await project.read(`.agentmark/runs/${id}/manifest.json`)) as { merged: { missing: number[] } };
     expect(manifest.merged.missing).toEqual([2]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RowResult } from '../../src/experiment/index.js';
+import { userTurns } from '../../src/conversation/index.js';
 import { conversationNote } from '../../src/report/conversation-note.js';
 import { reportRow } from '../../src/report/report-row.js';
 
@@ -26,9 +27,27 @@ const row = (endedBy: 'stop' | 'max_turns' | 'error'): RowResult => ({
 });
 
 describe('conversation rows in reports', () => {
-  it('the table\'s result cell leads with the turns and the end: [2t stop], [2t max], [2t error]', () => {
-    expect(['stop', 'max_turns', 'error'].map((end) => conversationNote(row(end as 'stop')))).toEqual(['[2t stop]', '[2t max]', '[2t error]']);
+  it('the table\'s result cell leads with the user turns and the end: [1t stop], [1t max], [1t error]', () => {
+    expect(['stop', 'max_turns', 'error'].map((end) => conversationNote(row(end as 'stop')))).toEqual(['[1t stop]', '[1t max]', '[1t error]']);
     expect(conversationNote({ ...row('stop'), conversation: undefined })).toBeUndefined();
+  });
+
+  it('a turn is a user turn, given or simulated, as max_turns counts them: 3 user and 3 assistant messages are [3t stop]', () => {
+    const said = (role: 'user' | 'assistant', content: string, extra: Record<string, unknown> = {}) => ({ index: 0, role, content, cached: false, ...extra });
+    const turns = [
+      said('user', 'hi', { given: true }),
+      said('assistant', 're: hi', { given: true }),
+      said('user', 'refund', { simulated: true }),
+      said('assistant', 're: refund'),
+      said('user', 'thanks', { simulated: true }),
+      said('assistant', 're: thanks'),
+    ].map((turn, index) => ({ ...turn, index }));
+    const base = row('stop');
+    const three = { ...base, conversation: { ...(base.conversation as NonNullable<RowResult['conversation']>), turns } };
+    expect(conversationNote(three)).toBe('[3t stop]');
+    // An assistant opener's greeting is not a turn of its own.
+    expect(userTurns([{ role: 'assistant' }, { role: 'user' }, { role: 'assistant' }])).toBe(1);
+    expect(userTurns([])).toBe(0);
   });
 
   it('json rows carry conversation (turn evals in the report\'s eval shape) and simulator; null on other rows', () => {

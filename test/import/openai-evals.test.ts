@@ -65,7 +65,12 @@ describe('agentmark import openai-evals', () => {
     expect(validated.stderr).toBe('');
     expect(validated.code).toBe(0);
     const run = await cli(['run-experiment', 'prompts/capital-cities.prompt.mdx', '--format', 'jsonl', '--quiet'], out);
-    const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { output: string; evals: Record<string, { passed?: boolean; score?: number; error?: string | null; label?: string }> });
+    // jsonl lines come as rows finish (each waits for its judges and embeddings): dataset order by index.
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { index: number; output: string; evals: Record<string, { passed?: boolean; score?: number; error?: string | null; label?: string }> })
+      .sort((a, b) => a.index - b.index);
     expect(rows.map((r) => r.output)).toEqual(['Paris', 'Tokyo', 'Nairobi']);
     for (const row of rows) {
       expect(Object.keys(row.evals).sort()).toEqual(Object.keys(project.scores).sort());

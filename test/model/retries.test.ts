@@ -92,7 +92,9 @@ describe.each([false, true])('retries and timeouts against the loopback server (
 
   it('retries a timed-out attempt and succeeds when the next answers', async () => {
     script({ hang: true }, { text: 'pong' });
-    const response = await executeModelRequest(request, options({ timeoutMs: 200 }));
+    // The answering attempt has the same timeout as the hanging one: 200 ms let a loaded machine
+    // time it out too (retries: 2); a second is what the hang costs and what the answer may take.
+    const response = await executeModelRequest(request, options({ timeoutMs: 1000 }));
     expect(response).toMatchObject({ output: 'pong', retries: 1 });
   });
 

@@ -104,7 +104,8 @@ test('shards pushed from two clones merge with `merge --store <group>`; merging 
   }
   expect((await storage.listShards('nightly-12')).map((m) => m.status)).toEqual(['completed', 'completed']);
   const ci = await clone();
-  const merged = await ci.run(['merge', '--store', 'nightly-12'], { env: env() });
+  // COLUMNS wide enough for whole lines (piped, merge fits 100 columns and the id would wrap).
+  const merged = await ci.run(['merge', '--store', 'nightly-12'], { env: { ...env(), COLUMNS: '300' } });
   // The echo fails the GAMMA row: the merged run's gate fails, as merge's does.
   expect(merged.code).toBe(1);
   const [run] = await mergedRuns();
@@ -115,7 +116,7 @@ test('shards pushed from two clones merge with `merge --store <group>`; merging 
   expect(lines[1]).toBe("  stored in the team store as shard group nightly-12's merged run");
   expect(await ci.runIds()).toEqual([...(await storage.listShards('nightly-12')).map((m) => m.id).sort(), run?.id].sort());
 
-  const again = await (await clone()).run(['merge', '--store', 'nightly-12'], { env: env() });
+  const again = await (await clone()).run(['merge', '--store', 'nightly-12'], { env: { ...env(), COLUMNS: '300' } });
   expect(again.code).toBe(1);
   expect(again.stdout.split('\n')[1]).toBe(`  shard group nightly-12 was merged before: run ${run?.id}`);
   expect((await mergedRuns()).map((m) => m.id)).toEqual([run?.id]);
@@ -242,11 +243,12 @@ test('without a team store, `merge --store <group>` merges the group from the pr
     const run = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--shard', spec, '--shard-group', 'local-1'], { server });
     expect(storeLine(run.stderr)).toBeUndefined();
   }
-  const merged = await project.run(['merge', '--store', 'local-1']);
+  const wide = { env: { COLUMNS: '300' } };
+  const merged = await project.run(['merge', '--store', 'local-1'], wide);
   expect(merged.code).toBe(1);
   const id = /into run (\S+)/.exec(merged.stdout)?.[1];
   expect(merged.stdout.split('\n')[1]).toBe("  stored in .agentmark/runs/ (no team store is set) as shard group local-1's merged run");
-  const again = await project.run(['merge', '--store', 'local-1']);
+  const again = await project.run(['merge', '--store', 'local-1'], wide);
   expect(again.stdout.split('\n')[1]).toBe(`  shard group local-1 was merged before: run ${id}`);
   // Two shards and one merged run (the group's lock folder, `.shard-groups/`, is no run).
   expect((await project.runIds()).filter((name) => !name.startsWith('.'))).toHaveLength(3);

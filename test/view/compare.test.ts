@@ -186,7 +186,9 @@ describe('the compare page in a real browser', () => {
     // The rerun starts while the first run's page is open (as `watch --view` does): the page points at it.
     const handle = await writeRun(project.dir, { id: rerun, evalNames: ['correct'], rows: [row(0, verdict(true)), row(1, verdict(false)), row(2, verdict(true))], keepOpen: true });
     try {
-      await page.waitForSelector('.newer a', { timeout: 5000 });
+      // Playwright's own 30 s, not 5 s: the server looks for new runs every second and a loaded
+      // machine (the browser, the server and another test file on two cores) can take seconds more.
+      await page.waitForSelector('.newer a');
       await page.click('.newer a');
       await page.waitForSelector('[data-testid=flips]');
       expect(page.url()).toBe(`${server.url}#/runs/${rerun}`);
@@ -201,7 +203,7 @@ describe('the compare page in a real browser', () => {
       expect(await page.locator('.row[data-index="0"] .flip').count()).toBe(0);
       // A row of the rerun arrives: it is compared as it lands.
       handle.append(row(3, verdict(true)));
-      await page.waitForFunction(() => document.querySelector('[data-testid=flip-count]')?.textContent === '3', undefined, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid=flip-count]')?.textContent === '3');
       expect(await counts()).toEqual(['3', '1', '2']);
       await page.selectOption('select[aria-label=show]', 'flipped');
       await page.waitForFunction(() => document.querySelector('[data-testid=shown-count]')?.textContent === '3');

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { GridResponse } from '../../src/view/api-types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -32,6 +33,15 @@ afterAll(async () => {
 });
 
 describe('the grid page of conversation runs', () => {
+  it('the grid API counts user turns, as max_turns does: 2 (ended by stop) for rows 0 and 1, 4 for row 2 (max_turns: 4)', async () => {
+    const grid = (await (await fetch(`${viewer.url}api/grid/${ids.join('/')}`)).json()) as GridResponse;
+    expect(grid.rows.map((row) => row.cells.map((cell) => [cell.conversation?.turns, cell.conversation?.endedBy]))).toEqual([
+      [[2, 'stop'], [2, 'stop']],
+      [[2, 'stop'], [2, 'stop']],
+      [[4, 'max_turns'], [4, 'max_turns']],
+    ]);
+  });
+
   it("each cell is the last assistant turn, its turns and end, and a link to the row's transcript; the cells side by side at 1280, on screen at 390", async () => {
     expect(ids).toHaveLength(2);
     await page.goto(`${viewer.url}#/grid/${ids.join('/')}`);
@@ -44,7 +54,7 @@ describe('the grid page of conversation runs', () => {
     const last = turns.filter((t) => t.role === 'assistant').at(-1)?.content;
     const cells = page.locator('table.grid tbody tr[data-index="0"] td.grid-cell');
     expect(await cells.locator('.grid-output').allTextContents()).toEqual([last, last]);
-    expect(await cells.locator('.grid-turns').allTextContents()).toEqual(['4 turns, ended by stop', '4 turns, ended by stop']);
+    expect(await cells.locator('.grid-turns').allTextContents()).toEqual(['2 turns, ended by stop', '2 turns, ended by stop']);
     expect(await cells.locator('a.grid-transcript').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
       ['transcript', `#/runs/${ids[0]}/rows/0`],
       ['transcript', `#/runs/${ids[1]}/rows/0`],
@@ -64,6 +74,6 @@ describe('the grid page of conversation runs', () => {
     await cells.locator('a.grid-transcript').nth(1).click();
     await page.waitForSelector('.transcript .turn');
     expect(page.url()).toBe(`${viewer.url}#/runs/${ids[1]}/rows/0`);
-    expect(await page.textContent('[data-testid="ended-by"]')).toBe('4 turns, ended by the stop text');
+    expect(await page.textContent('[data-testid="ended-by"]')).toBe('2 turns, ended by the stop text');
   }, 60_000);
 });

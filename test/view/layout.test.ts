@@ -182,7 +182,7 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
         );
         expect(sides).toEqual(['user right simulated 0', 'assistant left  1', 'user right simulated 0', 'assistant left  1']);
       }
-      expect(await page.textContent('[data-testid="ended-by"]')).toBe('4 turns, ended by the stop text');
+      expect(await page.textContent('[data-testid="ended-by"]')).toBe('2 turns, ended by the stop text');
     });
 
     it('the row page: the evals table has no tall empty rows, its verdicts on screen', async () => {

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS } from '../../history/index.js';
+import { fitProse } from '../../report/fit-prose.js';
 import { formatSummary } from '../../report/format-summary.js';
 import { describeMissing, mergeShards, type MergedRun } from '../../shard/index.js';
 import { mergeFromStore } from '../../shard/merge-from-store.js';
@@ -68,8 +69,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   return report(merged, io);
 }
 
-/** The merged run's lines (its shards, what is missing, its summary) and its exit code. */
+/**
+ * The merged run's lines (its shards, what is missing, its summary) and its exit code, fitted to
+ * stdout's width as run-experiment's summary is (the terminal's, else COLUMNS, else 100 piped).
+ */
 function report(merged: MergedRun, io: CliIO, note?: string): number {
+  const width = io.stdout.columns !== undefined && io.stdout.columns > 0 ? io.stdout.columns : undefined;
   const { manifest } = merged;
   const record = manifest.merged;
   const summary = manifest.summary;
@@ -81,9 +86,11 @@ function report(merged: MergedRun, io: CliIO, note?: string): number {
   if (record.missing.length > 0) {
     const warning = `incomplete: ${describeMissing(record.missing, record.count)}; this run and its summary cover the other shards' rows only`;
     lines.push(`  ${warning}`);
-    io.stderr.write(`warning: ${warning}\n`);
+    // Fitted on a terminal (stderr has no width when piped).
+    io.stderr.write(`${fitProse(`warning: ${warning}`, io.stderr.columns)}\n`);
   }
-  lines.push('', ...formatSummary(summary, { runId: manifest.id, runDir, promptPath: manifest.prompt.path, promptName: manifest.prompt.name, model: manifest.model, evalNames: summary.evals.map((e) => e.name) }));
-  io.stdout.write(`${lines.join('\n')}\n`);
+  const info = { runId: manifest.id, runDir, promptPath: manifest.prompt.path, promptName: manifest.prompt.name, model: manifest.model, evalNames: summary.evals.map((e) => e.name) };
+  lines.push('', ...formatSummary(summary, info, width === undefined ? {} : { width }));
+  io.stdout.write(`${fitProse(lines.join('\n'), width)}\n`);
   return summary.passed ? ExitCode.ok : ExitCode.gateFailed;
 }

@@ -1,3 +1,4 @@
+import { userTurns } from '../../conversation/user-turns.js';
 import type { BuiltinScorer } from '../types.js';
 import { defineScorer } from './define-scorer.js';
 
@@ -18,7 +19,7 @@ export const turns = defineScorer<TurnsOptions>({
   },
   create: (options) => (params) => {
     if (params.turns === undefined) return { skipped: true, reason: 'not a conversation' };
-    const users = params.turns.filter((turn) => turn.role === 'user').length;
+    const users = userTurns(params.turns);
     const passed = users <= options.max;
     return { passed, score: passed ? 1 : 0, reason: `${users} user turn${users === 1 ? '' : 's'} ${passed ? 'within' : 'exceeds'} max ${options.max}` };
   },

@@ -44,8 +44,10 @@ function TurnView({ turn }: { turn: Turn }): VNode {
  * given turns are marked as such.
  */
 export function Transcript({ conversation }: { conversation: Conversation }): VNode {
+  // Turns are the user's (as max_turns, the turns eval and the terminal's [3t stop] count them).
+  const users = conversation.turns.filter((turn) => turn.role === 'user').length;
   return html`<section class="transcript" aria-label="conversation">
     <ol class="turns">${conversation.turns.map((turn) => html`<${TurnView} turn=${turn} />`)}</ol>
-    <p class=${`muted ended ended-${conversation.endedBy}`} data-testid="ended-by">${conversation.turns.length} turns, ${ENDED[conversation.endedBy]}</p>
+    <p class=${`muted ended ended-${conversation.endedBy}`} data-testid="ended-by">${users} turn${users === 1 ? '' : 's'}, ${ENDED[conversation.endedBy]}</p>
   </section>`;
 }

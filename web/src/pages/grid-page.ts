@@ -21,7 +21,7 @@ const ENDED: Record<NonNullable<GridCell['conversation']>['endedBy'], string> = 
  * to the row page with the whole transcript; the cell's output is the last assistant turn.
  */
 function TurnsFact({ conversation, runId, linked }: { conversation: NonNullable<GridCell['conversation']>; runId: string; linked: boolean }): VNode {
-  const text = `${conversation.turns} turns, ${ENDED[conversation.endedBy]}`;
+  const text = `${conversation.turns} turn${conversation.turns === 1 ? '' : 's'}, ${ENDED[conversation.endedBy]}`;
   return html`<div class="grid-conversation small"><span class="muted grid-turns">${text}</span>${linked ? html` · <a class="grid-transcript" href=${href.row(runId, conversation.row)}>transcript</a>` : null}</div>`;
 }
 
