@@ -104,7 +104,8 @@ export class StoreMirror {
     const following = this.#copies.get(manifest.id);
     // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
     if (following) return this.#follow(manifest, following);
-    if (manifest.status !== 'completed' && manifest.status !== 'running') return;
+    // An abandoned run (its writer killed) is copied as far as it got and shown as such.
+    if (manifest.status !== 'completed' && manifest.status !== 'running' && manifest.status !== 'abandoned') return;
     const copied = await readFile(join(this.runsDir, manifest.id, COPIED_FILE), 'utf8').catch(() => undefined);
     if (copied === JSON.stringify(manifest)) return;
     if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#copyInBackground(manifest);

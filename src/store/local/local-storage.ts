@@ -77,6 +77,9 @@ export class LocalStorage implements RunStorage {
     return next;
   }
 
+  /** A local run's writer is known alive by its lock (withLiveStatus): nothing to record. */
+  async touchRun(_id: string): Promise<void> {}
+
   async removeRun(id: string): Promise<boolean> {
     if ((await this.getRun(id)) === undefined) return false;
     await this.#writing.get(id)?.handle.close();

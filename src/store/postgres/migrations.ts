@@ -74,6 +74,16 @@ CREATE UNIQUE INDEX agentmark_runs_merged_group ON agentmark_runs ((agentmark_ma
     // the run is there, and removeRun deletes them under the same lock (pg-rows.ts, pg-storage.ts).
     sql: 'ALTER TABLE agentmark_rows DROP CONSTRAINT agentmark_rows_run_id_fkey;',
   },
+  // 40: the range of the streamed runs' robustness (issue 37).
+  {
+    version: 40,
+    name: 'heartbeat of a running run',
+    // The database's clock, set by the writer's batches and its timer (pg-storage.ts, heartbeat.ts):
+    // a `running` run not heard from for ABANDONED_AFTER_MS is read as `abandoned`. Runs already
+    // there get the migration's time: one still written then is heard from again at its next batch.
+    // Not indexed, so a refresh is a HOT update that touches no index.
+    sql: 'ALTER TABLE agentmark_runs ADD COLUMN heartbeat_at timestamptz NOT NULL DEFAULT now();',
+  },
   ...SERVE_MIGRATIONS,
 ];
 

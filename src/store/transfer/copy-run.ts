@@ -32,15 +32,12 @@ export interface CopyOptions {
 export async function copyRun(from: RunStorage, to: RunStorage, id: string, options: CopyOptions = {}): Promise<CopyResult> {
   const manifest = await from.getRun(id);
   if (manifest === undefined) throw new UsageError('USAGE_UNKNOWN_RUN', `unknown run "${id}" in ${from.location}`);
-  if (manifest.status === 'running') {
-    throw new RunStoreError('STORE_RUN_NOT_FINISHED', `run ${id} is still running (or was killed): only a finished run is copied`, {
-      hint: `finish it first (${'`'}agentmark run-experiment --resume ${id}${'`'}), then push it`,
-    });
-  }
+  if (manifest.status === 'running' || manifest.status === 'abandoned') throw unfinished(manifest, from);
   await from.checkRun(id);
   const integrity: ResultsIntegrity = manifest.integrity ?? (await from.integrityOf(id));
   const there = await to.getRun(id);
-  if (there !== undefined && there.status !== 'running') {
+  // A copy left unfinished there (a push or a streamed run killed, `abandoned`) goes on from where it stops.
+  if (there !== undefined && there.status !== 'running' && there.status !== 'abandoned') {
     if (sameIntegrity(there.integrity, integrity)) return { id, rows: integrity.rows, sent: 0, already: true };
     throw new RunStoreError('STORE_RUN_CONFLICT', `run ${id} is already in ${to.location} with other rows (${there.integrity?.rows ?? '?'} rows there, ${integrity.rows} here)`, {
       hint: 'a run id names one run: this is another run under the same id; remove one of them',
@@ -84,6 +81,19 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
   const { id: _id, ...rest } = manifest;
   await to.complete(id, { ...rest, integrity });
   return { id, rows: integrity.rows, sent: stored - start, already: false };
+}
+
+/** STORE_RUN_NOT_FINISHED: a run still written, or whose writer is gone without finishing it. */
+export function unfinished(manifest: RunManifest, from: RunStorage): RunStoreError {
+  const resume = `agentmark run-experiment ${manifest.prompt.path} --resume ${manifest.id}`;
+  if (manifest.status === 'abandoned') {
+    return new RunStoreError('STORE_RUN_NOT_FINISHED', `run ${manifest.id} is abandoned in ${from.location}: its writer stopped without finishing it (last heard from ${manifest.heartbeatAt ?? 'long ago'})`, {
+      hint: `continue it on the machine that ran it (${'`'}${resume}${'`'}), or push it from there once it finished (${'`'}agentmark runs push ${manifest.id}${'`'})`,
+    });
+  }
+  return new RunStoreError('STORE_RUN_NOT_FINISHED', `run ${manifest.id} is still running (or was killed): only a finished run is copied`, {
+    hint: `finish it first (${'`'}${resume}${'`'}), then push it`,
+  });
 }
 
 function sameIntegrity(a: ResultsIntegrity | undefined, b: ResultsIntegrity): boolean {
