@@ -1,17 +1,27 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { resolveStoreRef } from '../../src/history/resolve-store-ref.js';
 import { ABANDONED_AFTER_MS, HEARTBEAT_EVERY_MS } from '../../src/store/heartbeat.js';
 import { LocalStorage } from '../../src/store/local/local-storage.js';
 import { copyRun } from '../../src/store/transfer/copy-run.js';
 import { StoreMirror } from '../../src/store/transfer/store-mirror.js';
 import type { PgStorage } from '../../src/store/postgres/pg-storage.js';
+import type { RunManifest } from '../../src/store/types.js';
+import type { RunResponse, RunsResponse } from '../../src/view/api-types.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { createToken, send, startServe } from '../serve/serve-process.js';
+import { REVIEW_PROJECT, REVIEW_RUN, reviewProject } from '../view/review-run.js';
 import { usePostgresStore } from '../helpers/store-test.js';
 import { manifest, row, tempDir } from './fixtures.js';
 import { makeLocalRun } from './store-runs.js';
 
 const db = usePostgresStore('abandoned');
+let made: { dir: string; cleanup: () => Promise<void> };
+beforeAll(async () => {
+  made = await reviewProject();
+}, 60_000);
+afterAll(() => made?.cleanup());
 
 /** Moves the run's heartbeat `ms` into the past, as if that long went by with no word from its writer. */
 async function heardFromAgo(storage: PgStorage, id: string, ms: number): Promise<void> {
@@ -166,3 +176,30 @@ test('the streaming writer beats on its timer when it has no rows to send; a res
     await cleanup();
   }
 });
+
+test("serve's /api/runs lists a store run whose writer went silent as abandoned, with the rows it got", async () => {
+  const { storage } = db;
+  const dir = join(made.dir, '.agentmark', 'runs', REVIEW_RUN);
+  const stored = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
+  const reviewLines = (await readFile(join(dir, 'results.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
+  const { integrity: _i, summary: _s, endedAt: _e, ...started } = stored;
+  await storage.createRun({ ...started, status: 'running' });
+  await storage.appendRows(REVIEW_RUN, 0, reviewLines.slice(0, 5));
+  await heardFromAgo(storage, REVIEW_RUN, ABANDONED_AFTER_MS + 1_000);
+  const clone = await tempProject(REVIEW_PROJECT);
+  try {
+    const env = { AGENTMARK_STORE_URL: db.url };
+    const token = await createToken(clone.dir, 'vera', 'viewer', env);
+    const server = await startServe(clone.dir, [], env);
+    try {
+      const runs = JSON.parse((await send(server, 'GET', '/api/runs', { authorization: `Bearer ${token}` })).body) as RunsResponse;
+      expect(runs.runs.map((r) => [r.id, r.status])).toEqual([[REVIEW_RUN, 'abandoned']]);
+      const run = JSON.parse((await send(server, 'GET', `/api/runs/${REVIEW_RUN}`, { authorization: `Bearer ${token}` })).body) as RunResponse;
+      expect([run.manifest.status, run.rowCount]).toEqual(['abandoned', 5]);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await clone.cleanup();
+  }
+}, 60_000);
