@@ -53,8 +53,8 @@ export interface RunManifest {
   endedAt?: string;
   status: RunStatus;
   /**
-   * Read from a team store, never written to a manifest: when the writer of a `running` or
-   * `abandoned` run was last heard from there (ISO 8601, the database's clock).
+   * Read from a team store, never written to a manifest: when the writer of an `abandoned` run
+   * was last heard from there (ISO 8601, the database's clock).
    */
   heartbeatAt?: string;
   summary?: RunSummary;

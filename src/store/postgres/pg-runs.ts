@@ -37,8 +37,11 @@ interface LiveRow {
 /** The manifest as a reader sees it: a running run whose writer went silent is `abandoned`, with when it was last heard from. */
 function liveManifest(row: LiveRow): RunManifest {
   const manifest = parseManifest(row.manifest);
-  if (row.heartbeat !== null) manifest.heartbeatAt = row.heartbeat;
-  if (row.abandoned) manifest.status = 'abandoned';
+  // Only on an abandoned run: a live one reads as the back ends' contract has it, as written.
+  if (row.abandoned && row.heartbeat !== null) {
+    manifest.status = 'abandoned';
+    manifest.heartbeatAt = row.heartbeat;
+  }
   return manifest;
 }
 

@@ -4,6 +4,7 @@ import type { RowResult } from '../../experiment/types.js';
 import { textHash } from '../blob-store.js';
 import { maskUrl } from '../mask-url.js';
 import { parseManifest } from '../parse-manifest.js';
+import { blobHashesOf } from '../run-blobs.js';
 import { checkResults, duplicateRowError, ResultsHash } from '../results-integrity.js';
 import { appendRow, emptyColumns } from '../row-columns.js';
 import type { RowIndex } from '../row-index-types.js';
@@ -101,9 +102,18 @@ export class PgStorage implements RunStorage {
     return inTransaction(this.pool, async (client) => {
       // Rows have no foreign key to cascade (migration 10): deleted here, under the lock that adding them takes.
       await lockRun(client, id);
+      const { rows } = await client.query<{ manifest: string }>('DELETE FROM agentmark_runs WHERE id = $1 RETURNING manifest', [id]);
       await client.query('DELETE FROM agentmark_rows WHERE run_id = $1', [id]);
-      const result = await client.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
-      return (result.rowCount ?? 0) > 0;
+      // Their foreign key would cascade; said here so the run's removal does not rest on it.
+      await client.query('DELETE FROM agentmark_annotations WHERE run_id = $1', [id]);
+      if (rows[0] === undefined) return false;
+      // Its blobs that no other run's manifest names (a 64-digit hash in a manifest is that run's file).
+      await client.query(
+        'DELETE FROM agentmark_blobs b WHERE b.hash = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM agentmark_runs r WHERE strpos(r.manifest, b.hash) > 0)',
+        [blobHashesOf(parseManifest(rows[0].manifest))],
+      );
+      // The view index is built from the rows when asked (viewColumns): nothing stored to remove.
+      return true;
     });
   }
 

@@ -14,6 +14,8 @@ export interface CopyResult {
   sent: number;
   /** The run was already there, whole: nothing was sent. */
   already: boolean;
+  /** An unfinished copy there did not match this run (damaged): it was removed and the run sent whole. */
+  replaced?: boolean;
 }
 
 export interface CopyOptions {
@@ -27,9 +29,10 @@ export interface CopyOptions {
  * go from where the target's stop (a copy killed with -9 goes on from there), each line stored
  * once at its place, and it becomes `completed` (or its own final status) only when the target's
  * rows match the integrity record. A damaged source run is refused with its integrity error
- * before anything is sent; a different run already there under the id is STORE_RUN_CONFLICT.
+ * before anything is sent; a different run already there under the id is STORE_RUN_CONFLICT. An
+ * unfinished copy there whose lines turn out not to be this run's is replaced (`replaced`).
  */
-export async function copyRun(from: RunStorage, to: RunStorage, id: string, options: CopyOptions = {}): Promise<CopyResult> {
+export async function copyRun(from: RunStorage, to: RunStorage, id: string, options: CopyOptions = {}, again = false): Promise<CopyResult> {
   const manifest = await from.getRun(id);
   if (manifest === undefined) throw new UsageError('USAGE_UNKNOWN_RUN', `unknown run "${id}" in ${from.location}`);
   if (manifest.status === 'running' || manifest.status === 'abandoned') throw unfinished(manifest, from);
@@ -79,7 +82,16 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
     if (labels.length > 0) await to.appendAnnotations(id, labels);
   }
   const { id: _id, ...rest } = manifest;
-  await to.complete(id, { ...rest, integrity });
+  try {
+    await to.complete(id, { ...rest, integrity });
+  } catch (error) {
+    // The lines found there were not all this run's (an unfinished copy damaged in the table): it is
+    // removed with its rows, labels and blobs, and the run sent whole, once.
+    const code = (error as { code?: string }).code ?? '';
+    if (again || start === 0 || !(code.startsWith('STORE_RESULTS_') || code === 'STORE_DUPLICATE_ROW')) throw error;
+    await to.removeRun(id);
+    return { ...(await copyRun(from, to, id, options, true)), replaced: true };
+  }
   return { id, rows: integrity.rows, sent: stored - start, already: false };
 }
 
