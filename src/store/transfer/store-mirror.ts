@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { wholeLines } from '../local/whole-lines.js';
+import { wholeLinesFrom } from '../local/whole-lines.js';
 import { HEARTBEAT_EVERY_MS } from '../heartbeat.js';
 import { openStorage } from '../open-storage.js';
 import { RESULTS_FILE } from '../run-handle.js';
@@ -44,6 +44,8 @@ export class StoreMirror {
   readonly #now: () => number;
   readonly #warn: (message: string) => void;
   #stored = 0;
+  /** Where line `#stored` starts in the results file; 0 until the first batch from here (a resume skips the stored lines once). */
+  #offset = 0;
   #timer: NodeJS.Timeout | undefined;
   #syncing: Promise<boolean> | undefined;
   #failures = 0;
@@ -94,12 +96,15 @@ export class StoreMirror {
   async #send(): Promise<boolean> {
     if (this.#now() < this.#retryAt) return false;
     try {
+      // From where the last sync stopped: reading the whole file each half second is quadratic in a long run.
       let batch: string[] = [];
-      for await (const line of wholeLines(this.#resultsPath, this.#stored)) {
-        batch.push(line);
-        if (batch.length >= BATCH) batch = await this.#append(batch);
+      let end = this.#offset;
+      for await (const line of wholeLinesFrom(this.#resultsPath, this.#offset, this.#offset === 0 ? this.#stored : 0)) {
+        batch.push(line.text);
+        end = line.end;
+        if (batch.length >= BATCH) batch = await this.#append(batch, end);
       }
-      if (batch.length > 0) await this.#append(batch);
+      if (batch.length > 0) await this.#append(batch, end);
       // No rows for a while (slow model calls): the heartbeat alone says the writer is alive.
       if (this.#now() - this.#heardAt >= HEARTBEAT_EVERY_MS) {
         await this.#storage.touchRun(this.#id);
@@ -117,9 +122,10 @@ export class StoreMirror {
     }
   }
 
-  async #append(batch: string[]): Promise<string[]> {
+  async #append(batch: string[], end: number): Promise<string[]> {
     await this.#storage.appendRows(this.#id, this.#stored, batch);
     this.#stored += batch.length;
+    this.#offset = end;
     this.#heardAt = this.#now();
     return [];
   }
