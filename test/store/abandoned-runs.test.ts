@@ -47,7 +47,10 @@ test('a running run not heard from for ABANDONED_AFTER_MS reads abandoned in get
   await heardFromAgo(storage, RUN, ABANDONED_AFTER_MS + 1_000);
   const abandoned = await storage.getRun(RUN);
   expect(abandoned?.status).toBe('abandoned');
-  expect(Date.parse(abandoned?.heartbeatAt as string)).toBeLessThan(Date.now() - ABANDONED_AFTER_MS + 60_000);
+  // When it was last heard from, as the database has it (its clock, in ISO 8601 UTC).
+  const beat = await storage.pool.query<{ at: Date }>('SELECT heartbeat_at AS at FROM agentmark_runs WHERE id = $1', [RUN]);
+  expect(abandoned?.heartbeatAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  expect(abandoned?.heartbeatAt).toBe(new Date(Math.floor((beat.rows[0]?.at as Date).getTime())).toISOString());
   expect((await storage.listRuns()).map((m) => [m.id, m.status])).toEqual([[RUN, 'abandoned']]);
   expect((await storage.listRuns({ status: 'abandoned' })).map((m) => m.id)).toEqual([RUN]);
   expect(await storage.listRuns({ status: 'running' })).toEqual([]);
