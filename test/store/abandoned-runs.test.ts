@@ -206,3 +206,11 @@ test("serve's /api/runs lists a store run whose writer went silent as abandoned,
     await clone.cleanup();
   }
 }, 60_000);
+
+test('a shard whose writer went silent is listed abandoned in its group, so a merge refuses it as not finished', async () => {
+  const { storage } = db;
+  const shard = { index: 1, count: 2, group: 'g-abandoned', evals: ['exact'] };
+  await storage.createRun({ ...manifest(RUN), shard });
+  await heardFromAgo(storage, RUN, ABANDONED_AFTER_MS + 1_000);
+  expect((await storage.listShards('g-abandoned')).map((m) => [m.id, m.status])).toEqual([[RUN, 'abandoned']]);
+});

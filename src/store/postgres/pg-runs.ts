@@ -26,16 +26,16 @@ export function runColumns(manifest: RunManifest): unknown[] {
  */
 const STALE = `(status = 'running' AND heartbeat_at < now() - make_interval(secs => ${ABANDONED_AFTER_MS / 1000}))`;
 /** What a reader is given of a run's row: its manifest, and whether its heartbeat went stale. */
-const LIVE_COLUMNS = `manifest, ${STALE} AS abandoned, CASE WHEN status = 'running' THEN to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END AS heartbeat`;
+export const LIVE_COLUMNS = `manifest, ${STALE} AS abandoned, CASE WHEN status = 'running' THEN to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END AS heartbeat`;
 
-interface LiveRow {
+export interface LiveRow {
   manifest: string;
   abandoned: boolean;
   heartbeat: string | null;
 }
 
 /** The manifest as a reader sees it: a running run whose writer went silent is `abandoned`, with when it was last heard from. */
-function liveManifest(row: LiveRow): RunManifest {
+export function liveManifest(row: LiveRow): RunManifest {
   const manifest = parseManifest(row.manifest);
   // Only on an abandoned run: a live one reads as the back ends' contract has it, as written.
   if (row.abandoned && row.heartbeat !== null) {
