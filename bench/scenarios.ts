@@ -24,6 +24,7 @@ import { floorMetrics, floorRuns, runSdkFloor } from './sdk-floor-run.js';
 import { ciCacheScenario } from './ci-cache.js';
 import { lspScenario } from './lsp.js';
 import { sharedCacheScenario } from './shared-cache.js';
+import { storeStreamScenario } from './store-stream.js';
 import { rateLimitedScenarios, unlimitedAbScenario } from './rate-limited.js';
 import { conversationScenario } from './conversation.js';
 
@@ -385,7 +386,7 @@ const watch: Scenario = {
   run: (context, runs) => watchScenario(context, runs),
 };
 
-export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, sharedCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario, conversationScenario, lspScenario, storePush1mScenario, storeRuns10kScenario, serveOpen1mScenario];
+export const scenarios: Scenario[] = [startup, startupRunScenario, overhead, overhead10k, storeStreamScenario, latency, scale, scale1m, cached, watch, compareScenario, compare1mScenario, mergeScenario, merge10x100kScenario, runsShow1mScenario, viewerOpenScenario, viewerOpen1mScenario, viewerLiveScenario, boundsScenario, otelScenario, batchScenario('openai', 13), batchScenario('anthropic', 14), ciCacheScenario, sharedCacheScenario, ...rateLimitedScenarios, unlimitedAbScenario, conversationScenario, lspScenario, storePush1mScenario, storeRuns10kScenario, serveOpen1mScenario];
 
 async function countResultRows(projectDir: string): Promise<number> {
   const runsDir = join(projectDir, '.agentmark', 'runs');

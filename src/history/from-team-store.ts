@@ -1,5 +1,5 @@
 import { copyMissingLabels } from '../review/copy-missing-labels.js';
-import { copyRun, LocalStorage, openRunFolder, openStorage, type StoredRun } from '../store/index.js';
+import { copyRun, LocalStorage, openRunFolder, openStorage, type RunManifest, type StoredRun } from '../store/index.js';
 import { resolveStoreRef } from './resolve-store-ref.js';
 
 /**
@@ -13,13 +13,17 @@ export async function fromTeamStore(ref: string, url: string, projectRoot: strin
   const storage = await openStorage({ projectRoot, url });
   const local = new LocalStorage(projectRoot);
   try {
-    let id: string;
+    let found: RunManifest;
     try {
-      id = (await resolveStoreRef(storage, ref, prompt)).id;
+      found = await resolveStoreRef(storage, ref, prompt);
     } catch (error) {
       if ((error as { code?: string }).code === 'USAGE_UNKNOWN_RUN') return undefined;
       throw error;
     }
+    const { id } = found;
+    // Unfinished there (still written, or abandoned by a killed writer) but here: this clone's
+    // journal is ahead of the store's copy, and the local look says how to resume it.
+    if ((found.status === 'running' || found.status === 'abandoned') && (await local.getRun(id)) !== undefined) return undefined;
     await copyRun(storage, local, id);
     // A run brought here earlier gets the labels written in the store since (through serve, or by
     // another clone), so `agreement` and the viewer here see every reviewer's; this clone's own stay.

@@ -89,7 +89,7 @@ const WHERE: FitColumn = { header: 'Where' };
 // `both*`: the store's copy has another status, said in a note under the table.
 const whereCell = (e: RunListEntry): string => `${e.where ?? ''}${e.storeStatus === undefined ? '' : '*'}`;
 const storeNote = (e: RunListEntry): string =>
-  `* ${e.id}: the store's copy is ${e.storeStatus}${e.status === 'running' ? '' : '; `runs push` completes it'}\n`;
+  `* ${e.id}: the store's copy is ${e.storeStatus}${e.status === 'running' || e.status === 'interrupted' ? '' : '; `runs push` completes it'}\n`;
 
 /**
  * The `agentmark runs` table: newest first. `*` after a commit: the tree had uncommitted changes.

@@ -114,6 +114,9 @@ export class HttpStorage implements RunStorage {
     return this.#pushOnly('changing a run');
   }
 
+  /** A push's batches (appendRows) refresh the run's heartbeat in the server's store: nothing more to send. */
+  async touchRun(_id: string): Promise<void> {}
+
   removeRun(_id: string): Promise<boolean> {
     return this.#pushOnly('removing a run');
   }

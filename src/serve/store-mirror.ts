@@ -162,7 +162,8 @@ export class StoreMirror implements StoreRuns {
     const following = this.#copies.get(manifest.id);
     // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
     if (following) return this.#follow(manifest, following);
-    if (manifest.status !== 'completed' && manifest.status !== 'running') return;
+    // An abandoned run (its writer killed) is copied as far as it got and shown as such.
+    if (manifest.status !== 'completed' && manifest.status !== 'running' && manifest.status !== 'abandoned') return;
     const dir = join(this.runsDir, manifest.id);
     const copied = await readFile(join(dir, COPIED_FILE), 'utf8').catch(() => undefined);
     if (manifest.status === 'completed' && viewIndex !== undefined && sameRecord(manifest.integrity, viewIndex)) return this.#readFromStore(manifest, dir, copied);

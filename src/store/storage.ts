@@ -45,6 +45,13 @@ export interface RunStorage extends AsyncDisposable {
   createRun(manifest: RunManifest): Promise<void>;
   /** Shallow-merges `patch` into the manifest (USAGE_UNKNOWN_RUN when there is no such run). */
   updateRun(id: string, patch: ManifestPatch): Promise<RunManifest>;
+  /**
+   * Says the run's writer is alive (a streaming `run-experiment` between batches; each
+   * `appendRows` says it too). In the team store, a `running` run not heard from for
+   * ABANDONED_AFTER_MS is listed and got as `abandoned`; the local folder tells a dead writer by its
+   * lock (withLiveStatus), so there this does nothing.
+   */
+  touchRun(id: string): Promise<void>;
   /** Deletes the run, its rows and its labels; false when there was none. */
   removeRun(id: string): Promise<boolean>;
 

@@ -2,8 +2,12 @@ import type { BatchManifest } from '../batch/types.js';
 import type { ScoreSchema } from '../project/types.js';
 import type { RowResult, RunSummary } from '../experiment/types.js';
 
-/** `partial`: a merge of some shards only (`--allow-partial`); `latest` never picks it. */
-export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed' | 'partial';
+/**
+ * `partial`: a merge of some shards only (`--allow-partial`); `latest` never picks it.
+ * `abandoned`: read from a team store, never written: a `running` run whose writer stopped its
+ * heartbeat (see ABANDONED_AFTER_MS in heartbeat.ts); nothing picks it as a baseline.
+ */
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'failed' | 'partial' | 'abandoned';
 
 /** A file the run depended on, fingerprinted so a later look at the run can tell it changed. */
 export interface FileFingerprint {
@@ -48,6 +52,11 @@ export interface RunManifest {
   startedAt: string;
   endedAt?: string;
   status: RunStatus;
+  /**
+   * Read from a team store, never written to a manifest: when the writer of an `abandoned` run
+   * was last heard from there (ISO 8601, the database's clock).
+   */
+  heartbeatAt?: string;
   summary?: RunSummary;
   /** Why an interrupted run stopped, when it was not a signal (the model server became unreachable, or refused the key). */
   stopped?: { reason: 'server-unreachable' | 'auth-failed' | 'quota-exceeded'; message: string };

@@ -227,6 +227,7 @@ test('--allow-partial stores a partial merged run; the missing shard finishing l
   expect(partial.stderr).toContain('warning: incomplete: shard 2/3 is missing');
   const [first] = await mergedRuns();
   expect(first).toMatchObject({ status: 'partial', integrity: { rows: 2 }, merged: { missing: [2], group: 'partial-1' } });
+  await storage.appendAnnotations(first?.id as string, [{ row: 'r0', index: 0, repeat: 0, outputHash: 'h', eval: 'exact', value: true, reviewer: 'vera', at: '2026-12-02T06:00:00.000Z' }]);
   // Without --allow-partial the group is still refused, and the partial run stays.
   expect((await ci.run(['merge', '--store', 'partial-1'], { env: env() })).code).toBe(2);
   expect((await mergedRuns()).map((m) => m.id)).toEqual([first?.id]);
@@ -235,6 +236,10 @@ test('--allow-partial stores a partial merged run; the missing shard finishing l
   expect(storeLine(last.stderr)).toBe(`store: every shard of group partial-1 is done: merged 3 shards (3 rows) into run ${whole?.id} in the team store`);
   expect(whole).toMatchObject({ status: 'completed', integrity: { rows: 3 }, merged: { missing: [] } });
   expect(await mergedRuns()).toHaveLength(1);
+  // The partial run went whole, in one transaction: nothing of it is left behind (its label included).
+  const left = async (table: string, column: string): Promise<number> =>
+    (await storage.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [first?.id])).rows[0]?.n ?? -1;
+  expect([await left('agentmark_runs', 'id'), await left('agentmark_rows', 'run_id'), await left('agentmark_annotations', 'run_id')]).toEqual([0, 0, 0]);
 }, 120_000);
 
 test('without a team store, `merge --store <group>` merges the group from the project\'s own .agentmark/runs/, once', async () => {

@@ -1,4 +1,6 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { blobHashesOf } from '../run-blobs.js';
 import { appendAnnotations, readAnnotations } from '../../review/annotations-file.js';
 import type { AnnotationLine } from '../../review/types.js';
 import type { RowResult } from '../../experiment/types.js';
@@ -78,11 +80,21 @@ export class LocalStorage implements RunStorage {
     return next;
   }
 
+  /** A local run's writer is known alive by its lock (withLiveStatus): nothing to record. */
+  async touchRun(_id: string): Promise<void> {}
+
+  /** The run's folder (rows, manifest, view index, labels), then its blobs no other run refers to. */
   async removeRun(id: string): Promise<boolean> {
-    if ((await this.getRun(id)) === undefined) return false;
+    const manifest = await this.getRun(id);
+    if (manifest === undefined) return false;
     await this.#writing.get(id)?.handle.close();
     this.#writing.delete(id);
     await this.store.remove(id);
+    const hashes = blobHashesOf(manifest);
+    if (hashes.length > 0) {
+      const kept = new Set((await this.store.list()).flatMap(blobHashesOf));
+      for (const hash of hashes) if (!kept.has(hash)) await rm(this.blobs.path(hash), { force: true });
+    }
     return true;
   }
 

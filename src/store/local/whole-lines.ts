@@ -24,3 +24,31 @@ export async function* wholeLines(path: string, from = 0): AsyncGenerator<string
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
+
+/**
+ * As wholeLines, read from byte `start` (the end of a line already read), each line with the byte
+ * offset just past its `\n`, the first `skip` lines left out: a reader following a growing file
+ * (the team store's streaming writer) goes on where it stopped instead of reading it all again.
+ */
+export async function* wholeLinesFrom(path: string, start: number, skip = 0): AsyncGenerator<{ text: string; end: number }> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20, start });
+  let carry: Buffer = Buffer.alloc(0);
+  // The file offset of `data`'s first byte.
+  let base = start;
+  let line = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const data = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+      let from = 0;
+      for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
+        if (line >= skip) yield { text: data.toString('utf8', from, nl), end: base + nl + 1 };
+        line += 1;
+        from = nl + 1;
+      }
+      carry = data.subarray(from);
+      base += from;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

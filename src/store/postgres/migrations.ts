@@ -85,8 +85,17 @@ CREATE UNIQUE INDEX agentmark_runs_merged_group ON agentmark_runs ((agentmark_ma
     // serves every other read: by place, the count, the integrity check.
     sql: 'DROP INDEX agentmark_rows_in_order;',
   },
-
   ...SERVE_READ_MIGRATIONS,
+  // 40: the range of the streamed runs' robustness (issue 37).
+  {
+    version: 40,
+    name: 'heartbeat of a running run',
+    // The database's clock, set by the writer's batches and its timer (pg-storage.ts, heartbeat.ts):
+    // a `running` run not heard from for ABANDONED_AFTER_MS is read as `abandoned`. Runs already
+    // there get the migration's time: one still written then is heard from again at its next batch.
+    // Not indexed, so a refresh is a HOT update that touches no index.
+    sql: 'ALTER TABLE agentmark_runs ADD COLUMN heartbeat_at timestamptz NOT NULL DEFAULT now();',
+  },
   ...SERVE_MIGRATIONS,
 ];
 

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { parseManifest } from '../parse-manifest.js';
 import type { RunManifest } from '../types.js';
+import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
 
 /**
  * Any fixed number: the first key of every shard group's advisory lock (the second is a hash of the
@@ -10,11 +11,12 @@ const GROUP_LOCK_SPACE = 0x616d6b32;
 
 /** The runs whose manifest's `shard.group` is `group`, newest first (migration 5's index). */
 export async function selectShards(pool: Pool, group: string): Promise<RunManifest[]> {
-  const { rows } = await pool.query<{ manifest: string }>(
-    `SELECT manifest FROM agentmark_runs WHERE (agentmark_manifest_json(manifest) -> 'shard' ->> 'group') = $1 ORDER BY id DESC`,
+  // With live statuses: a shard whose writer was killed is refused as `abandoned`, not `running`.
+  const { rows } = await pool.query<LiveRow>(
+    `SELECT ${LIVE_COLUMNS} FROM agentmark_runs WHERE (agentmark_manifest_json(manifest) -> 'shard' ->> 'group') = $1 ORDER BY id DESC`,
     [group],
   );
-  return rows.map((row) => parseManifest(row.manifest));
+  return rows.map(liveManifest);
 }
 
 /** The run whose manifest's `merged.group` is `group` (one at most: a unique index). */

@@ -3,6 +3,8 @@ import type { AnnotationLine } from '../../review/types.js';
 import type { RowResult } from '../../experiment/types.js';
 import { textHash } from '../blob-store.js';
 import { maskUrl } from '../mask-url.js';
+import { parseManifest } from '../parse-manifest.js';
+import { blobHashesOf } from '../run-blobs.js';
 import { checkResults, duplicateRowError, ResultsHash } from '../results-integrity.js';
 import { appendRow, emptyColumns } from '../row-columns.js';
 import type { RowIndex } from '../row-index-types.js';
@@ -14,7 +16,7 @@ import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
 import { duplicateKey, insertLines, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
-import { runColumns, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
+import { runColumns, selectLiveRun, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
 import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 import { readBackRows } from './pg-copy-lines.js';
@@ -77,7 +79,11 @@ export class PgStorage implements RunStorage {
   }
 
   getRun(id: string): Promise<RunManifest | undefined> {
-    return selectRun(this.pool, id);
+    return selectLiveRun(this.pool, id);
+  }
+
+  async touchRun(id: string): Promise<void> {
+    await this.pool.query('UPDATE agentmark_runs SET heartbeat_at = now() WHERE id = $1', [id]);
   }
 
   async createRun(manifest: RunManifest): Promise<void> {
@@ -103,9 +109,18 @@ export class PgStorage implements RunStorage {
       // Rows have no foreign key to cascade (migration 10): deleted here, under the lock that adding them takes.
       this.#given.delete(id);
       await lockRun(client, id);
+      const { rows } = await client.query<{ manifest: string }>('DELETE FROM agentmark_runs WHERE id = $1 RETURNING manifest', [id]);
       await client.query('DELETE FROM agentmark_rows WHERE run_id = $1', [id]);
-      const result = await client.query('DELETE FROM agentmark_runs WHERE id = $1', [id]);
-      return (result.rowCount ?? 0) > 0;
+      // Their foreign key would cascade; said here so the run's removal does not rest on it.
+      await client.query('DELETE FROM agentmark_annotations WHERE run_id = $1', [id]);
+      if (rows[0] === undefined) return false;
+      // Its blobs that no other run's manifest names (a 64-digit hash in a manifest is that run's file).
+      await client.query(
+        'DELETE FROM agentmark_blobs b WHERE b.hash = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM agentmark_runs r WHERE strpos(r.manifest, b.hash) > 0)',
+        [blobHashesOf(parseManifest(rows[0].manifest))],
+      );
+      // The view index is built from the rows when asked (viewColumns): nothing stored to remove.
+      return true;
     });
   }
 
@@ -122,7 +137,10 @@ export class PgStorage implements RunStorage {
   }
 
   async appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
-    const manifest = await this.#manifest(id);
+    // The run's look-up refreshes its heartbeat: each batch says its writer is alive, in the same round trip.
+    const { rows } = await this.pool.query<{ manifest: string }>('UPDATE agentmark_runs SET heartbeat_at = now() WHERE id = $1 RETURNING manifest', [id]);
+    if (rows[0] === undefined) throw await unknownRun(this.pool, id, this.location);
+    const manifest = parseManifest(rows[0].manifest);
     const stored = await storedCount(this.pool, id);
     if (from > stored) throw gapError(id, from, stored);
     if (manifest.status === 'completed' && from + lines.length > stored) {

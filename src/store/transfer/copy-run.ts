@@ -14,6 +14,8 @@ export interface CopyResult {
   sent: number;
   /** The run was already there, whole: nothing was sent. */
   already: boolean;
+  /** An unfinished copy there did not match this run (damaged): it was removed and the run sent whole. */
+  replaced?: boolean;
 }
 
 export interface CopyOptions {
@@ -29,19 +31,17 @@ export interface CopyOptions {
  * rows match the integrity record. The source is read once: its lines are checked against its
  * record where they land (the target's completion), and only when that fails is the source itself
  * checked, so a damaged source run is refused with its own integrity error and what this copy
- * created of it is removed. A different run already there under the id is STORE_RUN_CONFLICT.
+ * created of it is removed. A different run already there under the id is STORE_RUN_CONFLICT. An
+ * unfinished copy there whose lines turn out not to be this run's is replaced (`replaced`).
  */
-export async function copyRun(from: RunStorage, to: RunStorage, id: string, options: CopyOptions = {}): Promise<CopyResult> {
+export async function copyRun(from: RunStorage, to: RunStorage, id: string, options: CopyOptions = {}, again = false): Promise<CopyResult> {
   const manifest = await from.getRun(id);
   if (manifest === undefined) throw new UsageError('USAGE_UNKNOWN_RUN', `unknown run "${id}" in ${from.location}`);
-  if (manifest.status === 'running') {
-    throw new RunStoreError('STORE_RUN_NOT_FINISHED', `run ${id} is still running (or was killed): only a finished run is copied`, {
-      hint: `finish it first (${'`'}agentmark run-experiment --resume ${id}${'`'}), then push it`,
-    });
-  }
+  if (manifest.status === 'running' || manifest.status === 'abandoned') throw unfinished(manifest, from);
   const integrity: ResultsIntegrity = manifest.integrity ?? (await from.integrityOf(id));
   const there = await to.getRun(id);
-  if (there !== undefined && there.status !== 'running') {
+  // A copy left unfinished there (a push or a streamed run killed, `abandoned`) goes on from where it stops.
+  if (there !== undefined && there.status !== 'running' && there.status !== 'abandoned') {
     if (sameIntegrity(there.integrity, integrity)) return { id, rows: integrity.rows, sent: 0, already: true };
     throw new RunStoreError('STORE_RUN_CONFLICT', `run ${id} is already in ${to.location} with other rows (${there.integrity?.rows ?? '?'} rows there, ${integrity.rows} here)`, {
       hint: 'a run id names one run: this is another run under the same id; remove one of them',
@@ -58,7 +58,7 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
     }
   }
   try {
-    return await sendRun(from, to, manifest, integrity, options);
+    return await sendRun(from, to, manifest, integrity, options, again);
   } catch (error) {
     // A damaged source is named as such (the local file, not the store), and leaves nothing of it behind.
     try {
@@ -72,7 +72,7 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
 }
 
 /** Sends the run's lines from where the target's stop, its blobs and labels, and completes it there. */
-async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, integrity: ResultsIntegrity, options: CopyOptions): Promise<CopyResult> {
+async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, integrity: ResultsIntegrity, options: CopyOptions, again: boolean): Promise<CopyResult> {
   const id = manifest.id;
   const start = await to.rowCount(id);
   let stored = start;
@@ -118,8 +118,32 @@ async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, 
   }
   await copyViewColumns(from, to, id, integrity);
   const { id: _id, ...rest } = manifest;
-  await to.complete(id, { ...rest, integrity });
+  try {
+    await to.complete(id, { ...rest, integrity });
+  } catch (error) {
+    // The lines found there were not all this run's: either the source is damaged (named by the
+    // caller's check) or an unfinished copy was damaged in the table. The latter is removed with its
+    // rows, labels and blobs, and the run sent whole, once.
+    const code = (error as { code?: string }).code ?? '';
+    if (again || start === 0 || !(code.startsWith('STORE_RESULTS_') || code === 'STORE_DUPLICATE_ROW')) throw error;
+    await from.checkRun(id);
+    await to.removeRun(id);
+    return { ...(await copyRun(from, to, id, options, true)), replaced: true };
+  }
   return { id, rows: integrity.rows, sent: stored - start, already: false };
+}
+
+/** STORE_RUN_NOT_FINISHED: a run still written, or whose writer is gone without finishing it. */
+export function unfinished(manifest: RunManifest, from: RunStorage): RunStoreError {
+  const resume = `agentmark run-experiment ${manifest.prompt.path} --resume ${manifest.id}`;
+  if (manifest.status === 'abandoned') {
+    return new RunStoreError('STORE_RUN_NOT_FINISHED', `run ${manifest.id} is abandoned in ${from.location}: its writer stopped without finishing it (last heard from ${manifest.heartbeatAt ?? 'long ago'})`, {
+      hint: `continue it on the machine that ran it (${'`'}${resume}${'`'}), or push it from there once it finished (${'`'}agentmark runs push ${manifest.id}${'`'})`,
+    });
+  }
+  return new RunStoreError('STORE_RUN_NOT_FINISHED', `run ${manifest.id} is still running (or was killed): only a finished run is copied`, {
+    hint: `finish it first (${'`'}${resume}${'`'}), then push it`,
+  });
 }
 
 function sameIntegrity(a: ResultsIntegrity | undefined, b: ResultsIntegrity): boolean {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { wholeLines } from '../local/whole-lines.js';
+import { wholeLinesFrom } from '../local/whole-lines.js';
+import { HEARTBEAT_EVERY_MS } from '../heartbeat.js';
 import { openStorage } from '../open-storage.js';
 import { RESULTS_FILE } from '../run-handle.js';
 import type { RunStorage } from '../storage.js';
@@ -33,7 +34,8 @@ export interface MirrorDeps {
  * sent (in order, each at its place, so a retry never doubles one). A lost connection is retried
  * with backoff while the run goes on locally; the rows catch up when the database is back. The run
  * shows `running` in the store until `finish` records its end, which the store accepts only when
- * its rows match the integrity record.
+ * its rows match the integrity record. Each batch, and a heartbeat every HEARTBEAT_EVERY_MS
+ * without one, tell the store the writer is alive: killed, its run reads `abandoned` there.
  */
 export class StoreMirror {
   readonly #storage: RunStorage;
@@ -42,12 +44,16 @@ export class StoreMirror {
   readonly #now: () => number;
   readonly #warn: (message: string) => void;
   #stored = 0;
+  /** Where line `#stored` starts in the results file; 0 until the first batch from here (a resume skips the stored lines once). */
+  #offset = 0;
   #timer: NodeJS.Timeout | undefined;
   #syncing: Promise<boolean> | undefined;
   #failures = 0;
   #retryAt = 0;
   #downSince: number | undefined;
   #laggedMs = 0;
+  /** When the store last heard from this writer (a batch or a heartbeat), by `now`. */
+  #heardAt = 0;
 
   private constructor(storage: RunStorage, runDir: string, id: string, deps: MirrorDeps) {
     this.#storage = storage;
@@ -65,8 +71,11 @@ export class StoreMirror {
     let storage: RunStorage | undefined;
     try {
       storage = await openStorage({ projectRoot, url });
+      // A resumed run (abandoned there after a kill) is heard from again at once: `running` again.
       if ((await storage.getRun(manifest.id)) === undefined) await storage.createRun({ ...manifest, status: 'running' });
+      else await storage.touchRun(manifest.id);
       const mirror = new StoreMirror(storage, runDir, manifest.id, deps);
+      mirror.#heardAt = mirror.#now();
       mirror.#stored = await storage.rowCount(manifest.id);
       mirror.#timer = setInterval(() => void mirror.sync(), SYNC_EVERY_MS);
       mirror.#timer.unref();
@@ -87,12 +96,20 @@ export class StoreMirror {
   async #send(): Promise<boolean> {
     if (this.#now() < this.#retryAt) return false;
     try {
+      // From where the last sync stopped: reading the whole file each half second is quadratic in a long run.
       let batch: string[] = [];
-      for await (const line of wholeLines(this.#resultsPath, this.#stored)) {
-        batch.push(line);
-        if (batch.length >= BATCH) batch = await this.#append(batch);
+      let end = this.#offset;
+      for await (const line of wholeLinesFrom(this.#resultsPath, this.#offset, this.#offset === 0 ? this.#stored : 0)) {
+        batch.push(line.text);
+        end = line.end;
+        if (batch.length >= BATCH) batch = await this.#append(batch, end);
       }
-      if (batch.length > 0) await this.#append(batch);
+      if (batch.length > 0) await this.#append(batch, end);
+      // No rows for a while (slow model calls): the heartbeat alone says the writer is alive.
+      if (this.#now() - this.#heardAt >= HEARTBEAT_EVERY_MS) {
+        await this.#storage.touchRun(this.#id);
+        this.#heardAt = this.#now();
+      }
       if (this.#downSince !== undefined) this.#laggedMs = Math.max(this.#laggedMs, this.#now() - this.#downSince);
       this.#downSince = undefined;
       this.#failures = 0;
@@ -105,9 +122,11 @@ export class StoreMirror {
     }
   }
 
-  async #append(batch: string[]): Promise<string[]> {
+  async #append(batch: string[], end: number): Promise<string[]> {
     await this.#storage.appendRows(this.#id, this.#stored, batch);
     this.#stored += batch.length;
+    this.#offset = end;
+    this.#heardAt = this.#now();
     return [];
   }
 
