@@ -3,25 +3,9 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { redactHeaders, type OtelSettings } from './settings.js';
-import type { SpanStarter } from './lean-span.js';
+import type { ExportReport, TraceExport } from './trace-export.js';
 
-/** How an export went: spans the collector did not take, and why. */
-export interface ExportReport {
-  ended: number;
-  exported: number;
-  /** Failed export requests (refused, error status, timed out, over the concurrency limit). */
-  errors: number;
-  /** The last failure's message, with header values redacted. */
-  lastError?: string;
-}
-
-export interface TraceExport {
-  tracer: SpanStarter;
-  /** Sends what is queued now, waiting at most the deadline; never throws. */
-  flush(): Promise<void>;
-  /** Flushes within the deadline, then stops; the report counts what did not get out. */
-  finish(): Promise<ExportReport>;
-}
+export type { ExportReport, TraceExport } from './trace-export.js';
 
 /** Spans queued before any is dropped; a collector that keeps up never gets near it. */
 const MAX_QUEUE = 8192;

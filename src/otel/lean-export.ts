@@ -3,7 +3,7 @@ import { leanTracer, type LeanSpanData } from './lean-span.js';
 import { requestAround, writeSpan } from './otlp-encode.js';
 import { ProtoWriter } from './proto-writer.js';
 import { redactHeaders, type OtelSettings } from './settings.js';
-import type { ExportReport, TraceExport } from './exporter.js';
+import type { ExportReport, TraceExport } from './trace-export.js';
 
 /** Spans queued (ended, not yet sent) before any is dropped; as the SDK's batch processor here. */
 const MAX_QUEUE = 8192;

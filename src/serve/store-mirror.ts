@@ -141,10 +141,13 @@ export class StoreMirror implements StoreRuns {
       this.#retry.delete(manifest.id);
       await this.#syncRun(manifest, viewIndex).catch(() => this.#retry.set(manifest.id, { manifest, ...(viewIndex ? { viewIndex } : {}) }));
     }
-    // Running runs' rows arrive without their manifest changing: each followed run is looked at.
+    // Running runs' rows arrive without their manifest changing: each followed run is looked at,
+    // its status read again (a writer gone silent makes it `abandoned` with no change to the run).
     const seen = new Set(changed.map((run) => run.manifest.id));
     for (const copy of [...this.#copies.values()]) {
-      if (!seen.has(copy.manifest.id)) await this.#follow(copy.manifest, copy).catch(() => undefined);
+      if (seen.has(copy.manifest.id)) continue;
+      const manifest = this.storage.runsChangedAfter === undefined ? copy.manifest : ((await this.storage.getRun(copy.manifest.id).catch(() => undefined)) ?? copy.manifest);
+      await this.#follow(manifest, copy).catch(() => undefined);
     }
   }
 

@@ -207,6 +207,40 @@ test("serve's /api/runs lists a store run whose writer went silent as abandoned,
   }
 }, 60_000);
 
+test('a run serve follows while it is written turns abandoned there when its writer goes silent, though nothing about the run changed', async () => {
+  const { storage } = db;
+  await storage.removeRun(REVIEW_RUN).catch(() => undefined);
+  const dir = join(made.dir, '.agentmark', 'runs', REVIEW_RUN);
+  const stored = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
+  const reviewLines = (await readFile(join(dir, 'results.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
+  const { integrity: _i, summary: _s, endedAt: _e, ...started } = stored;
+  await storage.createRun({ ...started, status: 'running' });
+  await storage.appendRows(REVIEW_RUN, 0, reviewLines.slice(0, 3));
+  const clone = await tempProject(REVIEW_PROJECT);
+  try {
+    const env = { AGENTMARK_STORE_URL: db.url };
+    const token = await createToken(clone.dir, 'vera', 'viewer', env);
+    const server = await startServe(clone.dir, [], env);
+    const statusThere = async (): Promise<string | undefined> =>
+      (JSON.parse((await send(server, 'GET', '/api/runs', { authorization: `Bearer ${token}` })).body) as RunsResponse).runs.find((r) => r.id === REVIEW_RUN)?.status;
+    try {
+      expect(await statusThere()).toBe('running');
+      // Time passing: the heartbeat ages with no write to the run, so its change number stays.
+      await storage.pool.query('ALTER TABLE agentmark_runs DISABLE TRIGGER agentmark_runs_change');
+      try {
+        await heardFromAgo(storage, REVIEW_RUN, ABANDONED_AFTER_MS + 1_000);
+      } finally {
+        await storage.pool.query('ALTER TABLE agentmark_runs ENABLE TRIGGER agentmark_runs_change');
+      }
+      await expect.poll(statusThere, { timeout: 30_000, interval: 100 }).toBe('abandoned');
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await clone.cleanup();
+  }
+}, 60_000);
+
 test('a shard whose writer went silent is listed abandoned in its group, so a merge refuses it as not finished', async () => {
   const { storage } = db;
   const shard = { index: 1, count: 2, group: 'g-abandoned', evals: ['exact'] };

@@ -8,7 +8,11 @@ import { cellChips, cellFacts, cellOutput, gridCaption, headLines, transcriptNot
 
 const oneLine = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ');
 
-/** `output · chips · timings` in `size` characters: the output cut at a word, then the timings left out, then the output. */
+/**
+ * `output · chips · timings` in `size` characters: the timings left out before the output is cut
+ * (the output leads the cell), then the output cut at a word with the timings, then without them,
+ * then the output left out.
+ */
 function shortenGridCell(output: string, facts: readonly string[], chips: readonly string[], size: number, lastResort: boolean): string {
   const fit = (tail: readonly string[]): string | undefined => {
     const rest = tail.join(' · ');
@@ -17,6 +21,8 @@ function shortenGridCell(output: string, facts: readonly string[], chips: readon
   };
   const whole = chips.join(' · ');
   if (lastResort && chips.length > 0 && Array.from(whole).length > size) return shortChips(chips, size);
+  const withChips = output === '' ? undefined : `${output} · ${whole}`;
+  if (chips.length > 0 && withChips !== undefined && Array.from(withChips).length <= size) return withChips;
   return fit(facts) ?? fit(chips) ?? (chips.length > 0 ? whole : facts.join(' · '));
 }
 

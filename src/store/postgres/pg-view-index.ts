@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { parseManifest } from '../parse-manifest.js';
+import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
 import type { ResultsIntegrity, RunManifest } from '../types.js';
 
 /**
@@ -54,14 +54,15 @@ export interface ChangedRun {
 
 /** Runs inserted or changed after change number `after`, oldest change first, with the last number seen. */
 export async function runsChangedAfter(pool: Pool, after: number): Promise<{ runs: ChangedRun[]; last: number }> {
-  const { rows } = await pool.query<{ manifest: string; change_seq: string; rows: number | null; sha256: string | null }>(
-    `SELECT r.manifest, r.change_seq, i.rows, i.sha256 FROM agentmark_runs AS r LEFT JOIN agentmark_view_index AS i ON i.run_id = r.id
+  // LIVE_COLUMNS: a running run whose writer went silent reads `abandoned` here as in listRuns.
+  const { rows } = await pool.query<LiveRow & { change_seq: string; rows: number | null; sha256: string | null }>(
+    `SELECT ${LIVE_COLUMNS}, r.change_seq, i.rows, i.sha256 FROM agentmark_runs AS r LEFT JOIN agentmark_view_index AS i ON i.run_id = r.id
      WHERE r.change_seq > $1 ORDER BY r.change_seq`,
     [after],
   );
   const last = rows.length === 0 ? after : Number(rows[rows.length - 1]?.change_seq);
   return {
-    runs: rows.map((row) => ({ manifest: parseManifest(row.manifest), ...(row.rows === null || row.sha256 === null ? {} : { viewIndex: { rows: row.rows, sha256: row.sha256 } }) })),
+    runs: rows.map((row) => ({ manifest: liveManifest(row), ...(row.rows === null || row.sha256 === null ? {} : { viewIndex: { rows: row.rows, sha256: row.sha256 } }) })),
     last,
   };
 }
