@@ -5,6 +5,7 @@ import type { RunManifest } from '../../src/store/index.js';
 import { startOpenAIServer, echoResponder, type OpenAIServer } from '../helpers/openai-server.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { cliProject, type CliProject } from '../cli/cli-project.js';
+import { commitAllOnMain } from '../helpers/git-repo.js';
 
 let db: TestPostgres;
 let made = 0;
@@ -39,12 +40,7 @@ afterEach(async () => {
 async function clone(): Promise<CliProject> {
   const project = await cliProject();
   projects.push(project);
-  const date = '2026-12-01T12:00:00Z';
-  const git = (...args: string[]): string =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: project.dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-q', '-m', 'project');
+  commitAllOnMain(project.dir, '2026-12-01T12:00:00Z');
   return project;
 }
 

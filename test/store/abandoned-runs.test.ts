@@ -180,14 +180,19 @@ test('the streaming writer beats on its timer when it has no rows to send; a res
   }
 });
 
-test("serve's /api/runs lists a store run whose writer went silent as abandoned, with the rows it got", async () => {
-  const { storage } = db;
+/** The review project's run in the store as its writer left it: `running`, with its first `rows` rows. */
+async function storeReviewRunStarted(storage: PgStorage, rows: number): Promise<void> {
   const dir = join(made.dir, '.agentmark', 'runs', REVIEW_RUN);
   const stored = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
   const reviewLines = (await readFile(join(dir, 'results.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
   const { integrity: _i, summary: _s, endedAt: _e, ...started } = stored;
   await storage.createRun({ ...started, status: 'running' });
-  await storage.appendRows(REVIEW_RUN, 0, reviewLines.slice(0, 5));
+  await storage.appendRows(REVIEW_RUN, 0, reviewLines.slice(0, rows));
+}
+
+test("serve's /api/runs lists a store run whose writer went silent as abandoned, with the rows it got", async () => {
+  const { storage } = db;
+  await storeReviewRunStarted(storage, 5);
   await heardFromAgo(storage, REVIEW_RUN, ABANDONED_AFTER_MS + 1_000);
   const clone = await tempProject(REVIEW_PROJECT);
   try {
@@ -210,12 +215,7 @@ test("serve's /api/runs lists a store run whose writer went silent as abandoned,
 test('a run serve follows while it is written turns abandoned there when its writer goes silent, though nothing about the run changed', async () => {
   const { storage } = db;
   await storage.removeRun(REVIEW_RUN).catch(() => undefined);
-  const dir = join(made.dir, '.agentmark', 'runs', REVIEW_RUN);
-  const stored = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
-  const reviewLines = (await readFile(join(dir, 'results.jsonl'), 'utf8')).split('\n').filter((l) => l !== '');
-  const { integrity: _i, summary: _s, endedAt: _e, ...started } = stored;
-  await storage.createRun({ ...started, status: 'running' });
-  await storage.appendRows(REVIEW_RUN, 0, reviewLines.slice(0, 3));
+  await storeReviewRunStarted(storage, 3);
   const clone = await tempProject(REVIEW_PROJECT);
   try {
     const env = { AGENTMARK_STORE_URL: db.url };

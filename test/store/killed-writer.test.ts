@@ -1,10 +1,11 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { ABANDONED_AFTER_MS } from '../../src/store/heartbeat.js';
 import { cliProject, type CliProject } from '../cli/cli-project.js';
 import { echoResponder, startOpenAIServer, type OpenAIResponder, type OpenAIServer } from '../helpers/openai-server.js';
 import { usePostgresStore } from '../helpers/store-test.js';
+import { commitAllOnMain } from '../helpers/git-repo.js';
 
 const db = usePostgresStore('killed');
 let server: OpenAIServer;
@@ -24,10 +25,7 @@ afterEach(async () => {
 async function clone(): Promise<CliProject> {
   const project = await cliProject();
   projects.push(project);
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: project.dir, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-q', '-m', 'project');
+  commitAllOnMain(project.dir);
   return project;
 }
 

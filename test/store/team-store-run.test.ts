@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { PgStorage } from '../../src/store/postgres/pg-storage.js';
 import { startOpenAIServer, echoResponder, type OpenAIServer, type OpenAIResponder } from '../helpers/openai-server.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { cliProject, type CliProject } from '../cli/cli-project.js';
 import { cuttableProxy } from '../helpers/cuttable-proxy.js';
+import { commitAllOnMain } from '../helpers/git-repo.js';
 
 let db: TestPostgres;
 let made = 0;
@@ -37,10 +37,7 @@ afterEach(async () => {
 async function clone(): Promise<CliProject> {
   const project = await cliProject();
   projects.push(project);
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: project.dir, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-q', '-m', 'project');
+  commitAllOnMain(project.dir);
   return project;
 }
 
