@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RowResult } from '../experiment/types.js';
-import { ANNOTATIONS_FILE } from '../review/annotations-file.js';
-import { MANIFEST_FILE, RESULTS_FILE, RunLock, ViewIndexWriter, type RunStorage } from '../store/index.js';
+import { RESULTS_FILE, type RunStorage } from '../store/index.js';
 import { readViewIndexJson } from '../store/view-index-json.js';
-import { ResultsHash } from '../store/results-integrity.js';
 import type { ResultsIntegrity, RunManifest } from '../store/types.js';
 import type { StoreRun, StoreRuns } from '../view/run-catalog.js';
+import { appendStoreLines, copiedManifest, finishCopy, startCopy, writeCopiedManifest, writeStoreLabels, type RunCopy } from './run-copy.js';
 import { openStoreRun } from './store-run-reader.js';
 
 /** At most one look at the store's list of runs per this many milliseconds, however many pages ask. */
@@ -18,22 +16,6 @@ const LIST_EVERY_MS = 1000;
  * 1,000,000 rows takes tens of seconds; a request should not wait for it.
  */
 const AWAITED_ROWS = 100_000;
-/** Lines appended to a copy in one write (~3 MB of 300-byte rows). */
-const WRITE_EVERY = 10_000;
-/** The store's marker of what a copy was made from: the store's manifest, as text. */
-const COPIED_FILE = '.store-manifest.json';
-
-/** A copy being written by this process: how far it got, and what it holds. */
-interface Copy {
-  /** The store's manifest of the run when last seen (a running run's is seen again only when it changes). */
-  manifest: RunManifest;
-  lines: number;
-  bytes: number;
-  hash: ResultsHash;
-  index: ViewIndexWriter;
-  /** Held while the run is `running` in the store, so the viewer shows it running (not interrupted). */
-  lock: RunLock | undefined;
-}
 
 /**
  * The team store's runs as run folders the viewer reads (`.agentmark/serve-mirror/`), so `serve`
@@ -64,7 +46,7 @@ export class StoreMirror implements StoreRuns {
   readonly runsDir: string;
   #listed = 0;
   #syncing: Promise<void> | undefined;
-  readonly #copies = new Map<string, Copy>();
+  readonly #copies = new Map<string, RunCopy>();
   #timer: NodeJS.Timeout | undefined;
   #stale = false;
   /** Large completed runs being copied (or waiting to be) while the server answers. */
@@ -168,19 +150,19 @@ export class StoreMirror implements StoreRuns {
     // An abandoned run (its writer killed) is copied as far as it got and shown as such.
     if (manifest.status !== 'completed' && manifest.status !== 'running' && manifest.status !== 'abandoned') return;
     const dir = join(this.runsDir, manifest.id);
-    const copied = await readFile(join(dir, COPIED_FILE), 'utf8').catch(() => undefined);
+    const copied = await copiedManifest(dir);
     if (manifest.status === 'completed' && viewIndex !== undefined && sameRecord(manifest.integrity, viewIndex)) return this.#readFromStore(manifest, dir, copied);
     if (this.#fromStore.has(manifest.id)) {
       // Its index is gone: a row was edited in the store. The viewer reads it from the store still
       // and answers 409 (the index is asked for with every read); a new manifest is shown.
       this.#fromStore.set(manifest.id, { manifest });
-      if (copied !== JSON.stringify(manifest)) await this.#writeManifest(dir, manifest);
+      if (copied !== JSON.stringify(manifest)) await writeCopiedManifest(dir, manifest);
       return;
     }
     if (copied === JSON.stringify(manifest)) return;
     if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#copyInBackground(manifest);
     if (manifest.status === 'completed') return this.#copyRun(manifest);
-    return this.#follow(manifest, await this.#startCopy(manifest, dir, true));
+    return this.#follow(manifest, await this.#startFollowing(manifest, dir));
   }
 
   /** A folder holding the run's manifest and labels, its rows read from the store when asked for. */
@@ -189,10 +171,10 @@ export class StoreMirror implements StoreRuns {
     const known = this.#fromStore.get(manifest.id);
     if (copied !== text) {
       await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, ANNOTATIONS_FILE), await this.#annotationsText(manifest.id));
+      await writeStoreLabels(this.storage, manifest.id, dir);
       // The results of an earlier copy (another manifest) no longer describe the run.
       await rm(join(dir, RESULTS_FILE), { force: true });
-      await this.#writeManifest(dir, manifest);
+      await writeCopiedManifest(dir, manifest);
     }
     this.#fromStore.set(manifest.id, known !== undefined && copied === text ? known : { manifest });
   }
@@ -212,25 +194,21 @@ export class StoreMirror implements StoreRuns {
     return this.#background;
   }
 
-  /** A new, empty copy of the run in `dir` (what was there goes). */
-  async #startCopy(manifest: RunManifest, dir: string, running: boolean): Promise<Copy> {
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, RESULTS_FILE), '');
-    await writeFile(join(dir, ANNOTATIONS_FILE), await this.#annotationsText(manifest.id));
-    const copy: Copy = { manifest, lines: 0, bytes: 0, hash: new ResultsHash(), index: new ViewIndexWriter(dir), lock: running ? RunLock.acquire(dir, manifest.id) : undefined };
-    if (running) this.#copies.set(manifest.id, copy);
+  /** A copy of a running run, followed by each sync until it ends. */
+  async #startFollowing(manifest: RunManifest, dir: string): Promise<RunCopy> {
+    const copy = await startCopy(this.storage, manifest, dir, true);
+    this.#copies.set(manifest.id, copy);
     return copy;
   }
 
   /** Appends the lines stored since the last look; the store's manifest goes on top once they are written. */
-  async #follow(manifest: RunManifest, copy: Copy): Promise<void> {
+  async #follow(manifest: RunManifest, copy: RunCopy): Promise<void> {
     const dir = join(this.runsDir, manifest.id);
     copy.manifest = manifest;
-    await this.#appendLines(manifest.id, dir, copy);
-    await this.#writeManifest(dir, manifest);
+    await appendStoreLines(this.storage, manifest.id, dir, copy);
+    await writeCopiedManifest(dir, manifest);
     if (manifest.status === 'running') return;
-    this.#finish(copy);
+    finishCopy(copy);
     this.#copies.delete(manifest.id);
     // A run streamed into the store has no index there: the one this copy wrote serves the next servers.
     if (manifest.status === 'completed') await this.#keepViewIndex(manifest);
@@ -239,15 +217,15 @@ export class StoreMirror implements StoreRuns {
   /** A completed run copied whole beside the old copy, which it then replaces. */
   async #copyRun(manifest: RunManifest): Promise<void> {
     const temp = join(this.runsDir, `.${manifest.id}.copying`);
-    const copy = await this.#startCopy(manifest, temp, false);
+    const copy = await startCopy(this.storage, manifest, temp, false);
     try {
-      await this.#appendLines(manifest.id, temp, copy);
+      await appendStoreLines(this.storage, manifest.id, temp, copy);
     } catch (error) {
       copy.index.abandon();
       throw error;
     }
-    this.#finish(copy);
-    await this.#writeManifest(temp, manifest);
+    finishCopy(copy);
+    await writeCopiedManifest(temp, manifest);
     await rm(join(this.runsDir, manifest.id), { recursive: true, force: true });
     await rename(temp, join(this.runsDir, manifest.id));
     if (!this.#fromStore.has(manifest.id)) await this.#keepViewIndex(manifest);
@@ -266,56 +244,9 @@ export class StoreMirror implements StoreRuns {
     if (text !== undefined) await this.storage.putViewColumns(manifest.id, text, integrity).catch(() => undefined);
   }
 
-  async #appendLines(id: string, dir: string, copy: Copy): Promise<void> {
-    let text = '';
-    let held = 0;
-    const flush = async (): Promise<void> => {
-      if (held === 0) return;
-      await appendFile(join(dir, RESULTS_FILE), text);
-      text = '';
-      held = 0;
-    };
-    for await (const line of this.storage.readLines(id, copy.lines)) {
-      const withNewline = `${line}\n`;
-      const length = Buffer.byteLength(withNewline);
-      copy.hash.line(line);
-      try {
-        copy.index.add(JSON.parse(line) as RowResult, copy.bytes, length);
-      } catch {
-        // A line that is not JSON: the index is given up (the viewer reads the file, and says what is wrong).
-        copy.index.abandon();
-      }
-      copy.bytes += length;
-      copy.lines += 1;
-      text += withNewline;
-      if (++held >= WRITE_EVERY) await flush();
-    }
-    await flush();
-  }
-
-  /** The index made usable for the lines copied; the lock (of a run that was running) released. */
-  #finish(copy: Copy): void {
-    copy.index.finish({ bytes: copy.bytes, ...copy.hash.value() });
-    copy.lock?.release();
-  }
-
-  async #writeManifest(dir: string, manifest: RunManifest): Promise<void> {
-    const text = JSON.stringify(manifest);
-    if ((await readFile(join(dir, COPIED_FILE), 'utf8').catch(() => undefined)) === text) return;
-    await writeFile(join(dir, `${MANIFEST_FILE}.tmp`), `${JSON.stringify(manifest, null, 2)}\n`);
-    await rename(join(dir, `${MANIFEST_FILE}.tmp`), join(dir, MANIFEST_FILE));
-    await writeFile(join(dir, COPIED_FILE), text);
-  }
-
-  async #annotationsText(id: string): Promise<string> {
-    return (await this.storage.readAnnotations(id)).map((line) => `${JSON.stringify(line)}\n`).join('');
-  }
-
   /** The copy's labels made the store's again; returns how many the store has. */
-  async syncLabels(id: string): Promise<number> {
-    const lines = await this.storage.readAnnotations(id);
-    await writeFile(join(this.runsDir, id, ANNOTATIONS_FILE), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-    return lines.length;
+  syncLabels(id: string): Promise<number> {
+    return writeStoreLabels(this.storage, id, join(this.runsDir, id));
   }
 
   /** Sends the store the labels the viewer appended to the copy after the first `known`. */

@@ -1,9 +1,10 @@
 import { open } from 'node:fs/promises';
 import type { RowResult } from '../experiment/types.js';
 import { EvalTallies } from '../scoring/index.js';
-import { ResultsHash, RunStoreError, type FoundResults, type ViewIndexData } from '../store/index.js';
+import { ResultsHash, type FoundResults, type ViewIndexData } from '../store/index.js';
 import type { IndexEntry, LiveSummary, RowIndex } from './api-types.js';
 import { appendRow, emptyColumns, entryAt } from '../store/row-columns.js';
+import { readRowsAt, readRowsInRange } from './row-reads.js';
 
 const CHUNK = 1 << 20;
 
@@ -264,55 +265,14 @@ export class RunIndex {
   /** The rows at positions [from, to), read with one read: their lines are contiguous. */
   async rowsInRange(from: number, to: number): Promise<RowResult[]> {
     if (this.#source) return this.#source.rowsAt(Array.from({ length: Math.max(0, Math.min(to, this.count) - from) }, (_, k) => from + k));
-    const first = this.starts[from];
-    const lastStart = this.starts[to - 1];
-    const lastLength = this.lengths[to - 1];
-    if (first === undefined || lastStart === undefined || lastLength === undefined) return [];
-    const file = await open(this.path, 'r');
-    try {
-      const buffer = Buffer.alloc(lastStart + lastLength - first);
-      await file.read(buffer, 0, buffer.length, first);
-      const rows: RowResult[] = [];
-      for (let p = from; p < to; p++) {
-        const start = (this.starts[p] as number) - first;
-        rows.push(parseStored(buffer.toString('utf8', start, start + (this.lengths[p] as number)), this.path, this.starts[p] as number));
-      }
-      return rows;
-    } finally {
-      await file.close();
-    }
+    return readRowsInRange(this.path, this.starts, this.lengths, from, to);
   }
 
   /** The full rows at these positions, read from the file by their byte ranges. */
   async rowsAt(positions: readonly number[]): Promise<RowResult[]> {
     if (this.#source) return this.#source.rowsAt(positions.filter((p) => p >= 0 && p < this.count));
-    const file = await open(this.path, 'r');
-    try {
-      const rows: RowResult[] = [];
-      for (const position of positions) {
-        const start = this.starts[position];
-        const length = this.lengths[position];
-        if (start === undefined || length === undefined) continue;
-        const buffer = Buffer.alloc(length);
-        await file.read(buffer, 0, length, start);
-        rows.push(parseStored(buffer.toString('utf8'), this.path, start));
-      }
-      return rows;
-    } finally {
-      await file.close();
-    }
+    return readRowsAt(this.path, this.starts, this.lengths, positions);
   }
-}
-
-/** A row read back by its byte range; anything else means the file changed under the index (409, not a 500). */
-function parseStored(text: string, path: string, start: number): RowResult {
-  try {
-    const row = JSON.parse(text) as RowResult;
-    if (typeof row === 'object' && row !== null && typeof row.index === 'number') return row;
-  } catch {
-    // reported below
-  }
-  throw new RunStoreError('STORE_CORRUPT_RESULTS', `no result row at byte ${start}: the results file changed after it was read`, { location: { file: path } });
 }
 
 /** The text a search looks in: every value a person might search for, lower-cased. */

@@ -1,12 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 import type { AnnotationLine } from '../../review/types.js';
-import type { RowResult } from '../../experiment/types.js';
-import { textHash } from '../blob-store.js';
 import { maskUrl } from '../mask-url.js';
 import { parseManifest } from '../parse-manifest.js';
 import { blobHashesOf } from '../run-blobs.js';
-import { checkResults, duplicateRowError, ResultsHash } from '../results-integrity.js';
-import { appendRow, emptyColumns } from '../row-columns.js';
+import { checkResults, duplicateRowError } from '../results-integrity.js';
 import type { RowIndex } from '../row-index-types.js';
 import { isValidRunId } from '../run-id.js';
 import { gapError } from '../run-query.js';
@@ -22,7 +19,8 @@ import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 import { readBackRows } from './pg-copy-lines.js';
 import { GivenLines } from './given-lines.js';
 import { storedRangesMatch } from './pg-range-check.js';
-import { linesAtPlaces, runsChangedAfter, storeViewColumns, storedViewColumns } from './pg-view-index.js';
+import { buildViewColumns, linesAtPlaces, runsChangedAfter, storeViewColumns, storedViewColumns } from './pg-view-index.js';
+import { getBlobRow, putBlobRow } from './pg-blobs.js';
 
 /**
  * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
@@ -119,7 +117,7 @@ export class PgStorage implements RunStorage {
         'DELETE FROM agentmark_blobs b WHERE b.hash = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM agentmark_runs r WHERE strpos(r.manifest, b.hash) > 0)',
         [blobHashesOf(parseManifest(rows[0].manifest))],
       );
-      // The view index is built from the rows when asked (viewColumns): nothing stored to remove.
+      // Its stored view index goes by its foreign key's cascade (migration 30).
       return true;
     });
   }
@@ -198,16 +196,13 @@ export class PgStorage implements RunStorage {
       // Every line given here, matching the record: the database hashes its rows by ranges of places (no read-back).
       const record = given?.value();
       if (given !== undefined && record?.rows === patch.integrity.rows && record.sha256 === patch.integrity.sha256 && (await storedRangesMatch(client, id, given.ranges(), record.rows))) {
-        const twice = given.duplicate ? await duplicateKey(this.pool, id) : undefined;
-        if (twice !== undefined) throw duplicateRowError(this.#where(id), current, twice[0], twice[1]);
+        await this.#refuseDuplicate(id, current, given.duplicate);
         return this.#completed(client, current, id, patch);
       }
       // Otherwise the rows are read back whole, which also names what is wrong.
       const found = await readBackRows(this.pool, id);
       checkResults(this.location, this.#where(id), { ...current, integrity: patch.integrity }, { ...found, missing: false, torn: false });
-      // The read-back marks each key; only a run with one twice is asked which, for the error.
-      const twice = found.duplicate ? await duplicateKey(this.pool, id) : undefined;
-      if (twice !== undefined) throw duplicateRowError(this.#where(id), current, twice[0], twice[1]);
+      await this.#refuseDuplicate(id, current, found.duplicate);
       return this.#completed(client, current, id, patch);
     });
   }
@@ -222,7 +217,12 @@ export class PgStorage implements RunStorage {
     const manifest = await this.#manifest(id);
     const found = await readBackRows(this.pool, id);
     checkResults(this.location, this.#where(id), manifest, { ...found, missing: false, torn: false });
-    const twice = found.duplicate ? await duplicateKey(this.pool, id) : undefined;
+    await this.#refuseDuplicate(id, manifest, found.duplicate);
+  }
+
+  /** STORE_DUPLICATE_ROW when a check marked an (index, repeat) twice: only then is the database asked which, for the error. */
+  async #refuseDuplicate(id: string, manifest: RunManifest, marked: boolean): Promise<void> {
+    const twice = marked ? await duplicateKey(this.pool, id) : undefined;
     if (twice !== undefined) throw duplicateRowError(this.#where(id), manifest, twice[0], twice[1]);
   }
 
@@ -235,18 +235,7 @@ export class PgStorage implements RunStorage {
     if (manifest.integrity === undefined) return undefined;
     const kept = await storedViewColumns(this.pool, id, manifest.integrity);
     if (kept !== undefined) return JSON.parse(kept) as RowIndex;
-    const hash = new ResultsHash();
-    let columns: RowIndex | undefined;
-    for await (const line of linesBySeq(this.pool, id)) {
-      hash.line(line);
-      const row = JSON.parse(line) as RowResult;
-      const names = Object.keys(row.evals ?? {});
-      if (columns === undefined || (columns.evalNames.length === 0 && names.length > 0)) columns = rebuild(columns, names);
-      appendRow(columns, row);
-    }
-    const found = hash.value();
-    if (found.rows !== manifest.integrity.rows || found.sha256 !== manifest.integrity.sha256) return undefined;
-    return columns ?? emptyColumns([]);
+    return buildViewColumns(this.pool, id, manifest.integrity);
   }
 
   async putViewColumns(id: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
@@ -266,35 +255,12 @@ export class PgStorage implements RunStorage {
     return runsChangedAfter(this.pool, after);
   }
 
-  async putBlob(text: string): Promise<string> {
-    const hash = textHash(text);
-    // A blob edited in the table is written again: the hash says what it must hold.
-    await this.pool.query(
-      `INSERT INTO agentmark_blobs (hash, bytes) VALUES ($1, $2)
-       ON CONFLICT (hash) DO UPDATE SET bytes = EXCLUDED.bytes WHERE encode(sha256(agentmark_blobs.bytes), 'hex') <> agentmark_blobs.hash`,
-      [hash, Buffer.from(text, 'utf8')],
-    );
-    return hash;
+  putBlob(text: string): Promise<string> {
+    return putBlobRow(this.pool, text);
   }
 
-  async getBlob(hash: string): Promise<string> {
-    const { rows } = await this.pool.query<{ bytes: Buffer }>('SELECT bytes FROM agentmark_blobs WHERE hash = $1', [hash]);
-    const bytes = rows[0]?.bytes;
-    const where = `${this.location} (blob ${hash.slice(0, 12)})`;
-    if (bytes === undefined) {
-      throw new RunStoreError('STORE_BLOB_MISSING', `the stored file ${hash.slice(0, 12)} is missing`, {
-        location: { file: where },
-        hint: 'the run was pushed without its prompt files: push it again from the checkout that made it',
-      });
-    }
-    const found = textHash(bytes.toString('utf8'));
-    if (found !== hash) {
-      throw new RunStoreError('STORE_BLOB_CHANGED', `the stored file ${hash.slice(0, 12)} was changed after it was stored (its sha256 is ${found.slice(0, 12)} now)`, {
-        location: { file: where },
-        hint: 'a stored file never changes: push the run again from a checkout that has it',
-      });
-    }
-    return bytes.toString('utf8');
+  getBlob(hash: string): Promise<string> {
+    return getBlobRow(this.pool, this.location, hash);
   }
 
   async appendAnnotations(id: string, lines: readonly AnnotationLine[]): Promise<void> {
@@ -318,12 +284,4 @@ export class PgStorage implements RunStorage {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-/** Columns for the given evals, keeping the rows already added (which had no evals). */
-function rebuild(previous: RowIndex | undefined, names: string[]): RowIndex {
-  const columns = emptyColumns(names);
-  if (previous === undefined) return columns;
-  // Rows before the first scored one (errored before scoring) keep their place with no verdicts.
-  return { ...previous, evalNames: columns.evalNames, scores: names.map(() => previous.index.map(() => null)), labels: names.map(() => []), verdicts: '-'.repeat(previous.index.length * names.length) };
 }

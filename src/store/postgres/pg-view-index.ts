@@ -1,6 +1,11 @@
 import type { Pool } from 'pg';
-import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
+import type { RowResult } from '../../experiment/types.js';
+import { ResultsHash } from '../results-integrity.js';
+import { appendRow, emptyColumns } from '../row-columns.js';
+import type { RowIndex } from '../row-index-types.js';
 import type { ResultsIntegrity, RunManifest } from '../types.js';
+import { linesBySeq } from './pg-rows.js';
+import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
 
 /**
  * A completed run's view index in the database (migration 30): the viewer's rows table as JSON,
@@ -65,4 +70,31 @@ export async function runsChangedAfter(pool: Pool, after: number): Promise<{ run
     runs: rows.map((row) => ({ manifest: liveManifest(row), ...(row.rows === null || row.sha256 === null ? {} : { viewIndex: { rows: row.rows, sha256: row.sha256 } }) })),
     last,
   };
+}
+
+/**
+ * The view index built from the run's rows in finish order, as the local view index is, for a
+ * run the store keeps no index of; undefined unless the rows match the integrity record.
+ */
+export async function buildViewColumns(pool: Pool, id: string, integrity: ResultsIntegrity): Promise<RowIndex | undefined> {
+  const hash = new ResultsHash();
+  let columns: RowIndex | undefined;
+  for await (const line of linesBySeq(pool, id)) {
+    hash.line(line);
+    const row = JSON.parse(line) as RowResult;
+    const names = Object.keys(row.evals ?? {});
+    if (columns === undefined || (columns.evalNames.length === 0 && names.length > 0)) columns = rebuild(columns, names);
+    appendRow(columns, row);
+  }
+  const found = hash.value();
+  if (found.rows !== integrity.rows || found.sha256 !== integrity.sha256) return undefined;
+  return columns ?? emptyColumns([]);
+}
+
+/** Columns for the given evals, keeping the rows already added (which had no evals). */
+function rebuild(previous: RowIndex | undefined, names: string[]): RowIndex {
+  const columns = emptyColumns(names);
+  if (previous === undefined) return columns;
+  // Rows before the first scored one (errored before scoring) keep their place with no verdicts.
+  return { ...previous, evalNames: columns.evalNames, scores: names.map(() => previous.index.map(() => null)), labels: names.map(() => []), verdicts: '-'.repeat(previous.index.length * names.length) };
 }
