@@ -201,6 +201,24 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
       );
       expect(tall).toEqual([]);
     });
+
+    it("the row page: no column header of the evals table is broken inside a word (\"verdic t\") at 1280 and 390 px", async () => {
+      await page.goto(`${server.url}#/runs/${support}/rows/1`);
+      await page.waitForSelector('.row-page table.evals');
+      // A header of one word broken across lines is taller than one line of its font.
+      const broken = async (): Promise<string[]> =>
+        page.locator('table.evals thead th').evaluateAll((cells) =>
+          cells
+            .filter((cell) => cell.getBoundingClientRect().height > 0 && !(cell.textContent ?? '').includes(' '))
+            .filter((cell) => {
+              const range = cell.ownerDocument.createRange();
+              range.selectNodeContents(cell);
+              return range.getClientRects().length > 1;
+            })
+            .map((cell) => cell.textContent ?? ''),
+        );
+      expect({ 1280: await atWidth(page, 1280, broken), 390: await atWidth(page, 390, broken) }).toEqual(NONE);
+    });
   });
 
   describe('the single-file report (--format html), opened from file://', () => {
