@@ -35,12 +35,26 @@ export class BaseSource {
     private readonly tree: BaseTree,
     private readonly settings: SideSettings,
     /** The team store's URL, looked in for a base run before the local store. */
-    private readonly storeUrl?: string,
+    private storeUrl?: string,
+    /** Told once when the team store cannot be reached: the bases are then looked for here only. */
+    private readonly warn?: (message: string) => void,
   ) {}
+
+  /** storedBase, with a team store that is down passed over (one warning), as a run goes on locally. */
+  private async stored(path: string): Promise<StoredRun | undefined> {
+    try {
+      return await storedBase(this.store, path, this.tree, this.settings.shard, this.storeUrl);
+    } catch (error) {
+      if (this.storeUrl === undefined || (error as { code?: string }).code !== 'STORE_UNREACHABLE') throw error;
+      this.storeUrl = undefined;
+      this.warn?.(`the team store is not available (${(error as Error).message}): base runs are looked for in this clone only`);
+      return storedBase(this.store, path, this.tree, this.settings.shard);
+    }
+  }
 
   async resultFor(path: string): Promise<BaseResult> {
     const short = this.tree.commit.slice(0, 12);
-    const stored = await storedBase(this.store, path, this.tree, this.settings.shard, this.storeUrl);
+    const stored = await this.stored(path);
     if (stored) return { run: stored, source: 'store' };
     const tried = `tried: a finished run of ${path} at ${short} in the run store${this.storeUrl === undefined ? '' : ' and the team store'} (none)`;
     let base: { project: Project; config: LoadedConfig };
@@ -66,7 +80,7 @@ export class BaseSource {
 
   /** The base side's live calls for `estimateLiveCalls`: none when the store has the run; 0 also when the base cannot be loaded (the run will say why). */
   async estimate(path: string, cacheMode: SideSettings['cacheMode']): Promise<number> {
-    if (await storedBase(this.store, path, this.tree, this.settings.shard, this.storeUrl)) return 0;
+    if (await this.stored(path)) return 0;
     try {
       const base = await this.baseProject();
       const prompt = await loadPrompt(join(base.project.root, path), { project: base.project, filters: base.config.filters });

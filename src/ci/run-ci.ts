@@ -87,7 +87,7 @@ export async function runCi(options: CiOptions): Promise<CiReport> {
     },
   };
   const store = new RunStore(project.root);
-  const base = tree ? new BaseSource(project, store, tree, settings, options.storeUrl) : undefined;
+  const base = tree ? new BaseSource(project, store, tree, settings, options.storeUrl, (message) => void options.onEvent?.({ type: 'warning', message })) : undefined;
   const prompts: CiPromptResult[] = [];
   let estimatedLiveCalls = 0;
   try {

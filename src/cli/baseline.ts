@@ -1,5 +1,5 @@
 import { compareRuns, type CompareResult } from '../compare/index.js';
-import { teamStoreRef } from './open-store.js';
+import { runRefStore } from './open-store.js';
 import { isAgentmarkError, type AgentmarkError } from '../errors/index.js';
 import { gateFails } from './gate-fails.js';
 import type { RunListener } from '../experiment/events.js';
@@ -32,10 +32,10 @@ export interface Baseline {
  * Finds the baseline run of one prompt before it runs, so an unknown reference is an input
  * error (exit 2) before any model call. `latest` is the prompt's newest finished run so far.
  */
-export async function findBaseline(flags: BaselineFlags, project: Project, cwd: string, prompt: LoadedPrompt): Promise<Baseline | undefined> {
+export async function findBaseline(flags: BaselineFlags, project: Project, io: { cwd: string; env: NodeJS.ProcessEnv; stderr: { write(text: string): unknown } }, prompt: LoadedPrompt): Promise<Baseline | undefined> {
   const ref = flags.baselineCommit === undefined ? flags.baseline : `@${flags.baselineCommit}`;
   if (ref === undefined) return undefined;
-  const run = await resolveRunRef(ref, { projectRoot: project.root, cwd, ...teamStoreRef(project, process.env), prompt: projectPath(project, project.root, prompt.path) });
+  const run = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, ...runRefStore(project, io), prompt: projectPath(project, project.root, prompt.path) });
   return {
     run,
     alpha: flags.alpha,

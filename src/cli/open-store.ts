@@ -29,3 +29,24 @@ export function teamStoreRef(project: Project, env: NodeJS.ProcessEnv): { storeU
   const { url } = projectStoreSetting(project, env);
   return url === undefined ? {} : { storeUrl: url };
 }
+
+/** Whether this process said already that the team store is down for run references (one warning a command). */
+let refsDownSaid = false;
+
+/**
+ * resolveRunRef's team-store context for a command: the store's URL, and, when the store cannot be
+ * reached and a reference is found in this clone instead, one warning on stderr (a command naming
+ * two runs warns once).
+ */
+export function runRefStore(project: Project, io: { env: NodeJS.ProcessEnv; stderr: { write(text: string): unknown } }): { storeUrl?: string; onStoreDown?: (error: Error) => void } {
+  const { storeUrl } = teamStoreRef(project, io.env);
+  if (storeUrl === undefined) return {};
+  return {
+    storeUrl,
+    onStoreDown: (error) => {
+      if (refsDownSaid) return;
+      refsDownSaid = true;
+      io.stderr.write(`warning: the team store is not available (${error.message}): run references are looked up in this clone only\n`);
+    },
+  };
+}

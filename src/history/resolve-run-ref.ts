@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError, closestMatch } from '../errors/index.js';
-import { openRunFolder, RunStore, type StoredRun } from '../store/index.js';
+import { openRunFolder, RunStore, RunStoreError, type StoredRun } from '../store/index.js';
 import { resolveGitCommit } from './git-commit.js';
 import { listRuns } from './list-runs.js';
 import { fromTeamStore } from './from-team-store.js';
@@ -28,6 +28,12 @@ export interface RunRefContext {
    * the local folder.
    */
   storeUrl?: string;
+  /**
+   * Told when the team store cannot be reached (STORE_UNREACHABLE) and the reference was found in
+   * the local folder instead: the caller warns. A reference the local folder lacks is then the
+   * store's error, naming its host and port.
+   */
+  onStoreDown?: (error: Error) => void;
 }
 
 /** How a reference is written; shown in hints. */
@@ -47,9 +53,36 @@ const RECENT_SHOWN = 5;
  */
 export async function resolveRunRef(ref: string, context: RunRefContext): Promise<StoredRun> {
   if (context.storeUrl !== undefined && !(await isDirectory(resolve(context.cwd ?? context.projectRoot, ref)))) {
-    const found = await fromTeamStore(ref, context.storeUrl, context.projectRoot, context.prompt);
+    let found: StoredRun | undefined;
+    try {
+      found = await fromTeamStore(ref, context.storeUrl, context.projectRoot, context.prompt);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'STORE_UNREACHABLE') throw error;
+      // The store is down: this clone's own runs (its journal) still answer, as a run goes on locally.
+      return inThisClone(ref, context, error as RunStoreError);
+    }
     if (found !== undefined) return found;
   }
+  return resolveLocalRef(ref, context);
+}
+
+async function inThisClone(ref: string, context: RunRefContext, down: RunStoreError): Promise<StoredRun> {
+  let found: StoredRun;
+  try {
+    found = await resolveLocalRef(ref, context);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'USAGE_UNKNOWN_RUN') throw error;
+    throw new RunStoreError('STORE_UNREACHABLE', `run "${ref}" is not in this clone, and the team store cannot be reached to look for it: ${down.message}`, {
+      ...(down.location === undefined ? {} : { location: down.location }),
+      hint: 'try again once the store answers (is PostgreSQL running there and reachable from this machine?), or name a run this clone has',
+    });
+  }
+  context.onStoreDown?.(down);
+  return found;
+}
+
+/** The reference in `.agentmark/runs/` (or a run folder's path) alone. */
+async function resolveLocalRef(ref: string, context: RunRefContext): Promise<StoredRun> {
   const store = context.store ?? new RunStore(context.projectRoot);
   const scope = context.prompt === undefined ? '' : ` of ${context.prompt}`;
   const latest = LATEST.exec(ref);

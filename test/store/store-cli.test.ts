@@ -58,6 +58,33 @@ test('a database with a schema newer than this agentmark is refused, naming both
   }
 });
 
+// Migrations are not added in number order (40 came after 100 and 101), so a newer agentmark's
+// migration can sit below this one's highest: the message then names it, not two equal versions.
+test('a migration this agentmark does not know, numbered below its highest, is named with both schema versions', async () => {
+  await cli(['store', 'migrate']);
+  const storage = await PgStorage.connect(url);
+  await storage.pool.query("INSERT INTO agentmark_schema (version, name) VALUES (79, 'from a newer agentmark')");
+  await storage.close();
+  const result = await cli(['runs']);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(
+    `the store at ${masked()} has schema version ${knownSchemaVersion()} with migration 79 ("from a newer agentmark"), newer than this agentmark knows (schema version ${knownSchemaVersion()}, without migration 79)`,
+  );
+  expectNoPassword(result.stderr);
+});
+
+test('a database lacking a migration below its highest is refused naming it, with the command that migrates it', async () => {
+  await cli(['store', 'migrate']);
+  const storage = await PgStorage.connect(url);
+  await storage.pool.query('DELETE FROM agentmark_schema WHERE version = 40');
+  await storage.close();
+  const lacking = MIGRATIONS.find((m) => m.version === 40);
+  const result = await cli(['store', 'check']);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(`the store at ${masked()} has schema version ${knownSchemaVersion()} without migration 40 ("${lacking?.name}"); this agentmark needs schema version ${knownSchemaVersion()}`);
+  expect(result.stderr).toContain('agentmark store migrate');
+});
+
 test('a database never migrated is refused with the command that migrates it', async () => {
   const result = await cli(['store', 'check']);
   expect(result.code).toBe(2);

@@ -1,5 +1,5 @@
 import { outputFormat } from '../report-format.js';
-import { teamStoreRef } from '../open-store.js';
+import { runRefStore } from '../open-store.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
 import { formatAgreementMarkdown, formatAgreementTable } from '../../report/format-agreement-report.js';
@@ -44,7 +44,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (!['table', 'json', 'markdown'].includes(format)) throw new UsageError('USAGE_BAD_VALUE', `--format ${format}: agreement prints table, json or markdown`);
   const project = await openProject(flags.project, io.cwd);
   const store = new RunStore(project.root);
-  const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, store, ...teamStoreRef(project, io.env) });
+  const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, store, ...runRefStore(project, io) });
   const report = await agreementOfRun(stored, project.scores, store);
   const id = stored.manifest.id;
   const text =

@@ -1,5 +1,5 @@
 import { buildGrid, compareRuns, type CompareResult, type GridResult } from '../../compare/index.js';
-import { teamStoreRef } from '../open-store.js';
+import { runRefStore } from '../open-store.js';
 import { outputFormat } from '../report-format.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
@@ -139,7 +139,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
   const project = await openProject(options.project, io.cwd);
-  const context = { projectRoot: project.root, cwd: io.cwd, ...teamStoreRef(project, io.env), ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }) };
+  const context = { projectRoot: project.root, cwd: io.cwd, ...runRefStore(project, io), ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }) };
   if (positionals.length > 2) {
     const runs: StoredRun[] = [];
     for (const ref of positionals) runs.push(await resolveRunRef(ref, context));

@@ -1,5 +1,5 @@
 import { join, relative, resolve } from 'node:path';
-import { teamStoreRef } from '../open-store.js';
+import { runRefStore } from '../open-store.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
 import { datasetFromRun, refuseStoreOutput } from '../../review/index.js';
@@ -54,7 +54,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   assertWritableFile('-o', flags.output, io.cwd);
   const project = await openProject(flags.project, io.cwd);
   const store = new RunStore(project.root);
-  const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, store, ...teamStoreRef(project, io.env) });
+  const stored = await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, store, ...runRefStore(project, io) });
   const path = resolve(io.cwd, flags.output);
   await refuseStoreOutput('-o', flags.output, path, { agentmarkDir: join(project.root, '.agentmark'), runDir: stored.dir });
   const result = await datasetFromRun(

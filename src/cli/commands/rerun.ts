@@ -1,5 +1,5 @@
 import { runExperiment } from '../../experiment/index.js';
-import { teamStoreRef } from '../open-store.js';
+import { runRefStore, teamStoreRef } from '../open-store.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
 import { loadConfig } from '../../project/index.js';
@@ -55,7 +55,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const stored = await resolveRunRef(ref, {
     projectRoot: project.root,
     cwd: io.cwd,
-    ...teamStoreRef(project, io.env),
+    ...runRefStore(project, io),
     ...(options.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, options.prompt) }),
   });
   const config = await loadConfig(project, { client: true, fsCache: true });

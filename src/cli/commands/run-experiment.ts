@@ -130,7 +130,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       try {
         // The baseline is found before the run, so an unknown one is exit 2 before any call.
         const prompt = baselineFlags ? await loadPrompt(promptPath, { project, filters: config.filters }) : undefined;
-        const baseline = baselineFlags && prompt ? await findBaseline(baselineFlags, project, io.cwd, prompt) : undefined;
+        const baseline = baselineFlags && prompt ? await findBaseline(baselineFlags, project, io, prompt) : undefined;
         if (baseline) report = compareAtRunEnd(report, baseline, (result) => (comparison = result), (error) => (noComparison = error));
         const outcome = await runExperiment({
           ...settings.run,

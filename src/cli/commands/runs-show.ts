@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors/index.js';
-import { teamStoreRef } from '../open-store.js';
+import { runRefStore } from '../open-store.js';
 import { resolveRunRef } from '../../history/index.js';
 import { unfinishedRunError, type RunStatus } from '../../store/index.js';
 import type { RunSummary } from '../../experiment/types.js';
@@ -43,7 +43,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const stored = await resolveRunRef(ref, {
     projectRoot: project.root,
     cwd: io.cwd,
-    ...teamStoreRef(project, io.env),
+    ...runRefStore(project, io),
     ...(flags.prompt === undefined ? {} : { prompt: projectPath(project, io.cwd, flags.prompt) }),
   });
   const storedSummary = stored.manifest.summary;

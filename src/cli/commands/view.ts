@@ -6,7 +6,7 @@ import { openProject } from '../context.js';
 import { startViewer, viewOptions } from '../view-server.js';
 import { UsageError } from '../../errors/index.js';
 import { RUN_REF_FORMS, resolveRunRef } from '../../history/index.js';
-import { teamStoreRef } from '../open-store.js';
+import { runRefStore } from '../open-store.js';
 
 const options = {
   ...commonOptions,
@@ -41,7 +41,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // The same resolution as compare's: the team store first (the run is copied into
   // .agentmark/runs/, which the viewer serves), then the local folder.
   const ref = positionals[0];
-  const run = ref === undefined ? undefined : await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, ...teamStoreRef(project, io.env) });
+  const run = ref === undefined ? undefined : await resolveRunRef(ref, { projectRoot: project.root, cwd: io.cwd, ...runRefStore(project, io) });
   const server = await startViewer(
     project.root,
     {

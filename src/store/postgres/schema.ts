@@ -30,7 +30,7 @@ export async function migrate(pool: Pool, location: string, migrations: readonly
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
     await client.query(SCHEMA_TABLE);
     const applied = new Set(await appliedVersions(client));
-    refuseNewer([...applied], location, migrations);
+    await refuseNewer(client, [...applied], location, migrations);
     const done: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
@@ -49,21 +49,46 @@ export async function migrate(pool: Pool, location: string, migrations: readonly
  */
 export async function checkSchema(pool: Pool, location: string, migrations: readonly Migration[] = MIGRATIONS): Promise<void> {
   const applied = await appliedVersions(pool);
-  refuseNewer(applied, location, migrations);
+  await refuseNewer(pool, applied, location, migrations);
   const missing = migrations.filter((m) => !applied.includes(m.version));
   if (missing.length > 0) {
-    const has = applied.length === 0 ? 'no agentmark schema' : `schema version ${Math.max(...applied)}`;
+    const top = Math.max(...applied);
+    // Migrations are not added in number order: one missing below the database's highest is named,
+    // or the message would say version N needs version N.
+    const below = missing.filter((m) => m.version < top);
+    const has = applied.length === 0 ? 'no agentmark schema' : `schema version ${top}${below.length === 0 ? '' : ` without ${migrationNames(below)}`}`;
     throw new RunStoreError('STORE_SCHEMA_OLD', `the store at ${location} has ${has}; this agentmark needs schema version ${knownSchemaVersion(migrations)}`, {
       hint: 'run `agentmark store migrate` to bring the database up to date',
     });
   }
 }
 
-function refuseNewer(applied: readonly number[], location: string, migrations: readonly Migration[]): void {
+/** `migration 40 ("heartbeat of a running run")`, `migrations 40 ("…") and 79 ("…")`. */
+function migrationNames(list: ReadonlyArray<{ version: number; name: string }>): string {
+  const named = list.map((m) => `${m.version} (${JSON.stringify(m.name)})`);
+  const joined = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  return `migration${named.length === 1 ? '' : 's'} ${joined}`;
+}
+
+/**
+ * STORE_SCHEMA_NEWER for a database with a migration this CLI does not know, naming both schema
+ * versions. Migrations are not added in number order (40 came after 100), so an unknown one below
+ * this CLI's highest is named too: "schema version 101 with migration 79", not "101, newer than 101".
+ */
+async function refuseNewer(client: Pool | PoolClient, applied: readonly number[], location: string, migrations: readonly Migration[]): Promise<void> {
   const known = new Set(migrations.map((m) => m.version));
   const unknown = applied.filter((v) => !known.has(v));
   if (unknown.length === 0) return;
-  throw new RunStoreError('STORE_SCHEMA_NEWER', `the store at ${location} has schema version ${Math.max(...applied)}, newer than this agentmark knows (schema version ${knownSchemaVersion(migrations)})`, {
+  const top = Math.max(...applied);
+  const mine = knownSchemaVersion(migrations);
+  let has = `schema version ${top}`;
+  let lacks = '';
+  if (top <= mine) {
+    const { rows } = await client.query<{ version: number; name: string }>('SELECT version, name FROM agentmark_schema WHERE version = ANY($1::int[]) ORDER BY version', [unknown]);
+    has += ` with ${migrationNames(rows)}`;
+    lacks = `, without migration${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`;
+  }
+  throw new RunStoreError('STORE_SCHEMA_NEWER', `the store at ${location} has ${has}, newer than this agentmark knows (schema version ${mine}${lacks})`, {
     hint: 'upgrade agentmark (npm install agentmark-eval@latest) before using this store',
   });
 }
