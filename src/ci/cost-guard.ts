@@ -1,8 +1,8 @@
 import type { RunEvent } from '../experiment/index.js';
 
 /**
- * `--max-cost`: adds up what the live calls of every run `ci` makes have cost (model and judge
- * calls; cached answers are free) and, once the sum reaches the limit, aborts `signal`, so the
+ * `--max-cost`: adds up what the live calls of every run `ci` makes have cost (model, judge and
+ * a conversation's simulated-user calls; cached answers are free) and, once the sum reaches the limit, aborts `signal`, so the
  * run going on stops dispatching and no later one starts.
  */
 export class CostGuard {
@@ -27,7 +27,7 @@ export class CostGuard {
   /** A run listener: counts each finished row's cost. */
   readonly listen = (event: RunEvent): void => {
     if (event.type !== 'row-end' || event.replayed) return;
-    this.#spent += (event.row.costUsd ?? 0) + (event.row.judge?.costUsd ?? 0);
+    this.#spent += (event.row.costUsd ?? 0) + (event.row.judge?.costUsd ?? 0) + (event.row.simulator?.costUsd ?? 0);
     if (this.maxUsd !== undefined && this.#spent >= this.maxUsd && !this.reached) this.#controller.abort();
   };
 }

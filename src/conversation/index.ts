@@ -7,3 +7,4 @@ export { conversationRow, type ConversationCalls, type ConversationRowFields } f
 export { scoreTurns, evalTurn } from './score-turns.js';
 export { summarizeTurns } from './summarize-turns.js';
 export { userTurns } from './user-turns.js';
+export { paidUsage } from './paid-usage.js';

@@ -1,3 +1,4 @@
+import { paidUsage } from '../conversation/index.js';
 import { rowVerdicts } from '../dataset/index.js';
 import type { ScoreSchema } from '../project/types.js';
 import { AgreementCollector, DATASET_REVIEWER } from '../scoring/agreement/index.js';
@@ -89,10 +90,12 @@ export class RunAccumulator {
     this.live++;
     // Warm-up calls are paid for (tokens, cost) but their latency is what warming up excludes.
     if (row.latencyMs !== undefined && !row.warmup) this.latency.add(row.index, row.latencyMs);
-    if (row.usage) {
-      this.inputTokens += row.usage.inputTokens;
-      this.outputTokens += row.usage.outputTokens;
-      this.totalTokens += row.usage.totalTokens;
+    // A conversation's turns from the cache are in its row's tokens, but were not paid now.
+    const paid = row.conversation === undefined ? row.usage : paidUsage(row.conversation.turns);
+    if (paid) {
+      this.inputTokens += paid.inputTokens;
+      this.outputTokens += paid.outputTokens;
+      this.totalTokens += paid.totalTokens;
     }
     if (row.costUsd !== undefined) {
       this.cost += row.costUsd;

@@ -6,6 +6,7 @@ import { formatDuration } from '../format-duration.js';
 import { formatValue } from '../format-value.js';
 import { truncate } from '../truncate.js';
 import { EVAL_HEADERS, evalCells, evalsNote } from './eval-cells.js';
+import { turnsChange } from '../conversation-note.js';
 
 /** A table cell: one line, pipes escaped. */
 const cell = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ').replace(/\|/g, '\\|');
@@ -21,6 +22,8 @@ function changedRow(r: ChangedRow): string[] {
   const base = r.baseError !== undefined ? `ERROR: ${r.baseError}` : formatValue(r.baseOutput);
   const head = r.headError !== undefined ? `ERROR: ${r.headError}` : formatValue(r.headOutput);
   out.push(`- base: ${code(truncate(cell(base), 300))}`, `- head: ${code(truncate(cell(head), 300))}`);
+  const turns = turnsChange(r.baseConversation, r.headConversation);
+  if (turns !== undefined) out.push(`- turns: ${turns}`);
   for (const [name, e] of Object.entries(r.evals)) {
     if (e.change === 'same') continue;
     const v = (s: EvalSide | undefined): string => (!s ? '—' : s.repeats ? repeatsText(s.repeats) : s.error !== undefined ? 'ERROR' : s.passed === undefined ? 'score' : s.passed ? 'PASS' : 'FAIL');

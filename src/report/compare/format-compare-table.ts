@@ -9,6 +9,7 @@ import { truncate } from '../truncate.js';
 import { evalsNote, renderEvalTable } from './eval-cells.js';
 import { wordDiff } from './word-diff.js';
 import { wrapWords } from '../wrap-words.js';
+import { turnsChange } from '../conversation-note.js';
 
 export interface CompareTableOptions {
   /** Longest input/output shown for a changed row; 0 keeps them whole. @default 200 */
@@ -55,6 +56,8 @@ function changedRowLines(row: ChangedRow, max: number): string[] {
   } else {
     lines.push(`    base: ${oneLine(base, max)}`, `    head: ${oneLine(head, max)}`);
   }
+  const turns = turnsChange(row.baseConversation, row.headConversation);
+  if (turns !== undefined) lines.push(`    turns: ${turns}`);
   for (const [name, e] of Object.entries(row.evals)) {
     if (e.change === 'same') continue;
     const reason = (side: { reason?: string; error?: string } | undefined): string => oneLine(side?.error ?? side?.reason ?? '', max);
