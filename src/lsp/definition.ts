@@ -6,7 +6,8 @@ import { jsonCursor, offsetAt } from './json-context.js';
 import { pathToUri, uriToPath } from './open-documents.js';
 import { promptTarget } from './prompt-target.js';
 import type { ServerContext } from './server-context.js';
-import { registrationRanges, scoreKeyRange, textOf } from './source-positions.js';
+import { registrationRanges } from './config-registrations.js';
+import { scoreKeyRange, textOf } from './source-positions.js';
 
 const START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 

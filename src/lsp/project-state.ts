@@ -4,6 +4,7 @@ import { checkConfig, checkDataset, checkPrompt, type ConversationRows, type Dat
 import { findPromptFiles } from '../prompt/index.js';
 import { loadProject, type LoadedConfig, type Project } from '../project/index.js';
 import type { PromptWarning } from '../prompt/index.js';
+import { configSyntaxErrors } from './config-syntax.js';
 import { fileKind } from './file-kind.js';
 import type { OpenDocuments } from './open-documents.js';
 
@@ -17,6 +18,9 @@ interface DatasetEntry extends DatasetCheck {
   path: string;
 }
 
+/** Why a file is checked again: its buffer was edited (or opened, closed), or the file on disk changed (a save). */
+export type ChangeSource = 'buffer' | 'disk';
+
 /**
  * The project as the server knows it: agentmark.json and the config loaded once, every prompt
  * checked once at start, then only what an edit touches checked again (a prompt, the datasets
@@ -28,6 +32,8 @@ export class ProjectState {
   config: LoadedConfig | undefined;
   private projectErrors: AgentmarkError[] = [];
   private configErrors: AgentmarkError[] = [];
+  /** The syntax errors of the config's open buffer (its unsaved text is parsed, not run). */
+  private configBuffer: { path: string; errors: AgentmarkError[] } | undefined;
   readonly prompts = new Map<string, PromptCheck>();
   private readonly datasets = new Map<string, DatasetEntry>();
 
@@ -93,8 +99,11 @@ export class ProjectState {
     if (users.length === 0 && this.documents.get(path)) await this.datasetCheck(path, undefined);
   }
 
-  /** What changed decides what is checked again. */
-  async fileChanged(path: string): Promise<void> {
+  /**
+   * What changed decides what is checked again. The config is evaluated again (and the prompts
+   * re-bound to its scorers) only when the file on disk changes; an edit of its buffer is parsed.
+   */
+  async fileChanged(path: string, source: ChangeSource = 'buffer'): Promise<void> {
     switch (fileKind(path)) {
       case 'prompt':
         await this.checkPrompt(path);
@@ -104,8 +113,11 @@ export class ProjectState {
         await this.recheckPrompts();
         return;
       case 'config':
-        await this.reloadConfig();
-        await this.recheckPrompts();
+        if (source === 'disk') {
+          await this.reloadConfig();
+          await this.recheckPrompts();
+        }
+        this.checkConfigBuffer(path);
         return;
       case 'dataset':
         await this.recheckDataset(path);
@@ -115,6 +127,11 @@ export class ProjectState {
         return;
       default:
     }
+  }
+
+  private checkConfigBuffer(path: string): void {
+    const text = this.documents.text(path);
+    this.configBuffer = text === undefined ? undefined : { path, errors: configSyntaxErrors(path, this.project?.root ?? dirname(path), text) };
   }
 
   /** The open prompts first (their diagnostics are shown), then the others. */
@@ -139,7 +156,10 @@ export class ProjectState {
       errors.push(error);
     };
     this.projectErrors.forEach(add);
-    this.configErrors.forEach(add);
+    // An open config's syntax is its buffer's: the saved file's syntax error is stale (or fixed).
+    const buffer = this.configBuffer;
+    for (const error of this.configErrors) if (buffer === undefined || error.code !== 'CONFIG_SYNTAX' || error.location?.file !== buffer.path) add(error);
+    buffer?.errors.forEach(add);
     for (const check of this.prompts.values()) {
       check.errors.forEach(add);
       for (const warning of check.prompt?.warnings ?? []) if (warning.file === file && warning.likelyTypo === undefined) warnings.push(warning);

@@ -5,7 +5,8 @@ import { pathToUri, uriToPath } from './open-documents.js';
 import { frontmatterOf } from './prompt-facts.js';
 import { promptTarget } from './prompt-target.js';
 import type { ServerContext } from './server-context.js';
-import { registrationRanges, scoreKeyRange, textOf } from './source-positions.js';
+import { registrationRanges } from './config-registrations.js';
+import { scoreKeyRange, textOf } from './source-positions.js';
 import { wordAt } from './token-range.js';
 
 /** The score name under the cursor: an eval of a prompt, or a key of `scores` in agentmark.json. */

@@ -10,9 +10,10 @@ import {
 } from 'vscode-languageserver/node';
 import { setSourceOverlay } from '../source-overlay.js';
 import { Debouncer } from './debouncer.js';
+import { fileKind } from './file-kind.js';
 import { registerFeatures, featureCapabilities } from './features.js';
 import { OpenDocuments, uriToPath, type DocumentSnapshot } from './open-documents.js';
-import { ProjectState } from './project-state.js';
+import { ProjectState, type ChangeSource } from './project-state.js';
 import { RunViewer, SERVER_COMMANDS } from './open-run.js';
 import { DiagnosticsPublisher } from './publish-diagnostics.js';
 import { SerialQueue } from './serial-queue.js';
@@ -50,17 +51,17 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   const load = (dir: string): Promise<unknown> => (loaded ??= queue.run(() => state.load(dir)));
   const context: ServerContext = { connection, documents, state, queue, ready: async () => void (await (root !== undefined ? load(root) : loaded)) };
 
-  const check = (path: string): Promise<unknown> =>
+  const check = (path: string, source: ChangeSource = 'buffer'): Promise<unknown> =>
     queue.run(async () => {
       checking = documents.snapshot();
       try {
-        await state.fileChanged(path);
+        await state.fileChanged(path, source);
         publisher.publish(path, checking);
       } finally {
         checking = undefined;
       }
     });
-  const recheck = (path: string): void => debouncer.schedule(path, () => void check(path));
+  const recheck = (path: string, source: ChangeSource = 'buffer'): void => debouncer.schedule(path, () => void check(path, source));
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
@@ -107,9 +108,10 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   });
 
   connection.onDidSaveTextDocument(({ textDocument }) => {
-    // The config is TypeScript the server cannot run from a buffer: it is loaded again when saved.
+    // The config's buffer is only parsed as it is edited (docs/editors.md says why): saved, it is
+    // evaluated again and the prompts re-bound to its scorers.
     const path = uriToPath(textDocument.uri);
-    if (path.includes('agentmark.config.')) recheck(path);
+    if (fileKind(path) === 'config') recheck(path, 'disk');
   });
 
   connection.onDidCloseTextDocument(({ textDocument }) => {
@@ -126,7 +128,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
       const path = uriToPath(change.uri);
       if (path.endsWith(`${sep}manifest.json`) && path.includes(`${sep}.agentmark${sep}`)) {
         if (lensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
-      } else if (!documents.get(path)) recheck(path);
+      } else if (!documents.get(path) || fileKind(path) === 'config') recheck(path, 'disk');
     }
   });
 

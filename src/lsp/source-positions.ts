@@ -27,27 +27,3 @@ export function jsonValueRange(text: string, pointer: string): Range | undefined
   const at = scan.ok ? scan.pointers.get(pointer)?.value : undefined;
   return at ? point(at.line - 1, at.column - 1) : undefined;
 }
-
-/**
- * Where the config registers `name`: the key `name:` (or `'name':`, `"name":`, a method
- * `name(`) after `scorers`. The config is code the server does not parse; this finds the text.
- */
-export function registrationRanges(text: string, name: string): Range[] {
-  const start = text.search(/\bscorers\s*[:=]/);
-  if (start === -1) return [];
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`(^|[\\s{,])(['"]?)(${escaped})\\2\\s*[:(]`, 'g');
-  const ranges: Range[] = [];
-  const lines = text.split('\n');
-  let offset = 0;
-  for (const [index, line] of lines.entries()) {
-    if (offset + line.length >= start) {
-      for (const match of line.matchAll(pattern)) {
-        const column = (match.index ?? 0) + (match[1] ?? '').length + (match[2] ?? '').length;
-        if (offset + column >= start) ranges.push({ start: { line: index, character: column }, end: { line: index, character: column + name.length } });
-      }
-    }
-    offset += line.length + 1;
-  }
-  return ranges;
-}

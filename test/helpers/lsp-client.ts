@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -102,6 +102,15 @@ export class LspClient {
     this.versions.set(uri, version);
     const published = this.next(uri, version);
     await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return (await published).diagnostics;
+  }
+
+  /** Writes `text` to the file (the buffer's text, as an editor saves it), sends didSave, and waits for the diagnostics published after it. */
+  async save(relativePath: string, text: string): Promise<Diagnostic[]> {
+    const uri = this.uri(relativePath);
+    await writeFile(join(this.root, relativePath), text);
+    const published = new Promise<Published>((resolve) => this.waiters.push({ test: (p) => p.uri === uri, resolve }));
+    await this.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
     return (await published).diagnostics;
   }
 
