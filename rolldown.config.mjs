@@ -5,6 +5,7 @@
 // with a PostgreSQL store, and pg's optional pg-native must stay a runtime lookup.
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sdkUserAgentPlugin } from './scripts/sdk-user-agent-plugin.mjs';
 
 /**
  * The bundle is the package's bin: `npx agentmark`, `npm link` and an install from a folder or
@@ -50,7 +51,8 @@ const cli = {
   platform: 'node',
   external: ['jiti', 'chokidar', 'pg', 'pg-copy-streams', /^node:/],
   logLevel: 'warn',
-  plugins: [binShim, executableBin],
+  // The SDK's per-request user-agent step without a web Headers object (see the plugin).
+  plugins: [binShim, executableBin, sdkUserAgentPlugin()],
   // Dependencies' 'use client'-style directives mean nothing in a CLI bundle.
   onLog(level, log, handler) {
     if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;

@@ -160,7 +160,9 @@ function sendWithTurn<T extends { send(): void }>(handle: T): T {
 function plainHeaders(init: RequestInit['headers']): Record<string, string> {
   const headers: Record<string, string> = {};
   if (init === undefined) return headers;
-  if (init instanceof Headers || Array.isArray(init)) {
+  // Iterable: a Headers or an array of pairs. Not `instanceof Headers`: that alone loads undici,
+  // which a run that never meets one (the SDK passes a plain object) otherwise never does.
+  if (Symbol.iterator in init) {
     new Headers(init).forEach((value, name) => (headers[name] = value));
     return headers;
   }
