@@ -83,6 +83,6 @@ const scorerWorker = { ...cli, plugins: [], input: { 'scorer-worker': 'dist/scor
 const httpWorker = { ...cli, plugins: [], input: { 'http-worker': 'dist/model/http/http-worker.js' }, output: workerOutput };
 
 // The worker thread that checks a merge's shards hold only their own rows (src/shard/misplaced-check.ts).
-const misplacedWorker = { ...cli, plugins: [], input: { 'misplaced-worker': 'dist/shard/misplaced-worker.js' } };
+const misplacedWorker = { ...cli, plugins: [], input: { 'misplaced-worker': 'dist/shard/misplaced-worker.js' }, output: workerOutput };
 
 export default [cli, scorerWorker, httpWorker, misplacedWorker];

@@ -29,6 +29,11 @@ export class MisplacedCheck {
       });
   }
 
+  /** Whether the check runs on its own thread (the bundled worker was found and started). */
+  get threaded(): boolean {
+    return this.#worker !== undefined;
+  }
+
   /** Per file (in the order given), its first misplaced row, or undefined when every row is in its shard. */
   async result(): Promise<Array<Misplaced | undefined>> {
     const answer = await this.#answer;
