@@ -1,10 +1,11 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { wholeLinesFrom } from '../local/whole-lines.js';
 import { HEARTBEAT_EVERY_MS } from '../heartbeat.js';
 import { openStorage } from '../open-storage.js';
 import { RESULTS_FILE } from '../run-handle.js';
 import type { RunStorage } from '../storage.js';
-import type { RunManifest } from '../types.js';
+import type { ResultsIntegrity, RunManifest } from '../types.js';
+import { readViewIndexJson } from '../view-index-json.js';
 
 /** How often rows written locally are sent on, while the run goes. */
 const SYNC_EVERY_MS = 500;
@@ -146,6 +147,7 @@ export class StoreMirror {
         try {
           const { id: _id, ...rest } = manifest;
           const integrity = manifest.integrity ?? (await this.#storage.integrityOf(this.#id));
+          await this.#keepViewIndex(integrity);
           await this.#storage.complete(this.#id, { ...rest, integrity });
           stored = true;
           break;
@@ -165,6 +167,19 @@ export class StoreMirror {
     if (this.#downSince !== undefined) this.#laggedMs = Math.max(this.#laggedMs, this.#now() - this.#downSince);
     await this.#storage.close().catch(() => undefined);
     return { stored, laggedMs: this.#laggedMs };
+  }
+
+  /**
+   * The view index the run wrote beside its rows (finished before the run's end is recorded), kept
+   * in the store as `runs push` keeps it, so `serve` opens the run from there without copying it.
+   * Read from the index's column files, not the rows; stored before `complete`, which checks the
+   * rows against the record the index names, and in the same change as the completion a server
+   * following the store sees. No index for these rows (a torn write) costs nothing: serve copies.
+   */
+  async #keepViewIndex(integrity: ResultsIntegrity): Promise<void> {
+    if (this.#storage.putViewColumns === undefined) return;
+    const text = await readViewIndexJson(dirname(this.#resultsPath), { resultsPath: this.#resultsPath, integrity });
+    if (text !== undefined) await this.#storage.putViewColumns(this.#id, text, integrity);
   }
 
   /** Stops sending (a run that failed before its end): what was sent stays, `running`. */
