@@ -104,6 +104,20 @@ export interface RunStorage extends AsyncDisposable {
   complete(id: string, patch: ManifestPatch & { integrity: ResultsIntegrity }): Promise<RunManifest>;
   /** Throws the integrity error of a run whose stored rows no longer match its record. */
   checkRun(id: string): Promise<void>;
+  /**
+   * Whether the run's stored lines are exactly `lines` (a source run's, hashed as they are read),
+   * checked where they are stored: the database hashes its rows by ranges of places, so only
+   * digests cross the wire. False too when `lines` do not match `integrity`. Optional: a back end
+   * without it is not checked so (`runs push` then takes a completed copy with the same record as
+   * it is).
+   */
+  storedLinesMatch?(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<boolean>;
+  /**
+   * Replaces every stored line of the run by `lines` in one transaction, committed only when they
+   * match `integrity` (else STORE_RESULTS_MISMATCH, nothing changed): a completed copy found
+   * damaged is repaired in place, its manifest, labels and blobs kept.
+   */
+  replaceLines?(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void>;
 
   // --- view index ---
   /** The viewer's rows table of a completed run, in finish order; undefined when none can be trusted. */

@@ -66,7 +66,8 @@ async function pushOne(from: RunStorage, target: RunStorage, id: string, io: Cli
   const labels = await copyMissingLabels(from, target, id);
   const sent = labels === 0 ? '' : `; ${labels} label${labels === 1 ? '' : 's'} sent`;
   const rows = `${result.rows} row${result.rows === 1 ? '' : 's'}`;
-  if (result.already) io.stdout.write(`${id}: already in ${target.location} (${rows})${sent}\n`);
+  if (result.repaired === true) io.stdout.write(`repaired ${id} in ${target.location}: its stored rows did not match its integrity record; ${rows} sent again${sent}\n`);
+  else if (result.already) io.stdout.write(`${id}: already in ${target.location} (${rows})${sent}\n`);
   else io.stdout.write(`pushed ${id}: ${rows}${result.sent < result.rows ? ` (${result.sent} sent now, the rest by an earlier push)` : ''} to ${target.location}${sent}\n`);
 }
 

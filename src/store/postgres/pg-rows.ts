@@ -63,7 +63,7 @@ export async function lockRun(client: PoolClient, runId: string): Promise<void> 
 }
 
 /** A value as COPY's text format reads it: backslash, tab, newline and carriage return escaped. */
-function copyText(value: string): string {
+export function copyText(value: string): string {
   return value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 

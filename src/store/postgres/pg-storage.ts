@@ -21,6 +21,7 @@ import { GivenLines } from './given-lines.js';
 import { storedRangesMatch } from './pg-range-check.js';
 import { buildViewColumns, linesAtPlaces, runsChangedAfter, storeViewColumns, storedViewColumns } from './pg-view-index.js';
 import { getBlobRow, putBlobRow } from './pg-blobs.js';
+import { replaceRows, storedLinesMatch } from './pg-stored-copy.js';
 
 /**
  * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
@@ -218,6 +219,16 @@ export class PgStorage implements RunStorage {
     const found = await readBackRows(this.pool, id);
     checkResults(this.location, this.#where(id), manifest, { ...found, missing: false, torn: false });
     await this.#refuseDuplicate(id, manifest, found.duplicate);
+  }
+
+  async storedLinesMatch(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<boolean> {
+    await this.#manifest(id);
+    return storedLinesMatch(this.pool, id, lines, integrity);
+  }
+
+  replaceLines(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void> {
+    this.#given.delete(id);
+    return replaceRows(this.pool, id, lines, integrity, this.#where(id));
   }
 
   /** STORE_DUPLICATE_ROW when a check marked an (index, repeat) twice: only then is the database asked which, for the error. */

@@ -16,6 +16,8 @@ export interface CopyResult {
   already: boolean;
   /** An unfinished copy there did not match this run (damaged): it was removed and the run sent whole. */
   replaced?: boolean;
+  /** A finished copy there with this run's record had other rows (edited in the table): its rows were replaced by this run's. */
+  repaired?: boolean;
 }
 
 export interface CopyOptions {
@@ -42,7 +44,7 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
   const there = await to.getRun(id);
   // A copy left unfinished there (a push or a streamed run killed, `abandoned`) goes on from where it stops.
   if (there !== undefined && there.status !== 'running' && there.status !== 'abandoned') {
-    if (sameIntegrity(there.integrity, integrity)) return { id, rows: integrity.rows, sent: 0, already: true };
+    if (sameIntegrity(there.integrity, integrity)) return alreadyThere(from, to, manifest, integrity);
     throw new RunStoreError('STORE_RUN_CONFLICT', `run ${id} is already in ${to.location} with other rows (${there.integrity?.rows ?? '?'} rows there, ${integrity.rows} here)`, {
       hint: 'a run id names one run: this is another run under the same id; remove one of them',
     });
@@ -131,6 +133,26 @@ async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, 
     return { ...(await copyRun(from, to, id, options, true)), replaced: true };
   }
   return { id, rows: integrity.rows, sent: stored - start, already: false };
+}
+
+/**
+ * A finished copy there with this run's record (`already in`): its blobs the target lacks are sent
+ * (a run streamed by an older agentmark had none), and its stored rows are checked against the
+ * source's lines where they are (the database hashes them by ranges: no read-back). Rows that
+ * differ (edited in the table) are replaced in one transaction, its manifest and labels kept, and
+ * its view index put back; a damaged source is refused with its own error, the copy left as it is.
+ * A target that cannot check so (the local folder, a server) is taken at its record.
+ */
+async function alreadyThere(from: RunStorage, to: RunStorage, manifest: RunManifest, integrity: ResultsIntegrity): Promise<CopyResult> {
+  const id = manifest.id;
+  const already: CopyResult = { id, rows: integrity.rows, sent: 0, already: true };
+  if (to.storedLinesMatch === undefined || to.replaceLines === undefined) return already;
+  await copyBlobs(from, to, manifest);
+  if (await to.storedLinesMatch(id, from.readLines(id), integrity)) return already;
+  await from.checkRun(id);
+  await to.replaceLines(id, from.readLines(id), integrity);
+  await copyViewColumns(from, to, id, integrity);
+  return { id, rows: integrity.rows, sent: integrity.rows, already: false, repaired: true };
 }
 
 /** STORE_RUN_NOT_FINISHED: a run still written, or whose writer is gone without finishing it. */

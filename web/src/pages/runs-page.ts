@@ -22,6 +22,14 @@ function matches(run: RunListItem, f: Filters): boolean {
   return text === '' || [run.id, run.promptName, run.promptPath, run.model, run.datasetPath ?? '', run.gitCommit ?? ''].some((v) => v.toLowerCase().includes(text));
 }
 
+/**
+ * The status filter's choices: every status a run is listed with, `abandoned` included (a team
+ * store's `running` run whose writer went silent). A record, so a status added to the type and not
+ * here fails the typecheck.
+ */
+const STATUS_CHOICES: Record<RunListItem['status'], true> = { running: true, abandoned: true, completed: true, interrupted: true, failed: true, partial: true };
+const STATUSES = Object.keys(STATUS_CHOICES);
+
 /** The most runs ticked at once (the server's grid takes up to 8). */
 const MAX_GRID = 8;
 
@@ -61,7 +69,7 @@ export function RunsPage({ source }: { source: DataSource }): VNode {
     <div class="charts">${prompts.map((p) => html`<${PassRateChart} prompt=${p} runs=${runs.filter((r) => r.promptPath === p)} />`)}</div>
     <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
       ${select('prompt', 'prompt', prompts)} ${select('model', 'model', models)}
-      ${select('status', 'status', ['running', 'completed', 'interrupted', 'failed', 'partial'])}
+      ${select('status', 'status', STATUSES)}
       <label class="search">search <input type="search" aria-label="search runs" value=${filters.text} onInput=${(e: Event) => set({ text: (e.target as HTMLInputElement).value })} /></label>
       <span class="count" aria-live="polite">${shown.length} shown</span>
     </form>
