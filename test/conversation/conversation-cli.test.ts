@@ -16,14 +16,33 @@ afterEach(async () => {
 
 const KEY = 'sk-test-conversation';
 
-/** The simulated user's three-line script, said in turn, then the stop text. */
+/** The simulated user's three-line script, as its prompt file says it (numbered lines of its system message). */
 const SCRIPT = ['I was charged twice', 'Order 1234', 'Thank you'];
+const CUSTOMER_PROMPT = [
+  '---',
+  'name: customer',
+  'text_config:',
+  '  model_name: openai/sim-user',
+  '---',
+  '<System>',
+  'You are a customer ({props.goal}). Say these lines, one a turn, in order; after the last one say ###STOP###.',
+  '',
+  ...SCRIPT.map((line, i) => `${i + 1}. ${line}`),
+  '</System>',
+  '',
+].join('\n');
 
-/** The simulator (model sim-user) says the line after its own earlier turns; the assistant answers `re: <last user turn>`. */
+/**
+ * The loopback model. The simulator (model sim-user) follows the script its prompt sends: the
+ * numbered line after its own earlier turns, then the stop text. The assistant answers
+ * `re: <last user turn>`.
+ */
 function responder(request: OpenAIRequestInfo): { text: string } {
   if (request.model === 'sim-user') {
-    const said = request.messagesText.split('\n').filter((line) => line.startsWith('assistant:')).length;
-    return { text: SCRIPT[said] ?? '###STOP###' };
+    const lines = request.messagesText.split('\n');
+    const script = lines.flatMap((line) => /^\d+\. (.+)$/.exec(line)?.slice(1) ?? []);
+    const said = lines.filter((line) => line.startsWith('assistant:')).length;
+    return { text: script[said] ?? '###STOP###' };
   }
   return { text: `re: ${request.lastUserText}` };
 }
@@ -52,7 +71,7 @@ async function project(rows: number): Promise<{ dir: string; server: OpenAIServe
       '<System>You help {props.customer}.</System>',
       '',
     ].join('\n'),
-    'prompts/customer.prompt.mdx': '---\nname: customer\ntext_config:\n  model_name: openai/sim-user\n---\n<System>You are a customer. Goal: {props.goal}</System>\n',
+    'prompts/customer.prompt.mdx': CUSTOMER_PROMPT,
     'prompts/talks.jsonl': `${dataset}\n`,
   });
   const server = await startOpenAIServer({ handler: responder });
@@ -60,16 +79,34 @@ async function project(rows: number): Promise<{ dir: string; server: OpenAIServe
   return { dir: made.dir, server, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY } };
 }
 
+interface Turn {
+  index: number;
+  role: string;
+  content: string;
+  simulated?: boolean;
+  cached?: boolean;
+  evals?: Record<string, { passed: boolean | null; reason: string | null }>;
+}
+
 interface Row {
   index: number;
-  conversation?: { messages: Array<{ role: string; content: string }>; turns: Array<{ role: string; evals?: Record<string, { passed?: boolean }> }>; endedBy: string };
+  cached: boolean;
+  evals: Record<string, { passed: boolean | null; reason: string | null }>;
+  conversation?: { messages: Array<{ role: string; content: string }>; turns: Turn[]; endedBy: string };
   simulator?: { calls: number };
 }
 
 const EXPECTED = ['user: I was charged twice', 'assistant: re: I was charged twice', 'user: Order 1234', 'assistant: re: Order 1234', 'user: Thank you', 'assistant: re: Thank you'];
 
+/** What a transcript is, whatever answered it: its messages, turns (with their verdicts) and end. */
+const transcript = (row: Row): unknown => ({
+  messages: row.conversation?.messages,
+  turns: row.conversation?.turns.map(({ index, role, content, simulated, evals }) => ({ index, role, content, simulated, evals })),
+  endedBy: row.conversation?.endedBy,
+});
+
 describe('conversations through the CLI', () => {
-  it('done when: 10 conversations of 3 user and 3 assistant turns ended by stop, 3 turn-eval results each; --cache-only replays them with no request', async () => {
+  it('done when: a three-line simulated-user script, 10 rows: each 3 user + 3 assistant turns ended by the stop text, 3 turn-eval results; --cache-only sends no request and gives the same transcripts', async () => {
     const { dir, server, env } = await project(10);
     const args = ['run-experiment', 'prompts/support.prompt.mdx', '--format', 'json', '--quiet'];
     const live = await runCli(args, { cwd: dir, env, timeoutMs: 60_000 });
@@ -77,19 +114,40 @@ describe('conversations through the CLI', () => {
     expect(live.code).toBe(0);
     // 10 × (4 simulator calls, the last saying stop, + 3 assistant calls).
     expect(server.requests).toHaveLength(70);
+    // The script came from the simulator's prompt file: every simulator request carried it.
+    const simulatorRequests = server.requests.filter((request) => request.body.model === 'sim-user');
+    expect(simulatorRequests).toHaveLength(40);
+    for (const request of simulatorRequests) expect(JSON.stringify(request.body)).toContain('1. I was charged twice\\n2. Order 1234\\n3. Thank you');
     const rows = (JSON.parse(live.stdout) as { rows: Row[] }).rows;
-    expect(rows).toHaveLength(10);
+    expect(rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (const row of rows) {
       expect(row.conversation?.messages.map((m) => `${m.role}: ${m.content}`)).toEqual(EXPECTED);
+      const turns = row.conversation?.turns ?? [];
+      expect(turns.map((turn) => `${turn.index} ${turn.role}${turn.simulated === true ? ' simulated' : ''}`)).toEqual([
+        '0 user simulated',
+        '1 assistant',
+        '2 user simulated',
+        '3 assistant',
+        '4 user simulated',
+        '5 assistant',
+      ]);
       expect(row.conversation?.endedBy).toBe('stop');
-      expect(row.conversation?.turns.flatMap((turn) => (turn.evals?.polite === undefined ? [] : [turn.evals.polite.passed]))).toEqual([true, true, true]);
+      // Three turn-eval results, one on each assistant turn, none on the user's.
+      expect(turns.map((turn) => turn.evals?.polite?.passed ?? null)).toEqual([null, true, null, true, null, true]);
+      expect(row.evals.polite).toMatchObject({ passed: true, reason: '3/3 turns passed' });
+      expect(row.evals.ended).toMatchObject({ passed: true, reason: 'ended by the stop text' });
       expect(row.simulator?.calls).toBe(4);
+      expect(row.cached).toBe(false);
     }
-    const replay = await runCli([...args, '--cache-only'], { cwd: dir, env: { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, timeoutMs: 60_000 });
+
+    // The same server, the same base URL: any request the replay sent would be counted here.
+    const replay = await runCli([...args, '--cache-only'], { cwd: dir, env, timeoutMs: 60_000 });
+    expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
     expect(server.requests).toHaveLength(70);
     const replayed = (JSON.parse(replay.stdout) as { rows: Row[] }).rows;
-    expect(replayed.map((row) => row.conversation?.messages)).toEqual(rows.map((row) => row.conversation?.messages));
+    expect(replayed.map(transcript)).toEqual(rows.map(transcript));
+    expect(replayed.map((row) => [row.cached, row.conversation?.turns.every((turn) => turn.cached === true)])).toEqual(rows.map(() => [true, true]));
   }, 120_000);
 
   it('kill -9 in the middle of a conversation, then --resume: no request already answered is sent again', async () => {
