@@ -63,7 +63,8 @@ export async function conversationProject(rows: number, prompt: string, extra: R
     setPrompt: (text) => writeFile(join(made.dir, 'prompts/support.prompt.mdx'), text),
     cli: (args) => runCli(args, { cwd: made.dir, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-conversation' }, timeoutMs: 60_000 }),
     cleanup: async () => {
-      await server.close();
+      // A test may have closed it already (a server that dies mid-run).
+      await server.close().catch(() => undefined);
       await made.cleanup();
     },
   };

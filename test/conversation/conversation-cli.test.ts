@@ -176,6 +176,6 @@ describe('conversations through the CLI', () => {
     // Row 1's unanswered request and the rest of it (3 more), then row 2 whole (7).
     expect(sent).toHaveLength(11);
     const { rows } = await readResults(dir, runId ?? '');
-    expect((rows as Row[]).map((row) => [row.index, row.conversation?.messages.length, row.conversation?.endedBy]).sort()).toEqual([[0, 6, 'stop'], [1, 6, 'stop'], [2, 6, 'stop']]);
+    expect((rows as unknown as Row[]).map((row) => [row.index, row.conversation?.messages.length, row.conversation?.endedBy]).sort()).toEqual([[0, 6, 'stop'], [1, 6, 'stop'], [2, 6, 'stop']]);
   }, 120_000);
 });
