@@ -3,7 +3,7 @@ import type { AgentContext } from '../../src/agent/index.js';
 import type { RowResult } from '../../src/experiment/index.js';
 import { MockLanguageModelV3 } from 'ai/test';
 import { fixture, type Fixture } from '../experiment/setup.js';
-import { conversationFiles, SCRIPT, scriptedModel, talks, textOf } from './setup.js';
+import { conversationFiles, CUSTOMER_PROMPT, SCRIPT, scriptedModel, talks, textOf } from './setup.js';
 
 let current: Fixture | undefined;
 afterEach(async () => {
@@ -60,6 +60,17 @@ describe('conversations with a simulated user', () => {
       'assistant: re: I want a refund',
       'user: Order 42',
     ]);
+  });
+
+  it('the simulator\'s props are the row\'s scenario: each key as props.<key>, the whole object as props.scenario', async () => {
+    const model = scriptedModel();
+    const files = conversationFiles(['    max_turns: 1'], talks(1, () => ({ scenario: { goal: 'refund 0', order: 42 } })));
+    // With input_schema properties, props.scenario is read like any prop: declared (it is not the scenario's own key).
+    files['prompts/customer.prompt.mdx'] = CUSTOMER_PROMPT.replace('    goal: { type: string }', '    goal: { type: string }\n    scenario: { type: object }').replace('Your goal: {props.goal}', 'Your goal: {props.goal}, order {props.scenario.order}');
+    current = await fixture(files, model);
+    await current.run();
+    const systems = model.doGenerateCalls.map((call) => textOf(call.prompt[0] as never));
+    expect(systems).toEqual(['You are the customer. Your goal: refund 0, order 42', 'You help customers of shop 0.']);
   });
 
   it('max_turns cuts the conversation: endedBy max_turns, no simulator call after the last answer', async () => {
