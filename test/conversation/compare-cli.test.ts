@@ -1,7 +1,7 @@
 /**
  * `agentmark compare` of two conversation runs, as a user reads it: a changed row says how many
  * turns each side's conversation took and how it ended, in the terminal and in markdown (the
- * viewer's compare page shows the two transcripts side by side; see test/view/layout.test.ts).
+ * viewer's compare page shows the two transcripts side by side; compare-view.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationProject, supportPrompt, type ConversationProject } from './cli-project.js';
