@@ -41,6 +41,7 @@ async function project(rows: number): Promise<ConversationProject> {
 
 async function run(made: ConversationProject, extra: string[]): Promise<Output & { code: number | null; stderr: string }> {
   const result = await made.cli(['run-experiment', 'prompts/support.prompt.mdx', '--format', 'json', '--quiet', '--no-cache', ...extra]);
+  if (result.stdout === "") throw new Error(`no report: exit ${result.code}: ${result.stderr}`);
   return { ...(JSON.parse(result.stdout) as Output), code: result.code, stderr: result.stderr };
 }
 
@@ -95,6 +96,23 @@ describe("a conversation's turns through the run's faults handling (CLI, loopbac
     expect([first?.errorCode, first?.conversation.endedBy, first && said(first)]).toEqual(['MODEL_TIMEOUT', 'error', WHOLE.slice(0, 3)]);
     expect([second?.error ?? null, second?.conversation.endedBy, second && said(second)]).toEqual([null, 'stop', WHOLE]);
     expect(out.summary).toMatchObject({ rows: 2, errored: 1 });
+  }, 60_000);
+
+  it("a row's timeout_seconds covers the whole conversation: calls of 300 ms each, none near 1 s, run past a row's 1 s in all; the row without one is whole", async () => {
+    const rows = [{ input: { customer: 'C0' }, scenario: { goal: 'refund 0' }, timeout_seconds: 1 }, { input: { customer: 'C1' }, scenario: { goal: 'refund 1' } }];
+    const made = await conversationProject(2, supportPrompt(6), { 'prompts/talks.jsonl': `${rows.map((row) => JSON.stringify(row)).join('\n')}\n` });
+    cleanups.push(() => made.cleanup());
+    made.server.setHandler((request) => ({ ...scripted(request), latencyMs: 300 }));
+    const out = await run(made, ['--max-retries', '0']);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(1);
+    const [first, second] = out.rows;
+    // 7 calls of 300 ms: the conversation's 1 s ends it part-way, the turns answered before kept.
+    expect([first?.errorCode, first?.conversation.endedBy]).toEqual(['MODEL_TIMEOUT', 'error']);
+    const kept = first === undefined ? [] : said(first);
+    expect(kept.length).toBeLessThan(6);
+    expect(kept).toEqual(WHOLE.slice(0, kept.length));
+    expect([second?.error ?? null, second?.conversation.endedBy, second && said(second)]).toEqual([null, 'stop', WHOLE]);
   }, 60_000);
 
   it('the circuit breaker: the server dies mid-conversation, the run stops (exit 2) with no row recorded as errored; --resume finishes every conversation, no answered request sent again', async () => {
