@@ -191,6 +191,23 @@ describe('static multi-turn rows and agents', () => {
     expect(model.doGenerateCalls[0]?.prompt.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
   });
 
+  it('a simulated conversation starting from a row\'s messages: the given turns first (counted by max_turns, not judged by turn evals), then the simulator goes on', async () => {
+    const model = scriptedModel();
+    const rows = `${JSON.stringify({ input: { shop: 'A' }, scenario: { goal: 'refund' }, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] })}\n`;
+    const files = conversationFiles(['    max_turns: 2'], rows);
+    files['prompts/echo.prompt.mdx'] = (files['prompts/echo.prompt.mdx'] ?? '').replace('  conversation:', '  turn_evals: [polite]\n  conversation:');
+    current = await fixture(files, model);
+    await current.run();
+    const [row] = rowsOf(current);
+    // The simulator saw the given user turn as its own first line, so it says its second.
+    expect(transcript(row)).toEqual(['user: hi', 'assistant: hello', 'user: Order 42', 'assistant: re: Order 42']);
+    expect(row?.conversation?.turns.map((turn) => `${turn.given === true ? 'given' : turn.simulated === true ? 'simulated' : 'answered'} ${turn.evals?.polite?.passed ?? '-'}`)).toEqual(['given -', 'given -', 'simulated -', 'answered true']);
+    expect(row?.conversation?.endedBy).toBe('max_turns');
+    expect(row?.evals.polite).toEqual({ passed: true, score: 1, normalized: 1, reason: '1/1 turns passed' });
+    // One simulator call and one answer: max_turns 2 was reached by the given user turn and one more.
+    expect(model.doGenerateCalls).toHaveLength(2);
+  });
+
   it('an agent in code as the system under test: ctx.messages holds the conversation', async () => {
     const seen: number[] = [];
     current = await fixture(conversationFiles([], talks(1)), scriptedModel());
