@@ -65,6 +65,25 @@ describe('conversation judges (goal_completed, role_adherence, knowledge_retenti
     );
   });
 
+  it('a numeric score schema: the judge is asked for a bounded score, and the verdict comes from the threshold, as llm_judge does', async () => {
+    const scripted = scriptedModel();
+    const formats: unknown[] = [];
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        if (!textOf(options.prompt[0] as never).startsWith('You are a strict, impartial evaluator of conversations')) return scripted.doGenerate(options);
+        formats.push(options.responseFormat);
+        return answer(text(JSON.stringify({ reasoning: 'mostly', score: 4 })));
+      },
+    });
+    const files = conversationFiles([], talks(1), { memory: { type: 'numeric', min: 1, max: 5, scorer: 'knowledge_retention', options: { threshold: 4 } } });
+    files['prompts/echo.prompt.mdx'] = SUPPORT_PROMPT().replace('  conversation:', '  evals: [memory]\n  conversation:');
+    current = await fixture(files, model);
+    await current.run({ judgeModel: 'mock/judge' });
+    expect(rowsOf(current)[0]?.evals.memory).toEqual({ score: 4, normalized: 0.75, passed: true, reason: 'mostly' });
+    expect(formats).toHaveLength(1);
+    expect((formats[0] as { schema: { properties: Record<string, unknown> } }).schema.properties['score']).toEqual({ type: 'number', minimum: 1, maximum: 5 });
+  });
+
   it('on a row that is not a conversation: no verdict, no judge call', async () => {
     const { model, asked } = withJudge();
     current = await fixture({ 'agentmark.json': conversationFiles([], talks(1), SCORES)['agentmark.json'] ?? '', 'prompts/echo.prompt.mdx': '---\nname: echo\ntext_config:\n  model_name: mock/echo\ntest_settings:\n  dataset: ../datasets/words.jsonl\n  evals: [goal]\n---\n\n<User>{props.word}</User>\n' }, model);
