@@ -1,8 +1,10 @@
 import type { AgentRunner } from '../agent/index.js';
+import type { AgentRowRecord } from '../agent/index.js';
 import type { DatasetRow } from '../dataset/types.js';
 import { readRowTimeout } from '../dataset/index.js';
 import { requestFromRendered } from '../model/request-from-rendered.js';
-import type { ModelRequest, ModelResponse, TokenUsage } from '../model/types.js';
+import type { ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from '../model/types.js';
+import { AgentTurns } from './agent-turns.js';
 import type { ChatMessage, RenderedPrompt } from '../prompt/types.js';
 import { runConversation, type ConversationOutcome, type ConversationParties } from './run-conversation.js';
 import { addUsage, answerText, zeroUsage, type TurnAnswer } from './turn-answer.js';
@@ -27,6 +29,9 @@ export interface ConversationRowFields {
   /** Every answer of the system under test (and of the simulator) came from the cache. */
   cached: boolean;
   retries: number;
+  /** With an agent as the system under test: what it did over the turns (see AgentTurns). */
+  agent?: AgentRowRecord;
+  toolCalls?: ToolCallRecord[];
 }
 
 /**
@@ -65,10 +70,12 @@ export async function conversationRow(
     return answer;
   };
   const agent = calls.agent;
+  const agentTurns = new AgentTurns();
   const parties: ConversationParties = {
     answer: agent
       ? async (history) => {
           const ran = await agent.runRow(row, repeat, signal, timeout() ?? 60_000, onLive, [...history]);
+          agentTurns.add(ran);
           const answer: TurnAnswer = { content: answerText(ran.output), usage: ran.usage, latencyMs: ran.latencyMs, cached: ran.cached, retries: ran.retries };
           if (ran.costUsd !== undefined) answer.costUsd = ran.costUsd;
           return tally(answer);
@@ -103,7 +110,17 @@ export async function conversationRow(
   // already reached max_turns) made none now either; one that failed before any answer was not.
   const cached = made > 0 ? cachedTurns === made : outcome.error === undefined;
   const costUsd = cached ? undefined : spent.costUsd;
-  return { outcome, output, usage, ...(costUsd === undefined ? {} : { costUsd }), latencyMs, cached, retries: spent.retries };
+  const record = agentTurns.agent();
+  return {
+    outcome,
+    output,
+    usage,
+    ...(costUsd === undefined ? {} : { costUsd }),
+    latencyMs,
+    cached,
+    retries: spent.retries,
+    ...(record === undefined ? {} : { agent: record, toolCalls: agentTurns.toolCalls() }),
+  };
 }
 
 function asChat(history: readonly TranscriptMessage[]): ChatMessage[] {

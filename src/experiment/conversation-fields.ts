@@ -20,6 +20,8 @@ export function conversationFields(base: RowResult, ran: ConversationRowFields):
   base.cached = ran.cached;
   base.retries = ran.retries;
   if (ran.costUsd !== undefined) base.costUsd = ran.costUsd;
+  if (ran.agent !== undefined) base.agent = ran.agent;
+  if (ran.toolCalls !== undefined) base.toolCalls = ran.toolCalls;
   base.conversation = { messages: outcome.messages, turns: outcome.turns, endedBy: outcome.endedBy };
   if (outcome.simulator !== undefined) base.simulator = outcome.simulator;
   return outcome.messages.map(({ role, content }) => ({ role, content }));

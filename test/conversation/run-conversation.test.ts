@@ -1,3 +1,4 @@
+import { generateText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentContext } from '../../src/agent/index.js';
 import type { RowResult } from '../../src/experiment/index.js';
@@ -219,5 +220,28 @@ describe('static multi-turn rows and agents', () => {
     const [row] = rowsOf(current);
     expect(transcript(row)).toEqual(['user: I want a refund', 'assistant: agent: I want a refund', 'user: Order 42', 'assistant: agent: Order 42', 'user: Thanks', 'assistant: agent: Thanks']);
     expect(seen).toEqual([1, 3, 5]);
+  });
+
+  it("an agent's conversation is one agent row: model calls and steps summed over the turns, the peak heap growth the highest turn's, judged by max_model_calls and max_memory_mb", async () => {
+    const kept: number[][] = [];
+    // One ctx.model call a turn; the second turn holds 5,000,000 doubles (40 MB of heap) past its end.
+    const chatty = async (ctx: AgentContext): Promise<string> => {
+      if (ctx.messages?.length === 3) kept.push(Array.from({ length: 5_000_000 }, (_, i) => i + 0.5));
+      const result = await generateText({ model: ctx.model, messages: ctx.messages ?? [], abortSignal: ctx.signal });
+      return result.text;
+    };
+    const scores = { calls: { type: 'boolean', scorer: 'max_model_calls', options: { max: 2 } }, lean: { type: 'boolean', scorer: 'max_memory_mb', options: { max: 20 } } };
+    const files = conversationFiles([], talks(1), scores);
+    files['prompts/echo.prompt.mdx'] = (files['prompts/echo.prompt.mdx'] ?? '').replace('  conversation:', '  evals: [calls, lean]\n  conversation:');
+    current = await fixture(files, scriptedModel());
+    const outcome = await current.run({ agent: 'chatty', concurrency: 1 }, { agents: { chatty } });
+    kept.length = 0;
+    const [row] = rowsOf(current);
+    expect(transcript(row)).toEqual(THREE_TURNS);
+    expect([row?.agent?.modelCalls, row?.agent?.steps, row?.agent?.calls.length]).toEqual([3, 3, 3]);
+    expect(row?.agent?.peakMemoryMb).toBeGreaterThanOrEqual(38);
+    expect(row?.evals.calls).toMatchObject({ passed: false });
+    expect(row?.evals.lean).toMatchObject({ passed: false, reason: expect.stringMatching(/^peak heap growth [\d.]+ MB exceeds max 20 MB$/) });
+    expect(outcome.summary.agentMemoryMb).toMatchObject({ rows: 1, max: row?.agent?.peakMemoryMb, approximate: false });
   });
 });
