@@ -224,9 +224,9 @@ describe('static multi-turn rows and agents', () => {
 
   it("an agent's conversation is one agent row: model calls and steps summed over the turns, the peak heap growth the highest turn's, judged by max_model_calls and max_memory_mb", async () => {
     const kept: number[][] = [];
-    // One ctx.model call a turn; the second turn holds 5,000,000 doubles (40 MB of heap) past its end.
+    // One ctx.model call a turn; the second turn holds 10,000,000 doubles (80 MB of heap) past its end.
     const chatty = async (ctx: AgentContext): Promise<string> => {
-      if (ctx.messages?.length === 3) kept.push(Array.from({ length: 5_000_000 }, (_, i) => i + 0.5));
+      if (ctx.messages?.length === 3) kept.push(Array.from({ length: 10_000_000 }, (_, i) => i + 0.5));
       const result = await generateText({ model: ctx.model, messages: ctx.messages ?? [], abortSignal: ctx.signal });
       return result.text;
     };
@@ -239,7 +239,8 @@ describe('static multi-turn rows and agents', () => {
     const [row] = rowsOf(current);
     expect(transcript(row)).toEqual(THREE_TURNS);
     expect([row?.agent?.modelCalls, row?.agent?.steps, row?.agent?.calls.length]).toEqual([3, 3, 3]);
-    expect(row?.agent?.peakMemoryMb).toBeGreaterThanOrEqual(38);
+    // Growth over the turn's start, which earlier garbage collected meanwhile can lower (31.95 MB once for 40 MB held): past 20 MB all the same.
+    expect(row?.agent?.peakMemoryMb).toBeGreaterThan(40);
     expect(row?.evals.calls).toMatchObject({ passed: false });
     expect(row?.evals.lean).toMatchObject({ passed: false, reason: expect.stringMatching(/^peak heap growth [\d.]+ MB exceeds max 20 MB$/) });
     expect(outcome.summary.agentMemoryMb).toMatchObject({ rows: 1, max: row?.agent?.peakMemoryMb, approximate: false });
