@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { AgentmarkError } from '../../errors/index.js';
 import { BlobStore } from '../blob-store.js';
 import { wholeLinesFrom } from '../local/whole-lines.js';
 import { HEARTBEAT_EVERY_MS } from '../heartbeat.js';
@@ -89,7 +90,9 @@ export class StoreMirror {
       return mirror;
     } catch (error) {
       await storage?.close().catch(() => undefined);
-      deps.warn(`the team store is not available (${(error as Error).message}): the run goes on locally; upload it later with \`agentmark runs push ${manifest.id}\``);
+      // A typed store error's hint (a TLS setting to change, a server to start) goes with it: one warning.
+      const hint = error instanceof AgentmarkError && error.hint !== undefined ? `\n  hint: ${error.hint}` : '';
+      deps.warn(`the team store is not available (${(error as Error).message}): the run goes on locally; upload it later with \`agentmark runs push ${manifest.id}\`${hint}`);
       return undefined;
     }
   }
