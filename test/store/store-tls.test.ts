@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { cliProject, type CliProject } from '../cli/cli-project.js';
 import { commitAllOnMain } from '../helpers/git-repo.js';
+import { pgTlsProxy } from '../helpers/pg-tls-proxy.js';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
 import { usePostgresStore } from '../helpers/store-test.js';
 
@@ -75,4 +76,28 @@ test('run-experiment with TLS the server lacks goes on locally with one warning,
   const pushed = await project.run(['runs', 'push', id as string], { env: { AGENTMARK_STORE_URL: db.url } });
   expect(pushed.code).toBe(0);
   expect(await db.storage.getRun(id as string)).toMatchObject({ status: 'completed', integrity: { rows: 3 } });
+}, 60_000);
+
+test('a certificate the client does not trust is STORE_TLS_FAILED with a hint about the CA; naming the CA with sslrootcert connects', async () => {
+  const project = await clone();
+  const proxy = await pgTlsProxy(db.server.port, project.dir);
+  try {
+    const through = db.url.replace(`:${db.server.port}/`, `:${proxy.port}/`);
+    const made = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server });
+    expect(made.code).toBe(1);
+    const [id] = await project.runIds();
+    const untrusted = await project.run(['runs', 'push', id as string], { env: { AGENTMARK_STORE_URL: `${through}?sslmode=verify-full` } });
+    expect(ours(untrusted.stderr)).toBe(
+      `error: ${through.replace(`:${encodeURIComponent(db.server.password)}@`, ':***@')}?sslmode=verify-full: cannot open a TLS connection to the store's database at 127.0.0.1:${proxy.port}: its certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)\n` +
+        "  hint: give the server's CA with `sslrootcert=<file>` in the store URL (`sslmode=verify-full` checks the certificate and its name), or add `uselibpqcompat=true&sslmode=require` to encrypt without checking it\n",
+    );
+    expect(untrusted.code).toBe(2);
+    expectNoSecret(untrusted.stderr);
+    const trusted = await project.run(['runs', 'push', id as string], { env: { AGENTMARK_STORE_URL: `${through}?sslmode=verify-full&sslrootcert=${encodeURIComponent(proxy.certFile)}` } });
+    expect(trusted.stderr).not.toContain('error');
+    expect(trusted.code).toBe(0);
+    expect(await db.storage.getRun(id as string)).toMatchObject({ status: 'completed', integrity: { rows: 3 } });
+  } finally {
+    await proxy.close();
+  }
 }, 60_000);
