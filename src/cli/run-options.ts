@@ -36,7 +36,7 @@ export const runOptions = {
   threshold: { type: 'number', value: '<percent>', min: 0, max: 100, description: 'Fail when the pass rate is below this (0..100)' },
   'eval-timeout': { type: 'number', value: '<seconds>', min: 0.001, default: 30, description: 'Per eval' },
   'judge-model': { type: 'string', value: '<provider/model>', description: 'Model for LLM-judge evals' },
-  baseline: { type: 'string', value: '<run>', description: 'Compare with this run after running (latest, latest~N, @<git-ref>, an id or a folder) and fail on a significant regression' },
+  baseline: { type: 'string', value: '<run>', description: 'Compare with this run after running (latest, latest~N, @<git-ref>, an id or a folder; with a team store also branch:<name>, commit:<sha>) and fail on a significant regression' },
   'baseline-commit': { type: 'string', value: '<git-ref>', description: "As --baseline @<git-ref>, plus AgentMark's per-row test_settings.regression_tolerance check" },
   alpha: { type: 'number', value: '<a>', min: 0.000001, max: 0.5, default: 0.05, description: 'Significance level of the baseline gate' },
   'max-drop': {

@@ -7,9 +7,10 @@ import { resolveStoreRef } from './resolve-store-ref.js';
  * caller then looks in the local folder). The run found is brought into `.agentmark/runs/` first
  * (checked against its integrity record, as `runs pull` does; a run already there whole is not
  * copied again; the store's labels this copy lacks are added), so every command reads it, its
- * labels and its prompt files as a local run.
+ * labels and its prompt files as a local run. `unknownThrows`: the store's USAGE_UNKNOWN_RUN is
+ * thrown instead (a reference only a store resolves, `branch:`/`commit:`).
  */
-export async function fromTeamStore(ref: string, url: string, projectRoot: string, prompt: string | undefined): Promise<StoredRun | undefined> {
+export async function fromTeamStore(ref: string, url: string, projectRoot: string, prompt: string | undefined, options: { unknownThrows?: boolean } = {}): Promise<StoredRun | undefined> {
   const storage = await openStorage({ projectRoot, url });
   const local = new LocalStorage(projectRoot);
   try {
@@ -17,7 +18,7 @@ export async function fromTeamStore(ref: string, url: string, projectRoot: strin
     try {
       found = await resolveStoreRef(storage, ref, prompt);
     } catch (error) {
-      if ((error as { code?: string }).code === 'USAGE_UNKNOWN_RUN') return undefined;
+      if ((error as { code?: string }).code === 'USAGE_UNKNOWN_RUN' && options.unknownThrows !== true) return undefined;
       throw error;
     }
     const { id } = found;

@@ -1,4 +1,4 @@
-export { resolveRunRef, RUN_REF_FORMS, type RunRefContext } from './resolve-run-ref.js';
+export { LOCAL_RUN_REF_FORMS, resolveRunRef, RUN_REF_FORMS, type RunRefContext } from './resolve-run-ref.js';
 export { listRuns, type ListRunsOptions } from './list-runs.js';
 export { pruneRuns, type PruneOptions } from './prune-runs.js';
 export { resolveGitCommit } from './git-commit.js';

@@ -36,8 +36,14 @@ export interface RunRefContext {
   onStoreDown?: (error: Error) => void;
 }
 
-/** How a reference is written; shown in hints. */
-export const RUN_REF_FORMS = 'a run id or unique prefix, `latest`, `latest~N`, `@<git-ref>`, or a path to a run folder';
+/** How a reference to a run of this clone is written (`merge` takes these). */
+export const LOCAL_RUN_REF_FORMS = 'a run id or unique prefix, `latest`, `latest~N`, `@<git-ref>`, or a path to a run folder';
+
+/** How a reference is written where a team store is looked in too; shown in help texts and hints. */
+export const RUN_REF_FORMS = 'a run id or unique prefix, `latest`, `latest~N`, `@<git-ref>`, a path to a run folder, or with a team store `branch:<name>` or `commit:<sha>` (there `@<branch>` is that branch\'s newest run)';
+
+/** `branch:<name>` and `commit:<sha>`: references only a team store resolves (its manifests are queried by branch and commit). */
+const STORE_ONLY = /^(branch|commit):/;
 
 const LATEST = /^latest(?:~(\d+))?$/;
 const RECENT_SHOWN = 5;
@@ -48,14 +54,17 @@ const RECENT_SHOWN = 5;
  * - `@<git-ref>`: the newest finished run whose manifest's commit is the commit git resolves
  *   the ref to (e.g. `@origin/main`, `@HEAD~1`);
  * - a full run id, or a unique prefix of one;
- * - a path to a run folder (a run downloaded from CI compares the same way).
+ * - a path to a run folder (a run downloaded from CI compares the same way);
+ * - with a team store, `branch:<name>` and `commit:<sha>` (see resolveStoreRef); without one they
+ *   are USAGE_REF_NEEDS_STORE, naming the `@<ref>` that finds this clone's run.
  * Anything else is a UsageError naming the closest ids.
  */
 export async function resolveRunRef(ref: string, context: RunRefContext): Promise<StoredRun> {
   if (context.storeUrl !== undefined && !(await isDirectory(resolve(context.cwd ?? context.projectRoot, ref)))) {
     let found: StoredRun | undefined;
     try {
-      found = await fromTeamStore(ref, context.storeUrl, context.projectRoot, context.prompt);
+      // A store-only reference the store lacks is the store's error: this clone cannot resolve it.
+      found = await fromTeamStore(ref, context.storeUrl, context.projectRoot, context.prompt, { unknownThrows: STORE_ONLY.test(ref) });
     } catch (error) {
       if ((error as { code?: string }).code !== 'STORE_UNREACHABLE') throw error;
       // The store is down: this clone's own runs (its journal) still answer, as a run goes on locally.
@@ -71,7 +80,8 @@ async function inThisClone(ref: string, context: RunRefContext, down: RunStoreEr
   try {
     found = await resolveLocalRef(ref, context);
   } catch (error) {
-    if ((error as { code?: string }).code !== 'USAGE_UNKNOWN_RUN') throw error;
+    const code = (error as { code?: string }).code;
+    if (code !== 'USAGE_UNKNOWN_RUN' && code !== 'USAGE_REF_NEEDS_STORE') throw error;
     throw new RunStoreError('STORE_UNREACHABLE', `run "${ref}" is not in this clone, and the team store cannot be reached to look for it: ${down.message}`, {
       ...(down.location === undefined ? {} : { location: down.location }),
       hint: 'try again once the store answers (is PostgreSQL running there and reachable from this machine?), or name a run this clone has',
@@ -98,6 +108,7 @@ async function resolveLocalRef(ref: string, context: RunRefContext): Promise<Sto
     return openRunFolder(store.runDir(found.id));
   }
   if (ref.startsWith('@')) return byCommit(ref.slice(1), store, context, scope);
+  if (STORE_ONLY.test(ref)) throw needsStore(ref);
   const ids = await store.ids();
   if (ids.includes(ref)) return openRunFolder(store.runDir(ref));
   const path = resolve(context.cwd ?? context.projectRoot, ref);
@@ -132,4 +143,13 @@ async function byCommit(gitRef: string, store: RunStore, context: RunRefContext,
     });
   }
   return openRunFolder(store.runDir(found.id));
+}
+
+/** USAGE_REF_NEEDS_STORE: `branch:`/`commit:` without a team store, with the `@<ref>` that names this clone's run. */
+function needsStore(ref: string): UsageError {
+  const [kind, name] = [ref.slice(0, ref.indexOf(':')), ref.slice(ref.indexOf(':') + 1)];
+  const local = name === '' ? '`@<git-ref>`' : `\`@${name}\``;
+  return new UsageError('USAGE_REF_NEEDS_STORE', `"${ref}" names a run in a team store by its ${kind}, and this project has none: its runs are in .agentmark/ only`, {
+    hint: `for this clone's runs use ${local} (the newest finished run at the commit git resolves it to); or set AGENTMARK_STORE_URL=postgres://user:password@host:5432/db (in the environment or .env), or "store" in agentmark.json`,
+  });
 }

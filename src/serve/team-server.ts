@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ScoreSchema } from '../project/types.js';
 import { listenError } from '../view/listen-error.js';
 import { COMMON_HEADERS, allowedHostNames, hostAllowed, isLoopback } from '../view/security.js';
+import { proxyHostAllowed } from './proxy-hosts.js';
 import { createViewRoutes, segmentsOf, sendJson, sendText } from '../view/view-routes.js';
 import { Accounts } from './accounts.js';
 import { addressOf, authenticate, type Caller } from './authenticate.js';
@@ -33,7 +34,7 @@ export interface TeamServerOptions {
   port?: number;
   /** PEM certificate and key: HTTPS, and the session cookie is Secure. */
   tls?: { cert: Buffer; key: Buffer };
-  /** Names a browser may reach this server by besides its own addresses (a reverse proxy's). */
+  /** Names a browser may reach this server by besides its own addresses (a reverse proxy's), in `Host` at any port. */
   allowHosts?: readonly string[];
   webDir?: string;
   scores?: Readonly<Record<string, ScoreSchema>>;
@@ -82,7 +83,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const pushTarget: RunStorage = options.storage ?? new LocalStorage(options.projectRoot, options.runsDir ? { runsDir: options.runsDir } : {});
   const routes = await createViewRoutes({ projectRoot: options.projectRoot, ...(runsDir ? { runsDir } : {}), ...(options.webDir ? { webDir: options.webDir } : {}), ...(options.scores ? { scores: options.scores } : {}), ...(options.now ? { now: options.now } : {}), ...(mirror ? { storeRuns: mirror } : {}) });
   const allowed = allowedHostNames(host);
-  for (const name of options.allowHosts ?? []) allowed.add(name.toLowerCase());
+  const proxied = new Set((options.allowHosts ?? []).map((name) => name.toLowerCase()));
   const tls = options.tls !== undefined;
   const log = options.log ?? (() => undefined);
   const accounts = new Accounts(options.tokens);
@@ -100,7 +101,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!hostAllowed(req.headers.host, allowed, port)) return sendText(res, 403, 'forbidden: unexpected Host header');
+    if (!hostAllowed(req.headers.host, allowed, port) && !proxyHostAllowed(req.headers.host, proxied)) return sendText(res, 403, 'forbidden: unexpected Host header');
     const path = new URL(req.url ?? '/', 'http://viewer.invalid').pathname;
     if (path === '/sign-in.css' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/css; charset=utf-8' });

@@ -99,7 +99,7 @@ export async function openRunFolder(dir: string): Promise<StoredRun> {
     text = await readFile(manifestPath, 'utf8');
   } catch (error) {
     throw new UsageError('USAGE_UNKNOWN_RUN', `${dir} is not a run folder (no readable ${MANIFEST_FILE})`, {
-      hint: 'give a run id, `latest`, `latest~N`, `@<git-ref>` or a folder under .agentmark/runs/',
+      hint: 'give a run id, `latest`, `latest~N`, `@<git-ref>`, `branch:<name>` or `commit:<sha>` (with a team store), or a folder under .agentmark/runs/',
       cause: error,
     });
   }

@@ -62,7 +62,7 @@ describe('agentmark runs', () => {
   it('an unknown run is exit 2 with the closest ids', async () => {
     const result = await project.run(['runs', 'show', `${second.slice(0, -1)}x`]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`error: unknown run "${second.slice(0, -1)}x"\n  hint: did you mean "${second}"?; recent runs: ${second}, ${first}; a run is named by a run id or unique prefix, \`latest\`, \`latest~N\`, \`@<git-ref>\`, or a path to a run folder\n`);
+    expect(result.stderr).toBe(`error: unknown run "${second.slice(0, -1)}x"\n  hint: did you mean "${second}"?; recent runs: ${second}, ${first}; a run is named by a run id or unique prefix, \`latest\`, \`latest~N\`, \`@<git-ref>\`, a path to a run folder, or with a team store \`branch:<name>\` or \`commit:<sha>\` (there \`@<branch>\` is that branch's newest run)\n`);
   });
 });
 

@@ -124,7 +124,9 @@ async function runToLabel(ref: string, projectRoot: string, cwd: string, storeUr
     try {
       return { stored: await resolveRunRef(ref, { projectRoot, cwd }), storeDown: down };
     } catch (local) {
-      if ((local as { code?: string }).code !== 'USAGE_UNKNOWN_RUN') throw local;
+      const code = (local as { code?: string }).code;
+      // `branch:`/`commit:` this clone cannot resolve: the store's, down.
+      if (code !== 'USAGE_UNKNOWN_RUN' && code !== 'USAGE_REF_NEEDS_STORE') throw local;
       throw new RunStoreError('STORE_UNREACHABLE', `run "${ref}" is not in this clone, and the team store cannot be reached to look for it: ${down.message}`, {
         ...(down.location === undefined ? {} : { location: down.location }),
         hint: 'label it once the store answers again (is PostgreSQL running there and reachable from this machine?), or `agentmark runs pull` it first when it is',

@@ -33,7 +33,7 @@ export const compareOptions = {
   seed: { type: 'integer', value: '<s>', default: 0, description: 'Bootstrap seed' },
   resamples: { type: 'integer', value: '<n>', min: 10_000, max: 1_000_000, default: 10_000, description: 'Bootstrap resamples' },
   show: { type: 'integer', value: '<n>', min: 0, default: 20, description: 'Changed rows listed in full' },
-  prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
+  prompt: { type: 'string', value: '<path>', description: '`latest`, `@<git-ref>`, `branch:<name>` and `commit:<sha>` mean runs of this prompt' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut inputs and outputs to n characters in the table (0: never)' },
   disagree: { type: 'boolean', description: 'Grid (three or more runs): only rows where the runs\' verdicts or outputs differ (always in markdown)' },
   failed: { type: 'boolean', description: 'Grid: only rows where some run errored or did not pass an eval' },

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { UsageError } from '../../errors/index.js';
-import { RUN_REF_FORMS } from '../../history/index.js';
+import { LOCAL_RUN_REF_FORMS } from '../../history/index.js';
 import { fitProse } from '../../report/fit-prose.js';
 import { formatSummary } from '../../report/format-summary.js';
 import { describeMissing, mergeShards, type MergedRun } from '../../shard/index.js';
@@ -26,7 +26,7 @@ const help = {
     'Builds one run from the shards of a sharded run (`run-experiment --shard i/n` on each machine):\n' +
     'the rows in dataset order, and the statistics, intervals, flaky rows and gates computed again\n' +
     'as if the run had been one process. The merged run works wherever a run does (runs, runs show,\n' +
-    `compare, view). A run is ${RUN_REF_FORMS}.`,
+    `compare, view). A run is ${LOCAL_RUN_REF_FORMS} (runs of this clone).`,
   options,
   details:
     'Refuses (exit 2) runs that are not shards of one run: different prompts, datasets, models or\n' +

@@ -23,7 +23,7 @@ export const rerunOptions = {
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file; the summary, verdict and path go to stderr' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 1000, description: 'Cut table cells to n characters (0: never)' },
   quiet: { type: 'boolean', short: 'q', description: 'No progress output on stderr' },
-  prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
+  prompt: { type: 'string', value: '<path>', description: '`latest`, `@<git-ref>`, `branch:<name>` and `commit:<sha>` mean runs of this prompt' },
   otel: runOptions.otel,
   'otel-content': runOptions['otel-content'],
   'otel-timeout': runOptions['otel-timeout'],

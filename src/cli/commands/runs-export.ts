@@ -15,7 +15,7 @@ const options = {
   'otel-content': runOptions['otel-content'],
   'otel-timeout': { ...runOptions['otel-timeout'], description: 'How long to wait for the collector at the end' },
   'otel-trace-per': runOptions['otel-trace-per'],
-  prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
+  prompt: { type: 'string', value: '<path>', description: '`latest`, `@<git-ref>`, `branch:<name>` and `commit:<sha>` mean runs of this prompt' },
 } satisfies OptionTable;
 
 /** `agentmark runs export <run> --otel`: a stored run as the trace its live export would have sent. */

@@ -20,7 +20,7 @@ const options = {
   output: { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout' },
   truncate: { type: 'integer', value: '<n>', min: 0, default: 200, description: 'Cut table cells to n characters (0: never)' },
   'all-rows': { type: 'boolean', description: 'The table shows every row (above 50 rows it shows the failed and errored ones)' },
-  prompt: { type: 'string', value: '<path>', description: '`latest` and `@<git-ref>` mean runs of this prompt' },
+  prompt: { type: 'string', value: '<path>', description: '`latest`, `@<git-ref>`, `branch:<name>` and `commit:<sha>` mean runs of this prompt' },
 } satisfies OptionTable;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {

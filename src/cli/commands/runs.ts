@@ -12,7 +12,8 @@ const usage =
   '       agentmark runs delete <run> --store\n\n' +
   'Lists past runs (newest first), prints a run\'s report again from disk, or deletes old run\n' +
   'folders (never the response cache). A run is named by its id or a unique prefix, `latest`,\n' +
-  '`latest~N`, `@<git-ref>` or a path to a run folder.\n\n' +
+  '`latest~N`, `@<git-ref>` or a path to a run folder; with a team store also `branch:<name>`\n' +
+  'or `commit:<sha>` (there `@<branch>` is the newest completed run made on that branch).\n\n' +
   'Run `agentmark runs <list|show|prune|export|push|pull|delete> --help` for the options of each.\n';
 
 /** `agentmark runs [list|show|prune]`: the subcommands live in their own files. */

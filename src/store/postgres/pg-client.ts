@@ -59,6 +59,13 @@ export function connectionError(error: unknown, url: string, location: string): 
       hint: 'is PostgreSQL running there and reachable from this machine? (AGENTMARK_STORE_URL or "store" in agentmark.json names it)',
     });
   }
+  const tls = tlsFailure(error, url);
+  if (tls !== undefined) {
+    return new RunStoreError('STORE_TLS_FAILED', `cannot open a TLS connection to the store's database at ${where}: ${tls.reason}`, {
+      location: { file: location },
+      hint: tls.hint,
+    });
+  }
   // 28P01: wrong password; 28000: no such role or not allowed; 3D000: no such database.
   if (code === '28P01' || code === '28000' || code === '3D000') {
     return new RunStoreError(code === '3D000' ? 'STORE_NO_DATABASE' : 'STORE_AUTH_FAILED', `the store's database at ${where} refused the connection: ${(error as Error).message}`, {
@@ -67,4 +74,45 @@ export function connectionError(error: unknown, url: string, location: string): 
     });
   }
   return error;
+}
+
+/** Node's TLS error codes for a certificate the client does not trust (self-signed, unknown CA, wrong name, expired). */
+const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_/;
+
+/**
+ * Why TLS to the database failed, and what to change, or undefined for another failure. `pg` says
+ * "The server does not support SSL connections" (no code) when the URL asks for TLS
+ * (`sslmode=require`, `ssl=true`) of a server that has none; a certificate it does not trust is a
+ * Node TLS error with its own code.
+ */
+function tlsFailure(error: unknown, url: string): { reason: string; hint: string } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: string }).code;
+  if (/does not support SSL/i.test(error.message)) {
+    return {
+      reason: 'the server does not support SSL connections, and the URL asks for them',
+      hint: `drop ${askedTls(url)} for a server without TLS (e.g. one on this machine), or turn on \`ssl\` in its postgresql.conf`,
+    };
+  }
+  if (code !== undefined && CERTIFICATE.test(code)) {
+    return {
+      reason: `its certificate is not trusted (${code})`,
+      hint: "give the server's CA with `sslrootcert=<file>` in the store URL (`sslmode=verify-full` checks the certificate and its name), or add `uselibpqcompat=true&sslmode=require` to encrypt without checking it",
+    };
+  }
+  return undefined;
+}
+
+/** Where TLS was asked for, as the hint names it: the URL's `sslmode=…`/`ssl=…`, else PGSSLMODE. */
+function askedTls(url: string): string {
+  try {
+    const params = new URL(url).searchParams;
+    for (const name of ['sslmode', 'ssl']) {
+      const value = params.get(name);
+      if (value !== null) return `\`${name}=${value}\` from the store URL`;
+    }
+  } catch {
+    // not a URL: name the variable
+  }
+  return 'PGSSLMODE from the environment (or `sslmode=` from the store URL)';
 }

@@ -2,6 +2,8 @@ import type { Pool } from 'pg';
 import { parseManifest } from '../parse-manifest.js';
 import type { RunManifest } from '../types.js';
 import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
+import { connectionError } from './pg-client.js';
+import { maskUrl } from '../mask-url.js';
 
 /**
  * Any fixed number: the first key of every shard group's advisory lock (the second is a hash of the
@@ -39,7 +41,7 @@ export async function lockGroup(url: string, group: string): Promise<() => Promi
     await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [GROUP_LOCK_SPACE, group]);
   } catch (error) {
     await client.end().catch(() => undefined);
-    throw error;
+    throw connectionError(error, url, maskUrl(url));
   }
   let released = false;
   return async () => {

@@ -2,6 +2,7 @@ import { UsageError } from '../../errors/index.js';
 import { RunStoreError } from '../store-error.js';
 import type { RunStorage } from '../storage.js';
 import type { ResultsIntegrity, RunManifest } from '../types.js';
+import { copyBlobs } from './copy-blobs.js';
 
 /** Lines sent in one `appendRows`: one statement of ~3 MB for 300-byte rows, memory stays flat. */
 export const COPY_BATCH = 10_000;
@@ -170,16 +171,6 @@ export function unfinished(manifest: RunManifest, from: RunStorage): RunStoreErr
 
 function sameIntegrity(a: ResultsIntegrity | undefined, b: ResultsIntegrity): boolean {
   return a !== undefined && a.rows === b.rows && a.sha256 === b.sha256;
-}
-
-/** The prompt files the run was made from (its provenance), so a rerun from the other store can run them. */
-async function copyBlobs(from: RunStorage, to: RunStorage, manifest: RunManifest): Promise<void> {
-  const hashes = new Set([...(manifest.provenance?.files ?? []), ...(manifest.provenance?.config ?? [])].map((file) => file.hash));
-  for (const hash of hashes) {
-    // A blob the source lacks (pruned) stays missing: `rerun` says so where it is needed.
-    const text = await from.getBlob(hash).catch(() => undefined);
-    if (text !== undefined) await to.putBlob(text);
-  }
 }
 
 /**

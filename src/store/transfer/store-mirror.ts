@@ -1,4 +1,6 @@
 import { dirname, join } from 'node:path';
+import { AgentmarkError } from '../../errors/index.js';
+import { BlobStore } from '../blob-store.js';
 import { wholeLinesFrom } from '../local/whole-lines.js';
 import { HEARTBEAT_EVERY_MS } from '../heartbeat.js';
 import { openStorage } from '../open-storage.js';
@@ -6,6 +8,7 @@ import { RESULTS_FILE } from '../run-handle.js';
 import type { RunStorage } from '../storage.js';
 import type { ResultsIntegrity, RunManifest } from '../types.js';
 import { readViewIndexJson } from '../view-index-json.js';
+import { copyBlobs } from './copy-blobs.js';
 
 /** How often rows written locally are sent on, while the run goes. */
 const SYNC_EVERY_MS = 500;
@@ -65,7 +68,8 @@ export class StoreMirror {
   }
 
   /**
-   * Connects and records the run as `running`; undefined (after one warning) when the database
+   * Connects, records the run as `running` and sends the prompt files it was made from (its blobs,
+   * as `runs push` does: a rerun from another clone needs them); undefined (after one warning) when the database
    * cannot be reached or refuses: the run then goes on locally, and `runs push` uploads it later.
    */
   static async start(url: string, projectRoot: string, runDir: string, manifest: RunManifest, deps: MirrorDeps): Promise<StoreMirror | undefined> {
@@ -75,6 +79,9 @@ export class StoreMirror {
       // A resumed run (abandoned there after a kill) is heard from again at once: `running` again.
       if ((await storage.getRun(manifest.id)) === undefined) await storage.createRun({ ...manifest, status: 'running' });
       else await storage.touchRun(manifest.id);
+      // The prompt's files, as `runs push` sends them: another clone reruns the run from the store.
+      const blobs = new BlobStore(projectRoot);
+      await copyBlobs({ getBlob: (hash) => blobs.get(hash) }, storage, manifest);
       const mirror = new StoreMirror(storage, runDir, manifest.id, deps);
       mirror.#heardAt = mirror.#now();
       mirror.#stored = await storage.rowCount(manifest.id);
@@ -83,7 +90,9 @@ export class StoreMirror {
       return mirror;
     } catch (error) {
       await storage?.close().catch(() => undefined);
-      deps.warn(`the team store is not available (${(error as Error).message}): the run goes on locally; upload it later with \`agentmark runs push ${manifest.id}\``);
+      // A typed store error's hint (a TLS setting to change, a server to start) goes with it: one warning.
+      const hint = error instanceof AgentmarkError && error.hint !== undefined ? `\n  hint: ${error.hint}` : '';
+      deps.warn(`the team store is not available (${(error as Error).message}): the run goes on locally; upload it later with \`agentmark runs push ${manifest.id}\`${hint}`);
       return undefined;
     }
   }
