@@ -10,6 +10,7 @@ import { PgStorage } from '../../src/store/postgres/pg-storage.js';
 import { copyRun } from '../../src/store/transfer/copy-run.js';
 import type { RunManifest } from '../../src/store/types.js';
 import type { RowsResponse, RunsResponse } from '../../src/view/api-types.js';
+import { runCli } from '../helpers/run-cli.js';
 import { useEmptyClones, usePostgresStore } from '../helpers/store-test.js';
 import { row, writeRun } from '../view/synthetic-run.js';
 
@@ -90,7 +91,7 @@ async function mirrorFolder(root: string, id: string): Promise<string> {
 }
 
 describe('serve follows deletions and repairs in the store', () => {
-  it('a run deleted from the store (removeRun, as `runs delete --store`) leaves a running serve\'s list, and its routes answer 404', async () => {
+  it('a run deleted from the store (`runs delete --store` from another clone, removeRun) leaves a running serve\'s list, and its routes answer 404', async () => {
     await storedRun(INDEXED, 'pushed');
     await storedRun(COPIED, 'no index');
     await storedRun(KEPT, 'pushed');
@@ -99,7 +100,9 @@ describe('serve follows deletions and repairs in the store', () => {
     expect((await get(`/api/runs/${INDEXED}/rows?at=0`)).status).toBe(200);
     expect((await get(`/api/runs/${COPIED}/rows?at=0`)).status).toBe(200);
 
-    expect(await db.storage.removeRun(INDEXED)).toBe(true);
+    const deleted = await runCli(['runs', 'delete', INDEXED, '--store'], { cwd: await clone(), env: { AGENTMARK_STORE_URL: db.url } });
+    expect(deleted.stderr).toBe('');
+    expect(deleted.code).toBe(0);
     expect(await db.storage.removeRun(COPIED)).toBe(true);
     expect(await until(() => listed(get), (ids) => ids.length === 1)).toEqual([KEPT]);
     for (const id of [INDEXED, COPIED]) {
