@@ -66,6 +66,8 @@ export class StoreMirror implements StoreRuns {
   /** By run: a number changed whenever what serves it changes (copied again, read from the store, deleted), for the viewer's cache. */
   readonly #stamps = new Map<string, number>();
   #stamped = 0;
+  /** By run: how many times it was dropped (deleted from the store), so a copy under way then is not put in place. */
+  readonly #drops = new Map<string, number>();
 
   constructor(private readonly storage: RunStorage, projectRoot: string, private readonly now: () => number = Date.now) {
     const key = createHash('sha256').update(storage.location).digest('hex').slice(0, 16);
@@ -180,6 +182,7 @@ export class StoreMirror implements StoreRuns {
 
   /** A run deleted from the store: forgotten here, its folder removed (the viewer no longer lists it, and answers 404). */
   async #drop(id: string): Promise<void> {
+    this.#drops.set(id, (this.#drops.get(id) ?? 0) + 1);
     this.#retry.delete(id);
     this.#fromStore.delete(id);
     const copy = this.#copies.get(id);
@@ -269,9 +272,12 @@ export class StoreMirror implements StoreRuns {
   /** A completed run copied whole beside the old copy (in one snapshot: snapshot-copy.ts), which it then replaces. */
   async #copyRun(given: RunManifest): Promise<void> {
     const temp = join(this.runsDir, `.${given.id}.copying`);
+    const drops = this.#drops.get(given.id);
     const manifest = await copyCompletedRun(this.storage, given, temp, this.#snapshots);
     // Deleted meanwhile (the cursor says so at the next sync), or no longer completed.
     if (manifest === undefined) return;
+    // Dropped while it was copied (a large copy in the background, deleted from the store meanwhile): not put back.
+    if (this.#drops.get(given.id) !== drops) return void (await rm(temp, { recursive: true, force: true }));
     await rm(join(this.runsDir, manifest.id), { recursive: true, force: true });
     await rename(temp, join(this.runsDir, manifest.id));
     // A run read from the store is served from there still (this copy is for whole reads).
