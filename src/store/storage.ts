@@ -137,9 +137,11 @@ export interface RunStorage extends AsyncDisposable {
   /**
    * Replaces every stored line of the run by `lines` in one transaction, committed only when they
    * match `integrity` (else STORE_RESULTS_MISMATCH, nothing changed): a completed copy found
-   * damaged is repaired in place, its manifest, labels and blobs kept.
+   * damaged is repaired in place, its manifest, labels and blobs kept. `viewColumnsJson`, the view
+   * index of those lines, is kept in the same transaction, so no reader sees the repaired run
+   * without it (`serve` would copy the run whole meanwhile).
    */
-  replaceLines?(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void>;
+  replaceLines?(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity, viewColumnsJson?: string): Promise<void>;
 
   // --- view index ---
   /** The viewer's rows table of a completed run, in finish order; undefined when none can be trusted. */

@@ -131,6 +131,31 @@ describe('the serve mirror sees every committed change, and copies a run in one 
     expect(await db.storage.readSnapshot('20261201-000000.000-none00', async () => 'read')).toBeUndefined();
   });
 
+  it('a repair given the run\'s view index stores it in the same commit as the rows: a server never sees the repaired run without it, and reads it from the store', async () => {
+    const good = linesOf(30);
+    const integrity = await completedRun(RUN, good);
+    const columns = JSON.stringify(await db.storage.viewColumns(RUN));
+    await db.storage.putViewColumns(RUN, columns, integrity);
+    const root = await clone();
+    const storage = await PgStorage.connect(db.url);
+    try {
+      let clock = 1_000_000;
+      const mirror = new StoreMirror(storage, root, () => clock);
+      await mirror.syncRuns();
+      expect(mirror.serves(RUN)).toBe(true);
+      await damage(RUN, 3);
+      await db.storage.replaceLines(RUN, (async function* () { yield* good; })(), integrity, columns);
+      const { rows } = await db.storage.pool.query<{ rows: number; sha256: string }>('SELECT rows, sha256 FROM agentmark_view_index WHERE run_id = $1', [RUN]);
+      expect(rows).toEqual([integrity]);
+      clock += 1000;
+      await mirror.syncRuns();
+      expect(mirror.serves(RUN)).toBe(true);
+      await expect(readFile(join(mirror.runsDir, RUN, 'results.jsonl'), 'utf8')).rejects.toThrow('ENOENT');
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('a run deleted and made again under its id between two syncs is copied afresh', async () => {
     await completedRun(RUN, linesOf(3));
     const root = await clone();

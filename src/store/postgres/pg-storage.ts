@@ -228,9 +228,9 @@ export class PgStorage implements RunStorage {
     return storedLinesMatch(this.pool, id, lines, integrity);
   }
 
-  replaceLines(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void> {
+  replaceLines(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity, viewColumnsJson?: string): Promise<void> {
     this.#given.delete(id);
-    return replaceRows(this.pool, id, lines, integrity, this.#where(id));
+    return replaceRows(this.pool, id, lines, integrity, this.#where(id), viewColumnsJson);
   }
 
   /** STORE_DUPLICATE_ROW when a check marked an (index, repeat) twice: only then is the database asked which, for the error. */

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { RowResult } from '../../experiment/types.js';
 import { ResultsHash } from '../results-integrity.js';
 import { appendRow, emptyColumns } from '../row-columns.js';
@@ -12,7 +12,7 @@ import { linesBySeq } from './pg-rows.js';
  * is edited or deleted, so finding it for the run's integrity record means the rows are still
  * the ones `complete` read back and checked.
  */
-export async function storeViewColumns(pool: Pool, runId: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
+export async function storeViewColumns(pool: Pool | PoolClient, runId: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
   // Cast through json: the server refuses text that is not JSON (kept as written, not re-encoded).
   await pool.query(
     `INSERT INTO agentmark_view_index (run_id, rows, sha256, columns) VALUES ($1, $2, $3, $4::json::text)
