@@ -66,6 +66,23 @@ function held(lines: readonly string[]): { lines: AsyncIterable<string>; started
 const damage = (id: string, seq: number): Promise<unknown> => db.storage.pool.query(`UPDATE agentmark_rows SET line = replace(line, '"answer ', '"edited ') WHERE run_id = $1 AND seq = $2`, [id, seq]);
 
 describe('the serve mirror sees every committed change, and copies a run in one snapshot', () => {
+  it('the change cursor gives runs oldest change first, then the runs deleted since, and goes on from where it stopped', async () => {
+    const ids = Array.from({ length: 12 }, (_, k) => `20261201-1000${String(k).padStart(2, '0')}.000-aaaaaa`);
+    // Made in reverse id order: change order is not id order (and 10 sorts before 9 as text).
+    for (const id of [...ids].reverse()) await db.storage.createRun(manifest(id));
+    const all = await db.storage.runsChangedAfter(undefined);
+    expect(all.runs.map((run) => run.manifest.id)).toEqual([...ids].reverse());
+    expect(all.runs.map((run) => run.change)).toEqual([...all.runs.map((run) => run.change)].sort((a, b) => a - b));
+    expect(all.deleted).toEqual([]);
+    expect(all.next.seq).toBe(all.runs.at(-1)?.change);
+    await db.storage.removeRun(ids[3] as string);
+    await db.storage.updateRun(ids[5] as string, { endedAt: '2026-12-01T10:05:00.000Z' });
+    const since = await db.storage.runsChangedAfter(all.next);
+    expect(since.deleted).toEqual([ids[3]]);
+    expect(since.runs.map((run) => run.manifest.id)).toEqual([ids[5]]);
+    expect(await db.storage.runsChangedAfter(since.next)).toEqual({ runs: [], deleted: [], next: since.next });
+  });
+
   it('a repair whose transaction commits after a later change was read is still seen, and the run copied again with the repaired rows', async () => {
     const good = linesOf(30);
     const integrity = await completedRun(RUN, good);

@@ -3,6 +3,7 @@ import type { ChangeCursor, StoreChanges } from '../storage.js';
 import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
 
 interface ChangeRow extends LiveRow {
+  /** bigint, given as text by node-postgres. */
   change: string;
   rows: number | null;
   sha256: string | null;
@@ -24,14 +25,14 @@ export async function runsChangedAfter(pool: Pool, after: ChangeCursor | undefin
   const open = [...(after?.open ?? [])];
   // LIVE_COLUMNS: a running run whose writer went silent reads `abandoned` here as in listRuns.
   const { rows } = await pool.query<ChangeRow>(
-    `SELECT ${LIVE_COLUMNS}, r.change_seq::text AS change, i.rows, i.sha256, NULL::text AS deleted, NULL::text AS open
+    `SELECT ${LIVE_COLUMNS}, r.change_seq AS change, i.rows, i.sha256, NULL::text AS deleted, NULL::text AS open
        FROM agentmark_runs AS r LEFT JOIN agentmark_view_index AS i ON i.run_id = r.id
        WHERE r.change_seq > $1 OR r.change_xid = ANY($2::bigint[])
      UNION ALL
-     SELECT NULL, NULL, NULL, d.change_seq::text, NULL, NULL, d.run_id, NULL FROM agentmark_deleted_runs AS d
+     SELECT NULL, NULL, NULL, d.change_seq, NULL, NULL, d.run_id, NULL FROM agentmark_deleted_runs AS d
        WHERE $3 AND (d.change_seq > $1 OR d.change_xid = ANY($2::bigint[]))
      UNION ALL
-     SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, x::text FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+     SELECT NULL, NULL, NULL, NULL::bigint, NULL, NULL, NULL, x::text FROM pg_snapshot_xip(pg_current_snapshot()) AS x
      ORDER BY change`,
     [seq, open, after !== undefined],
   );
