@@ -10,6 +10,8 @@ import type { RunManifest } from '../store/types.js';
 const WRITE_EVERY = 10_000;
 /** The store's marker of what a copy was made from: the store's manifest, as text. */
 const COPIED_FILE = '.store-manifest.json';
+/** The store's change number of the run when its rows were copied (one snapshot: pg-snapshot-read.ts). */
+const CHANGE_FILE = '.store-change';
 
 /**
  * A run folder being written from the store's lines by `serve` (store-mirror.ts): how far it got,
@@ -36,7 +38,12 @@ export async function startCopy(storage: RunStorage, manifest: RunManifest, dir:
 }
 
 /** Appends the lines the store holds past the copy's, indexing and hashing them on the way. */
-export async function appendStoreLines(storage: RunStorage, id: string, dir: string, copy: RunCopy): Promise<void> {
+export function appendStoreLines(storage: RunStorage, id: string, dir: string, copy: RunCopy): Promise<void> {
+  return appendLines(storage.readLines(id, copy.lines), dir, copy);
+}
+
+/** Appends `lines` to the copy, indexing and hashing them on the way. */
+export async function appendLines(lines: AsyncIterable<string>, dir: string, copy: RunCopy): Promise<void> {
   let text = '';
   let held = 0;
   const flush = async (): Promise<void> => {
@@ -45,7 +52,7 @@ export async function appendStoreLines(storage: RunStorage, id: string, dir: str
     text = '';
     held = 0;
   };
-  for await (const line of storage.readLines(id, copy.lines)) {
+  for await (const line of lines) {
     const withNewline = `${line}\n`;
     const length = Buffer.byteLength(withNewline);
     copy.hash.line(line);
@@ -88,4 +95,15 @@ export async function writeStoreLabels(storage: RunStorage, id: string, dir: str
   const lines = await storage.readAnnotations(id);
   await writeFile(join(dir, ANNOTATIONS_FILE), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   return lines.length;
+}
+
+/** The change number a folder's rows were copied at; undefined: not known (an older serve's copy, or rows read from the store). */
+export async function copiedChange(dir: string): Promise<number | undefined> {
+  const text = await readFile(join(dir, CHANGE_FILE), 'utf8').catch(() => undefined);
+  const change = text === undefined ? Number.NaN : Number(text);
+  return Number.isSafeInteger(change) ? change : undefined;
+}
+
+export async function writeCopiedChange(dir: string, change: number): Promise<void> {
+  await writeFile(join(dir, CHANGE_FILE), String(change));
 }

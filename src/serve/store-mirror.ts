@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RESULTS_FILE, type RunStorage } from '../store/index.js';
+import { RESULTS_FILE, isValidRunId, type ChangeCursor, type ChangedRun, type RunStorage } from '../store/index.js';
 import { readViewIndexJson } from '../store/view-index-json.js';
 import type { ResultsIntegrity, RunManifest } from '../store/types.js';
 import type { StoreRun, StoreRuns } from '../view/run-catalog.js';
-import { appendStoreLines, copiedManifest, finishCopy, startCopy, writeCopiedManifest, writeStoreLabels, type RunCopy } from './run-copy.js';
+import { appendStoreLines, copiedChange, copiedManifest, finishCopy, startCopy, writeCopiedManifest, writeStoreLabels, type RunCopy } from './run-copy.js';
+import { copyCompletedRun, OneAtATime } from './snapshot-copy.js';
 import { openStoreRun } from './store-run-reader.js';
 
 /** At most one look at the store's list of runs per this many milliseconds, however many pages ask. */
@@ -40,7 +41,10 @@ const AWAITED_ROWS = 100_000;
  *
  * What changed is found by the store's change numbers (`runsChangedAfter`): a sync asks for the
  * runs changed since the last one it saw, one query, plus one look at each running run's new
- * rows; an idle server over 10,000 runs asks one question a second.
+ * rows; an idle server over 10,000 runs asks one question a second. A run deleted from the store
+ * goes from here (its folder removed: not listed, 404), and a completed run whose rows changed
+ * since its copy (a repair by `runs push`, an edit) is copied again, in one snapshot of the store
+ * (`readSnapshot`), so a copy never mixes rows from before and after a repair.
  */
 export class StoreMirror implements StoreRuns {
   readonly runsDir: string;
@@ -52,12 +56,18 @@ export class StoreMirror implements StoreRuns {
   /** Large completed runs being copied (or waiting to be) while the server answers. */
   readonly #queued = new Set<string>();
   #background: Promise<void> = Promise.resolve();
-  /** The last change number seen in the store (0: none yet, the first sync sees every run). */
-  #cursor = 0;
+  readonly #snapshots = new OneAtATime();
+  /** Where the store's changes were last read up to (undefined: not yet, the first sync sees every run). */
+  #cursor: ChangeCursor | undefined;
   /** Runs that could not be synced at their change: tried again at each sync until they are. */
-  readonly #retry = new Map<string, { manifest: RunManifest; viewIndex?: ResultsIntegrity }>();
-  /** Completed runs read from the store (their index kept there), and the copies made of them for whole reads. */
-  readonly #fromStore = new Map<string, { manifest: RunManifest; whole?: Promise<void> }>();
+  readonly #retry = new Map<string, Change>();
+  /** Completed runs read from the store (their index kept there), at which change, and the copies made of them for whole reads. */
+  readonly #fromStore = new Map<string, { manifest: RunManifest; change?: number; whole?: Promise<void> }>();
+  /** By run: a number changed whenever what serves it changes (copied again, read from the store, deleted), for the viewer's cache. */
+  readonly #stamps = new Map<string, number>();
+  #stamped = 0;
+  /** By run: how many times it was dropped (deleted from the store), so a copy under way then is not put in place. */
+  readonly #drops = new Map<string, number>();
 
   constructor(private readonly storage: RunStorage, projectRoot: string, private readonly now: () => number = Date.now) {
     const key = createHash('sha256').update(storage.location).digest('hex').slice(0, 16);
@@ -66,6 +76,14 @@ export class StoreMirror implements StoreRuns {
 
   serves(id: string): boolean {
     return this.#fromStore.has(id);
+  }
+
+  stamp(id: string): number | undefined {
+    return this.#stamps.get(id);
+  }
+
+  #restamp(id: string): void {
+    this.#stamps.set(id, ++this.#stamped);
   }
 
   async open(id: string, manifest: RunManifest): Promise<StoreRun | undefined> {
@@ -116,12 +134,16 @@ export class StoreMirror implements StoreRuns {
 
   async #syncRuns(): Promise<void> {
     await mkdir(this.runsDir, { recursive: true });
-    const changed = await this.#changes();
-    for (const { manifest, viewIndex } of changed) {
+    const first = this.#cursor === undefined;
+    const { runs: changed, deleted } = await this.#changes();
+    // Deleted first: a run deleted and made again under its id is then copied afresh below.
+    for (const id of deleted) await this.#drop(id);
+    if (first && this.storage.runsChangedAfter !== undefined) await this.#dropOthers(new Set(changed.map((run) => run.manifest.id)));
+    for (const run of changed) {
       // One run that cannot be synced now (its copy locked by another server in this folder, a
       // damaged line) must not keep the others from being served: the next sync tries it again.
-      this.#retry.delete(manifest.id);
-      await this.#syncRun(manifest, viewIndex).catch(() => this.#retry.set(manifest.id, { manifest, ...(viewIndex ? { viewIndex } : {}) }));
+      this.#retry.delete(run.manifest.id);
+      await this.#syncRun(run).catch(() => this.#retry.set(run.manifest.id, run));
     }
     // Running runs' rows arrive without their manifest changing: each followed run is looked at,
     // its status read again (a writer gone silent makes it `abandoned` with no change to the run).
@@ -133,17 +155,45 @@ export class StoreMirror implements StoreRuns {
     }
   }
 
-  /** The runs changed since the last sync, with those to try again; every run when the store keeps no change numbers. */
-  async #changes(): Promise<Array<{ manifest: RunManifest; viewIndex?: ResultsIntegrity }>> {
+  /** The runs changed since the last sync, with those to try again, and the runs deleted; every run when the store keeps no change numbers. */
+  async #changes(): Promise<{ runs: Change[]; deleted: string[] }> {
     const retry = [...this.#retry.values()];
-    if (this.storage.runsChangedAfter === undefined) return (await this.storage.listRuns()).map((manifest) => ({ manifest }));
-    const { runs, last } = await this.storage.runsChangedAfter(this.#cursor);
-    this.#cursor = last;
+    if (this.storage.runsChangedAfter === undefined) {
+      const runs = await this.storage.listRuns();
+      const there = new Set(runs.map((manifest) => manifest.id));
+      return { runs: runs.map((manifest) => ({ manifest })), deleted: (await this.#folders()).filter((id) => !there.has(id)) };
+    }
+    const { runs, deleted, next } = await this.storage.runsChangedAfter(this.#cursor);
+    this.#cursor = next;
     const changed = new Set(runs.map((run) => run.manifest.id));
-    return [...retry.filter((run) => !changed.has(run.manifest.id)), ...runs];
+    const gone = new Set(deleted);
+    return { runs: [...retry.filter((run) => !changed.has(run.manifest.id) && !gone.has(run.manifest.id)), ...runs], deleted };
   }
 
-  async #syncRun(manifest: RunManifest, viewIndex?: ResultsIntegrity): Promise<void> {
+  /** The run ids with a folder here. */
+  async #folders(): Promise<string[]> {
+    return (await readdir(this.runsDir).catch(() => [])).filter((name) => isValidRunId(name));
+  }
+
+  /** Folders left here by an earlier server of runs the store no longer has (deleted while no server followed it). */
+  async #dropOthers(there: ReadonlySet<string>): Promise<void> {
+    for (const id of await this.#folders()) if (!there.has(id)) await this.#drop(id);
+  }
+
+  /** A run deleted from the store: forgotten here, its folder removed (the viewer no longer lists it, and answers 404). */
+  async #drop(id: string): Promise<void> {
+    this.#drops.set(id, (this.#drops.get(id) ?? 0) + 1);
+    this.#retry.delete(id);
+    this.#fromStore.delete(id);
+    const copy = this.#copies.get(id);
+    this.#copies.delete(id);
+    copy?.lock?.release();
+    copy?.index.abandon();
+    this.#restamp(id);
+    await rm(join(this.runsDir, id), { recursive: true, force: true });
+  }
+
+  async #syncRun({ manifest, viewIndex, change }: Change): Promise<void> {
     const following = this.#copies.get(manifest.id);
     // A followed run that ended any way (completed, or failed, interrupted) is brought up to its end.
     if (following) return this.#follow(manifest, following);
@@ -151,22 +201,24 @@ export class StoreMirror implements StoreRuns {
     if (manifest.status !== 'completed' && manifest.status !== 'running' && manifest.status !== 'abandoned') return;
     const dir = join(this.runsDir, manifest.id);
     const copied = await copiedManifest(dir);
-    if (manifest.status === 'completed' && viewIndex !== undefined && sameRecord(manifest.integrity, viewIndex)) return this.#readFromStore(manifest, dir, copied);
-    if (this.#fromStore.has(manifest.id)) {
-      // Its index is gone: a row was edited in the store. The viewer reads it from the store still
-      // and answers 409 (the index is asked for with every read); a new manifest is shown.
-      this.#fromStore.set(manifest.id, { manifest });
-      if (copied !== JSON.stringify(manifest)) await writeCopiedManifest(dir, manifest);
-      return;
-    }
-    if (copied === JSON.stringify(manifest)) return;
+    if (manifest.status === 'completed' && viewIndex !== undefined && sameRecord(manifest.integrity, viewIndex)) return this.#readFromStore(manifest, dir, copied, change);
+    // Its index is gone (a row edited, or repaired without one): the run is copied, and its copy
+    // checked against its record as any finished run's is; a change since (a repair) copies it again.
+    const fromStore = this.#fromStore.delete(manifest.id);
+    if (!fromStore && copied === JSON.stringify(manifest) && !(await this.#rowsChanged(dir, change))) return;
     if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#copyInBackground(manifest);
     if (manifest.status === 'completed') return this.#copyRun(manifest);
     return this.#follow(manifest, await this.#startFollowing(manifest, dir));
   }
 
+  /** Whether the store's run changed since its rows were copied here (not known for an older serve's copy: taken as not). */
+  async #rowsChanged(dir: string, change: number | undefined): Promise<boolean> {
+    const at = change === undefined ? undefined : await copiedChange(dir);
+    return at !== undefined && change !== undefined && change > at;
+  }
+
   /** A folder holding the run's manifest and labels, its rows read from the store when asked for. */
-  async #readFromStore(manifest: RunManifest, dir: string, copied: string | undefined): Promise<void> {
+  async #readFromStore(manifest: RunManifest, dir: string, copied: string | undefined, change: number | undefined): Promise<void> {
     const text = JSON.stringify(manifest);
     const known = this.#fromStore.get(manifest.id);
     if (copied !== text) {
@@ -176,7 +228,10 @@ export class StoreMirror implements StoreRuns {
       await rm(join(dir, RESULTS_FILE), { force: true });
       await writeCopiedManifest(dir, manifest);
     }
-    this.#fromStore.set(manifest.id, known !== undefined && copied === text ? known : { manifest });
+    // A copy made for whole reads before a change to its rows is made again when next asked for.
+    const same = known !== undefined && copied === text && (change === undefined || known.change === undefined || change <= known.change);
+    if (!same) this.#restamp(manifest.id);
+    this.#fromStore.set(manifest.id, same ? known : { manifest, ...(change === undefined ? {} : { change }) });
   }
 
   /** One large copy at a time, after the others; the next sync tries again after a failure. */
@@ -214,21 +269,21 @@ export class StoreMirror implements StoreRuns {
     if (manifest.status === 'completed') await this.#keepViewIndex(manifest);
   }
 
-  /** A completed run copied whole beside the old copy, which it then replaces. */
-  async #copyRun(manifest: RunManifest): Promise<void> {
-    const temp = join(this.runsDir, `.${manifest.id}.copying`);
-    const copy = await startCopy(this.storage, manifest, temp, false);
-    try {
-      await appendStoreLines(this.storage, manifest.id, temp, copy);
-    } catch (error) {
-      copy.index.abandon();
-      throw error;
-    }
-    finishCopy(copy);
-    await writeCopiedManifest(temp, manifest);
+  /** A completed run copied whole beside the old copy (in one snapshot: snapshot-copy.ts), which it then replaces. */
+  async #copyRun(given: RunManifest): Promise<void> {
+    const temp = join(this.runsDir, `.${given.id}.copying`);
+    const drops = this.#drops.get(given.id);
+    const manifest = await copyCompletedRun(this.storage, given, temp, this.#snapshots);
+    // Deleted meanwhile (the cursor says so at the next sync), or no longer completed.
+    if (manifest === undefined) return;
+    // Dropped while it was copied (a large copy in the background, deleted from the store meanwhile): not put back.
+    if (this.#drops.get(given.id) !== drops) return void (await rm(temp, { recursive: true, force: true }));
     await rm(join(this.runsDir, manifest.id), { recursive: true, force: true });
     await rename(temp, join(this.runsDir, manifest.id));
-    if (!this.#fromStore.has(manifest.id)) await this.#keepViewIndex(manifest);
+    // A run read from the store is served from there still (this copy is for whole reads).
+    if (this.#fromStore.has(manifest.id)) return;
+    this.#restamp(manifest.id);
+    await this.#keepViewIndex(manifest);
   }
 
   /**
@@ -256,6 +311,9 @@ export class StoreMirror implements StoreRuns {
     if (lines.length > known) await this.storage.appendAnnotations(id, lines.slice(known));
   }
 }
+
+/** A run as the store's change cursor gives it (its change number unknown when the store keeps none). */
+type Change = Omit<ChangedRun, 'change'> & { change?: number };
 
 function sameRecord(a: ResultsIntegrity | undefined, b: ResultsIntegrity): boolean {
   return a !== undefined && a.rows === b.rows && a.sha256 === b.sha256;

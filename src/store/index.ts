@@ -30,7 +30,7 @@ export { checkStoredResults, openRunFolder, parseRow as parseStoredRow, type Sto
 export { ViewIndexWriter, removeViewIndex } from './view-index-writer.js';
 export { readViewIndex, type ViewIndexData, type ViewIndexExpectation } from './view-index-reader.js';
 export { VIEW_INDEX_DIR } from './view-index-format.js';
-export type { RunQuery, RunStorage, StorageKind } from './storage.js';
+export type { ChangeCursor, ChangedRun, RunQuery, RunStorage, StorageKind, StoreChanges } from './storage.js';
 export { LocalStorage } from './local/local-storage.js';
 export { openStorage, type StorageChoice } from './open-storage.js';
 export { maskUrl } from './mask-url.js';

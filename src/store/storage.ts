@@ -6,6 +6,28 @@ import type { ManifestPatch, ResultsIntegrity, RunManifest, RunStatus } from './
 /** Which back end holds the runs: today's `.agentmark/` folder (the default) or a PostgreSQL database. */
 export type StorageKind = 'local' | 'postgres';
 
+/** Where a reader of the store's changes stopped: the last change number seen, and the transactions still open then. */
+export interface ChangeCursor {
+  seq: number;
+  /** Ids of the transactions open when it looked: changes they commit later may carry numbers below `seq`. */
+  open: readonly string[];
+}
+
+/** A run created or changed: its manifest, its change number, and the record its kept view index describes (none: no index). */
+export interface ChangedRun {
+  manifest: RunManifest;
+  change: number;
+  viewIndex?: ResultsIntegrity;
+}
+
+export interface StoreChanges {
+  /** Oldest change first. A run changed by a transaction still open at the last look may be given again. */
+  runs: ChangedRun[];
+  /** Runs deleted (not there now); a run deleted and made again is in both lists. */
+  deleted: string[];
+  next: ChangeCursor;
+}
+
 /** Which runs `listRuns` gives; every field narrows. */
 export interface RunQuery {
   /** At most this many, newest first. @default all */
@@ -115,9 +137,11 @@ export interface RunStorage extends AsyncDisposable {
   /**
    * Replaces every stored line of the run by `lines` in one transaction, committed only when they
    * match `integrity` (else STORE_RESULTS_MISMATCH, nothing changed): a completed copy found
-   * damaged is repaired in place, its manifest, labels and blobs kept.
+   * damaged is repaired in place, its manifest, labels and blobs kept. `viewColumnsJson`, the view
+   * index of those lines, is kept in the same transaction, so no reader sees the repaired run
+   * without it (`serve` would copy the run whole meanwhile).
    */
-  replaceLines?(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void>;
+  replaceLines?(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity, viewColumnsJson?: string): Promise<void>;
 
   // --- view index ---
   /** The viewer's rows table of a completed run, in finish order; undefined when none can be trusted. */
@@ -132,8 +156,18 @@ export interface RunStorage extends AsyncDisposable {
   linesAt?(id: string, places: readonly number[], integrity: ResultsIntegrity): Promise<string[] | undefined>;
 
   // --- following changes ---
-  /** Runs created or changed after change number `after` (0: all), each with the record its kept view index describes, and the last number seen. */
-  runsChangedAfter?(after: number): Promise<{ runs: Array<{ manifest: RunManifest; viewIndex?: ResultsIntegrity }>; last: number }>;
+  /**
+   * What changed since `after` (undefined: every run there is): runs created or changed, each with
+   * its change number and the record its kept view index describes, the ids of runs deleted, and
+   * where the next call goes on from. A change committed late (a long transaction) is still given.
+   */
+  runsChangedAfter?(after: ChangeCursor | undefined): Promise<StoreChanges>;
+  /**
+   * A run's manifest, change number and stored lines read in one snapshot of the store, so a copy
+   * never holds some rows from before a change (a repair, `replaceLines`) and some from after;
+   * undefined when there is no such run. The lines can be read only until `use` resolves.
+   */
+  readSnapshot?<T>(id: string, use: (run: { manifest: RunManifest; change: number }, lines: AsyncIterable<string>) => Promise<T>): Promise<T | undefined>;
 
   // --- blobs ---
   /** Stores a text under its sha256 (once, however many runs use it); gives back the hash. */

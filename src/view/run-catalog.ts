@@ -18,6 +18,8 @@ export interface StoreRuns {
   open(id: string, manifest: RunManifest): Promise<StoreRun | undefined>;
   /** True when `open` gave this run (its folder may hold no results). */
   serves(id: string): boolean;
+  /** Changes whenever what serves the run changes (copied again, read from the store, deleted): what was opened of it before is not used again. */
+  stamp(id: string): number | undefined;
   /** Brings the run's results into its folder (a copy from the store), for a route that reads it whole. */
   whole(id: string): Promise<void>;
 }
@@ -37,6 +39,8 @@ interface OpenRun {
   /** Row verdicts of this finished run, for flips of the runs after it. */
   verdicts?: ReturnType<typeof verdictsByRow>;
   prompt?: Promise<RunPrompt>;
+  /** The store's stamp of the run when it was opened (StoreRuns.stamp). */
+  stamp?: number;
 }
 
 /** A check of a run's results file whole, for the file as it was (inode, size, times) when it began. */
@@ -120,7 +124,7 @@ export class RunCatalog {
    * (STORE_RESULTS_MISMATCH / STORE_RESULTS_MISSING), never rows silently left out.
    */
   async index(id: string, manifest: RunManifest): Promise<RunIndex> {
-    let open = this.#open.get(id);
+    let open = this.#opened(id);
     const path = join(this.store.runDir(id), RESULTS_FILE);
     if (!open && manifest.status === 'completed' && manifest.integrity !== undefined && this.storeRuns) {
       const fromStore = await this.storeRuns.open(id, manifest);
@@ -128,7 +132,7 @@ export class RunCatalog {
         const evalNames = manifest.summary?.evals.map((e) => e.name) ?? [];
         const index = new RunIndex(path, evalNames);
         index.readFrom(fromStore.columnsJson, evalNames, fromStore, manifest.integrity);
-        open = this.#open.get(id) ?? { index, fromStore };
+        open = this.#open.get(id) ?? { index, fromStore, ...this.#stampOf(id) };
         this.#open.set(id, open);
       }
     }
@@ -143,13 +147,26 @@ export class RunCatalog {
       // A finished run opens from the index written with its rows, without parsing them.
       const stored = names === undefined ? undefined : await readViewIndex(this.store.runDir(id), { resultsPath: path, evalNames: names, ...(manifest.integrity ? { integrity: manifest.integrity } : {}) });
       if (stored) index.adopt(stored);
-      open = this.#open.get(id) ?? { index };
+      open = this.#open.get(id) ?? { index, ...this.#stampOf(id) };
       this.#open.set(id, open);
     }
     await open.index.refresh();
     if (manifest.integrity !== undefined || manifest.status === 'completed') checkResults(this.store.runDir(id), path, manifest, open.index.found());
     if (manifest.integrity !== undefined) await this.#checkWhole(id, manifest);
     return open.index;
+  }
+
+  /** What was opened of the run, unless the team store's copy of it changed since (then it is opened again). */
+  #opened(id: string): OpenRun | undefined {
+    const open = this.#open.get(id);
+    if (open === undefined || open.stamp === this.storeRuns?.stamp(id)) return open;
+    this.#open.delete(id);
+    return undefined;
+  }
+
+  #stampOf(id: string): { stamp?: number } {
+    const stamp = this.storeRuns?.stamp(id);
+    return stamp === undefined ? {} : { stamp };
   }
 
   /**
@@ -180,7 +197,7 @@ export class RunCatalog {
 
   /** Loaded once per run and kept: the prompt file's hash decides whether it can be used. */
   prompt(id: string, manifest: RunManifest): Promise<RunPrompt> {
-    const open = this.#open.get(id);
+    const open = this.#opened(id);
     if (!open) return loadRunPrompt(this.projectRoot, manifest);
     open.prompt ??= loadRunPrompt(this.projectRoot, manifest);
     return open.prompt;

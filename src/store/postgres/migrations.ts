@@ -6,6 +6,7 @@
  */
 import { SERVE_MIGRATIONS } from './serve-migrations.js';
 import { SERVE_READ_MIGRATIONS } from './serve-read-migrations.js';
+import { CHANGE_MIGRATIONS } from './change-migrations.js';
 
 export interface Migration {
   version: number;
@@ -96,6 +97,8 @@ CREATE UNIQUE INDEX agentmark_runs_merged_group ON agentmark_runs ((agentmark_ma
     // Not indexed, so a refresh is a HOT update that touches no index.
     sql: 'ALTER TABLE agentmark_runs ADD COLUMN heartbeat_at timestamptz NOT NULL DEFAULT now();',
   },
+  // 50–59: what serve's change cursor reads (deleted runs, each change's transaction).
+  ...CHANGE_MIGRATIONS,
   ...SERVE_MIGRATIONS,
 ];
 

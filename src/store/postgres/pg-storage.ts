@@ -9,7 +9,7 @@ import { isValidRunId } from '../run-id.js';
 import { gapError } from '../run-query.js';
 import { RunStoreError } from '../store-error.js';
 import type { StoredLine } from '../stored-run.js';
-import type { RunQuery, RunStorage } from '../storage.js';
+import type { ChangeCursor, RunQuery, RunStorage, StoreChanges } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
 import { duplicateKey, insertLines, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
@@ -19,7 +19,9 @@ import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 import { readBackRows } from './pg-copy-lines.js';
 import { GivenLines } from './given-lines.js';
 import { storedRangesMatch } from './pg-range-check.js';
-import { buildViewColumns, linesAtPlaces, runsChangedAfter, storeViewColumns, storedViewColumns } from './pg-view-index.js';
+import { buildViewColumns, linesAtPlaces, storeViewColumns, storedViewColumns } from './pg-view-index.js';
+import { runsChangedAfter } from './pg-changes.js';
+import { readRunSnapshot } from './pg-snapshot-read.js';
 import { getBlobRow, putBlobRow } from './pg-blobs.js';
 import { replaceRows, storedLinesMatch } from './pg-stored-copy.js';
 
@@ -226,9 +228,9 @@ export class PgStorage implements RunStorage {
     return storedLinesMatch(this.pool, id, lines, integrity);
   }
 
-  replaceLines(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void> {
+  replaceLines(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity, viewColumnsJson?: string): Promise<void> {
     this.#given.delete(id);
-    return replaceRows(this.pool, id, lines, integrity, this.#where(id));
+    return replaceRows(this.pool, id, lines, integrity, this.#where(id), viewColumnsJson);
   }
 
   /** STORE_DUPLICATE_ROW when a check marked an (index, repeat) twice: only then is the database asked which, for the error. */
@@ -262,8 +264,12 @@ export class PgStorage implements RunStorage {
     return linesAtPlaces(this.pool, id, places, integrity);
   }
 
-  runsChangedAfter(after: number): Promise<{ runs: Array<{ manifest: RunManifest; viewIndex?: ResultsIntegrity }>; last: number }> {
+  runsChangedAfter(after: ChangeCursor | undefined): Promise<StoreChanges> {
     return runsChangedAfter(this.pool, after);
+  }
+
+  readSnapshot<T>(id: string, use: (run: { manifest: RunManifest; change: number }, lines: AsyncIterable<string>) => Promise<T>): Promise<T | undefined> {
+    return readRunSnapshot(this.pool, id, use);
   }
 
   putBlob(text: string): Promise<string> {

@@ -7,6 +7,7 @@ import { GivenLines, RANGE_ROWS } from './given-lines.js';
 import { inTransaction } from './pg-client.js';
 import { storedRangesMatch } from './pg-range-check.js';
 import { copyText, lockRun, PAGE } from './pg-rows.js';
+import { storeViewColumns } from './pg-view-index.js';
 
 /**
  * Whether a run's stored rows are exactly `lines` (a source run's, `runs push` finding the run
@@ -35,10 +36,11 @@ export async function storedLinesMatch(pool: Pool, runId: string, lines: AsyncIt
  * deleted and the lines COPYed at their places a page at a time, then checked in the database
  * against `integrity` (range digests, as at a completion) before the commit, so a reader sees the
  * old rows or the new ones, never a run with some. Its manifest, labels and blobs stay as they
- * are; its stored view index goes by the rows' trigger (migration 30), for the caller to put back.
+ * are; its stored view index goes by the rows' trigger (migration 30) and `viewColumnsJson`, when
+ * given, is stored in its place before the commit.
  * Lines that do not match `integrity` are STORE_RESULTS_MISMATCH and nothing changes.
  */
-export async function replaceRows(pool: Pool, runId: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity, where: string): Promise<void> {
+export async function replaceRows(pool: Pool, runId: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity, where: string, viewColumnsJson?: string): Promise<void> {
   const { from: copyFrom } = await import('pg-copy-streams');
   const id = copyText(runId);
   await inTransaction(pool, async (client) => {
@@ -81,5 +83,8 @@ export async function replaceRows(pool: Pool, runId: string, lines: AsyncIterabl
       const { rows: twice } = await client.query<{ idx: number; rep: number }>('SELECT idx, rep FROM agentmark_rows WHERE run_id = $1 GROUP BY idx, rep HAVING count(*) > 1 ORDER BY idx, rep LIMIT 1', [runId]);
       if (twice[0] !== undefined) throw duplicateRowError(where, manifest, twice[0].idx, twice[0].rep);
     }
+    // Put back in the same commit as the rows (the DELETE above removed it): a server following the
+    // store sees the repaired run with its index, and reads it from there instead of copying it.
+    if (viewColumnsJson !== undefined) await storeViewColumns(client, runId, viewColumnsJson, integrity);
   });
 }

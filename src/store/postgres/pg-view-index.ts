@@ -1,11 +1,10 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { RowResult } from '../../experiment/types.js';
 import { ResultsHash } from '../results-integrity.js';
 import { appendRow, emptyColumns } from '../row-columns.js';
 import type { RowIndex } from '../row-index-types.js';
-import type { ResultsIntegrity, RunManifest } from '../types.js';
+import type { ResultsIntegrity } from '../types.js';
 import { linesBySeq } from './pg-rows.js';
-import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
 
 /**
  * A completed run's view index in the database (migration 30): the viewer's rows table as JSON,
@@ -13,7 +12,7 @@ import { LIVE_COLUMNS, liveManifest, type LiveRow } from './pg-runs.js';
  * is edited or deleted, so finding it for the run's integrity record means the rows are still
  * the ones `complete` read back and checked.
  */
-export async function storeViewColumns(pool: Pool, runId: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
+export async function storeViewColumns(pool: Pool | PoolClient, runId: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {
   // Cast through json: the server refuses text that is not JSON (kept as written, not re-encoded).
   await pool.query(
     `INSERT INTO agentmark_view_index (run_id, rows, sha256, columns) VALUES ($1, $2, $3, $4::json::text)
@@ -49,27 +48,6 @@ export async function linesAtPlaces(pool: Pool, runId: string, places: readonly 
     lines.push(line);
   }
   return lines;
-}
-
-/** A run created or changed, with the record its kept view index describes (none: no index). */
-export interface ChangedRun {
-  manifest: RunManifest;
-  viewIndex?: ResultsIntegrity;
-}
-
-/** Runs inserted or changed after change number `after`, oldest change first, with the last number seen. */
-export async function runsChangedAfter(pool: Pool, after: number): Promise<{ runs: ChangedRun[]; last: number }> {
-  // LIVE_COLUMNS: a running run whose writer went silent reads `abandoned` here as in listRuns.
-  const { rows } = await pool.query<LiveRow & { change_seq: string; rows: number | null; sha256: string | null }>(
-    `SELECT ${LIVE_COLUMNS}, r.change_seq, i.rows, i.sha256 FROM agentmark_runs AS r LEFT JOIN agentmark_view_index AS i ON i.run_id = r.id
-     WHERE r.change_seq > $1 ORDER BY r.change_seq`,
-    [after],
-  );
-  const last = rows.length === 0 ? after : Number(rows[rows.length - 1]?.change_seq);
-  return {
-    runs: rows.map((row) => ({ manifest: liveManifest(row), ...(row.rows === null || row.sha256 === null ? {} : { viewIndex: { rows: row.rows, sha256: row.sha256 } }) })),
-    last,
-  };
 }
 
 /**

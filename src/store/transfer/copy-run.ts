@@ -151,8 +151,9 @@ async function alreadyThere(from: RunStorage, to: RunStorage, manifest: RunManif
   await copyBlobs(from, to, manifest);
   if (await to.storedLinesMatch(id, from.readLines(id), integrity)) return already;
   await from.checkRun(id);
-  await to.replaceLines(id, from.readLines(id), integrity);
-  await copyViewColumns(from, to, id, integrity);
+  // The index goes in with the rows, one commit: serve never sees the repaired run without it.
+  const columns = to.putViewColumns === undefined ? undefined : await viewColumnsText(from, id, integrity);
+  await to.replaceLines(id, from.readLines(id), integrity, columns);
   return { id, rows: integrity.rows, sent: integrity.rows, already: false, repaired: true };
 }
 
@@ -181,8 +182,13 @@ function sameIntegrity(a: ResultsIntegrity | undefined, b: ResultsIntegrity): bo
  */
 async function copyViewColumns(from: RunStorage, to: RunStorage, id: string, integrity: ResultsIntegrity): Promise<void> {
   if (to.putViewColumns === undefined) return;
-  const text = from.viewColumnsJson
-    ? await from.viewColumnsJson(id).catch(() => undefined)
-    : await from.viewColumns(id).then((columns) => (columns !== undefined && columns.index.length === integrity.rows ? JSON.stringify(columns) : undefined), () => undefined);
+  const text = await viewColumnsText(from, id, integrity);
   if (text !== undefined) await to.putViewColumns(id, text, integrity);
+}
+
+/** The source's view index of the run as JSON text, when it has one for these rows. */
+function viewColumnsText(from: RunStorage, id: string, integrity: ResultsIntegrity): Promise<string | undefined> {
+  return from.viewColumnsJson
+    ? from.viewColumnsJson(id).catch(() => undefined)
+    : from.viewColumns(id).then((columns) => (columns !== undefined && columns.index.length === integrity.rows ? JSON.stringify(columns) : undefined), () => undefined);
 }
