@@ -31,6 +31,7 @@ describe('agentmark lsp: code lenses follow the run store', () => {
     // An editor watches what the server registered: the run store's manifests among them.
     expect(lsp.watched).toContain('**/.agentmark/runs/*/manifest.json');
     const uri = lsp.uri('prompts/greet.prompt.mdx');
+    polite.clear();
     const lensTitles = async () => (await lsp.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } })).map((l) => [l.range.start.line, l.command.title]);
     expect(await lensTitles()).toEqual([
       [9, 'Run experiment'],
@@ -60,5 +61,23 @@ describe('agentmark lsp: code lenses follow the run store', () => {
     await run();
     await lsp.lensRefreshed(2);
     expect((await lensTitles())[3]).toEqual([11, 'last run: polite 75%']);
+  });
+
+  it('a client that watches no files for the server: the server watches the run store itself', async () => {
+    const prompt = PROMPT.replace('evals: [exact_mach, polite]', 'evals: [polite]');
+    const project = await lspProject({ 'prompts/greet.prompt.mdx': prompt, 'datasets/names.jsonl': '{"input": {"name": "Ada"}}\n{"input": {"name": "Bob"}}\n' });
+    cleanup = project.cleanup;
+    const lsp = (client = await LspClient.start(project.dir, { debounceMs: 0 }, { didChangeWatchedFiles: { dynamicRegistration: false }, codeLens: { refreshSupport: true } }));
+    expect(await lsp.open('prompts/greet.prompt.mdx')).toEqual([]);
+    expect(lsp.watched).toEqual([]);
+    const uri = lsp.uri('prompts/greet.prompt.mdx');
+    polite.clear();
+    polite.add('Ada');
+    const result = await runCli(['run-experiment', 'prompts/greet.prompt.mdx', '--no-cache'], { cwd: project.dir, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test' } });
+    expect(result.stderr).not.toContain('error');
+    // No file event was sent by the client: the refresh comes from the server's own watcher.
+    await lsp.lensRefreshed(1);
+    const lenses = await lsp.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } });
+    expect(lenses.map((l) => [l.range.start.line, l.command.title])[3]).toEqual([11, 'last run: polite 50%']);
   });
 });
