@@ -141,6 +141,13 @@ describe('loadConfig', () => {
     expect(error.hint).toBe(`imported by ${path.join(dir, 'agentmark.config.ts')}`);
   });
 
+  it('reports a runtime error of an .mjs config where it was thrown (transpiled, its lines kept)', async () => {
+    const { error, dir } = await configError({ 'agentmark.config.mjs': "const a = 1;\n\nif (a) throw new Error('no key');\nexport default {};\n" });
+    expect(error.code).toBe('CONFIG_LOAD_FAILED');
+    expect(error.message).toBe('loading the config failed: no key');
+    expect(error.location).toEqual({ file: path.join(dir, 'agentmark.config.mjs'), line: 3, column: 14 });
+  });
+
   it('reports every shape problem, naming the file and the key', async () => {
     const { error, dir } = await configError({
       'agentmark.config.js': [
