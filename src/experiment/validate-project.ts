@@ -1,16 +1,16 @@
 import { relative } from 'node:path';
 import { MissingProps } from './missing-props.js';
-import { readDataset, resolveDatasetPath } from '../dataset/index.js';
+import { locateRowField, readDataset, resolveDatasetPath } from '../dataset/index.js';
 import { AgentmarkError, isAgentmarkError, PromptSyntaxError } from '../errors/index.js';
 import { checkTools } from '../model/index.js';
 import { resolveAgent } from '../agent/index.js';
 import { loadConfig, type LoadedConfig } from '../project/index.js';
-import type { Project } from '../project/types.js';
+import type { Project, ScoreSchema } from '../project/types.js';
 import { loadPrompt, unknownKeysOfFile, type LoadedPrompt, type PromptWarning } from '../prompt/index.js';
 import { bindEvals, type BindContext, type BoundEval } from '../scoring/index.js';
 import { RowEvalCollector } from './row-eval-binder.js';
 import { promptBindContext } from './prompt-bind-context.js';
-import { bothChecks, type RowCheck } from './check-verdicts.js';
+import { bothChecks, labelError, labelProblemOf, type RowCheck } from './check-verdicts.js';
 import { checkedConversationSettings, turnAndRowEvalErrors } from './conversation-setup.js';
 import { conversationRowCheck, type ConversationSettings } from '../conversation/index.js';
 
@@ -29,7 +29,7 @@ export interface PromptCheck {
   /** Undefined when the prompt did not load. */
   prompt?: LoadedPrompt;
   /** The prompt's dataset, resolved, when it names one that resolves. */
-  dataset?: { path: string; inputSchema: object | undefined; conversation?: ConversationRows };
+  dataset?: { path: string; inputSchema: object | undefined; conversation?: ConversationRows; labels?: RowLabelNames };
   /** How the prompt's evals were bound (when the config loaded): the rows' own evals bind the same way. */
   binding?: RowEvalBinding;
 }
@@ -47,6 +47,13 @@ export interface ConversationRows {
   settings: ConversationSettings | undefined;
 }
 
+/** What a row's `labels` are checked against, as a run checks them: the score schemas, and the other names a label may take. */
+export interface RowLabelNames {
+  /** The prompt's evals and the config's scorers: a calibration set shared by prompts may name the others'. */
+  evalNames: string[];
+  scores: Readonly<Record<string, ScoreSchema>>;
+}
+
 /** What checkDataset looks at besides the rows themselves. */
 export interface DatasetCheckOptions {
   /** Gathers the rows' keys for the props no row has. */
@@ -55,6 +62,8 @@ export interface DatasetCheckOptions {
   rowEvals?: RowEvalBinding & { file: string };
   /** Checks each row's conversation keys; left out when the prompt's conversation settings did not load. */
   conversation?: ConversationRows;
+  /** Checks each row's `labels` against the score schemas; `file` is the dataset as errors name it. */
+  labels?: RowLabelNames & { file: string };
 }
 
 /** What `validate` finds in one dataset read against one prompt's input_schema. */
@@ -93,6 +102,7 @@ export async function validateProject(project: Project, promptPaths: string[]): 
       ...(missing === undefined ? {} : { missing }),
       ...(seen || rowEvals === undefined ? {} : { rowEvals }),
       ...(checked.dataset.conversation === undefined ? {} : { conversation: checked.dataset.conversation }),
+      ...(checked.dataset.labels === undefined ? {} : { labels: { ...checked.dataset.labels, file: relative(project.root, checked.dataset.path) } }),
     });
     if (!seen) {
       report.datasets++;
@@ -178,7 +188,7 @@ export async function checkPrompt(project: Project, config: LoadedConfig | undef
   if (!dataset) return report;
   try {
     const datasetPath = resolveDatasetPath(dataset, prompt.path, project, prompt.locate(['test_settings', 'dataset']));
-    report.dataset = { path: datasetPath, inputSchema: prompt.inputSchema };
+    report.dataset = { path: datasetPath, inputSchema: prompt.inputSchema, labels: { evalNames: [...(prompt.testSettings.evals ?? []), ...Object.keys(config?.scorers ?? {})], scores: project.scores } };
     if (conversation !== undefined) report.dataset.conversation = { file: relative(project.root, datasetPath), ...conversation };
   } catch (error) {
     collect(error);
@@ -204,6 +214,9 @@ export async function checkDataset(path: string, inputSchema: object | undefined
       missing?.add(row);
       const problem = check?.(row);
       if (problem !== undefined) collect(problem);
+      const label = options.labels === undefined ? undefined : labelProblemOf(row, options.labels.evalNames, options.labels.scores);
+      // Placed at the label's value (the row's line read again, on this error path only).
+      if (label !== undefined && options.labels !== undefined) collect(labelError(label, await locateRowField(path, options.labels.file, row.line, `/labels/${label.name.replace(/~/g, '~0').replace(/\//g, '~1')}`)));
     }
   } catch (error) {
     collect(error);

@@ -9,8 +9,9 @@ import { uriToPath } from './open-documents.js';
 import { filesEndingWith, relativeTo } from './project-files.js';
 import { frontmatterOf, propsOf } from './prompt-facts.js';
 import type { ServerContext } from './server-context.js';
-import { cursorContext } from './yaml-context.js';
+import { cursorContext, isModelKey } from './yaml-context.js';
 import { scorerOptionCompletions } from './json-context.js';
+import { rowEvalCompletions } from './dataset-completion.js';
 
 // LSP CompletionItemKind values.
 const KIND = { field: 5, value: 12, file: 17, property: 10, keyword: 14, module: 9 } as const;
@@ -30,12 +31,25 @@ export function modelIds(context: ServerContext): string[] {
   ];
 }
 
+/** The eval names `test_settings.evals` (and a dataset row's `evals`) may bind, with their descriptions. */
+function evalCompletions(context: ServerContext): CompletionItem[] {
+  return evalCatalog(context.state.project, context.state.config).map((entry, index) => ({
+    label: entry.name,
+    kind: KIND.value,
+    detail: entry.source === 'score' ? `${entry.schema?.type ?? ''} score` : entry.source === 'config' ? 'config scorer' : 'built-in scorer',
+    documentation: markdown(entry.documentation),
+    // Declared scores first, then the config's, then built-ins.
+    sortText: String(index).padStart(4, '0'),
+  }));
+}
+
 export async function complete(context: ServerContext, params: CompletionParams): Promise<CompletionItem[]> {
   await context.ready();
   const path = uriToPath(params.textDocument.uri);
   const text = context.documents.text(path);
   if (text === undefined) return [];
   if (fileKind(path) === 'project') return scorerOptionCompletions(text, params.position, (name) => context.state.project?.scores[name]?.scorer);
+  if (fileKind(path) === 'dataset') return rowEvalCompletions(text, params.position, () => evalCompletions(context));
   if (fileKind(path) !== 'prompt') return [];
   const { line, character } = params.position;
   const cursor = cursorContext(text, line, character);
@@ -51,21 +65,12 @@ export async function complete(context: ServerContext, params: CompletionParams)
     }));
   }
   const key = cursor.path[cursor.path.length - 1];
-  if (key === 'evals' || key === 'turn_evals') {
-    return evalCatalog(context.state.project, context.state.config).map((entry, index) => ({
-      label: entry.name,
-      kind: KIND.value,
-      detail: entry.source === 'score' ? `${entry.schema?.type ?? ''} score` : entry.source === 'config' ? 'config scorer' : 'built-in scorer',
-      documentation: markdown(entry.documentation),
-      // Declared scores first, then the config's, then built-ins.
-      sortText: String(index).padStart(4, '0'),
-    }));
-  }
+  if (key === 'evals' || key === 'turn_evals') return evalCompletions(context);
   if (key === 'dataset') {
     const root = context.state.project?.root ?? dirname(path);
     return (await filesEndingWith(root, '.jsonl')).map((file) => ({ label: relativeTo(path, file), kind: KIND.file }));
   }
-  if (key === 'model_name') return modelIds(context).map((id) => ({ label: id, kind: KIND.value }));
+  if (isModelKey(cursor.path)) return modelIds(context).map((id) => ({ label: id, kind: KIND.value }));
   return [];
 }
 

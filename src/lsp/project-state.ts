@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { flattenErrors, isAgentmarkError, type AgentmarkError } from '../errors/index.js';
-import { checkConfig, checkDataset, checkPrompt, type ConversationRows, type DatasetCheck, type PromptCheck, type RowEvalBinding } from '../experiment/validate-project.js';
+import { checkConfig, checkDataset, checkPrompt, type ConversationRows, type DatasetCheck, type PromptCheck, type RowEvalBinding, type RowLabelNames } from '../experiment/validate-project.js';
 import { findPromptFiles } from '../prompt/index.js';
 import { loadProject, type LoadedConfig, type Project } from '../project/index.js';
 import type { PromptWarning } from '../prompt/index.js';
@@ -72,20 +72,21 @@ export class ProjectState {
     const checked = await checkPrompt(this.project, this.config, path);
     checked.errors = checked.errors.flatMap(flattenErrors);
     this.prompts.set(path, checked);
-    if (withDataset && checked.dataset) await this.datasetCheck(checked.dataset.path, checked.dataset.inputSchema, checked.dataset.conversation, checked.binding);
+    if (withDataset && checked.dataset) await this.datasetCheck(checked.dataset.path, checked.dataset.inputSchema, checked.dataset.conversation, checked.binding, checked.dataset.labels);
     return checked;
   }
 
   /** The rows of a dataset against an input_schema, checked once per version of the file. */
-  async datasetCheck(path: string, inputSchema: object | undefined, conversation?: ConversationRows, binding?: RowEvalBinding): Promise<DatasetEntry> {
+  async datasetCheck(path: string, inputSchema: object | undefined, conversation?: ConversationRows, binding?: RowEvalBinding, labels?: RowLabelNames): Promise<DatasetEntry> {
     // The rows' conversation keys are checked against the prompt's simulator, and their evals bound
-    // as the prompt's are (when those bound): both are part of the key.
-    const key = `${path}\0${JSON.stringify(inputSchema ?? null)}\0${JSON.stringify([conversation !== undefined, conversation?.settings?.simulator?.path ?? null, binding?.evals.map((e) => e.name) ?? null])}`;
+    // as the prompt's are (when those bound), and their labels against the names a label may take:
+    // all are part of the key (the score schemas change only with agentmark.json, which clears every check).
+    const key = `${path}\0${JSON.stringify(inputSchema ?? null)}\0${JSON.stringify([conversation !== undefined, conversation?.settings?.simulator?.path ?? null, binding?.evals.map((e) => e.name) ?? null, labels?.evalNames ?? null])}`;
     const known = this.datasets.get(key);
     if (known) return known;
     // Located at the absolute path, as every problem the server places in a file is.
     const rowEvals = binding === undefined ? undefined : { ...binding, file: path };
-    const checked = await checkDataset(path, inputSchema, { ...(conversation === undefined ? {} : { conversation: { ...conversation, file: path } }), ...(rowEvals === undefined ? {} : { rowEvals }) });
+    const checked = await checkDataset(path, inputSchema, { ...(conversation === undefined ? {} : { conversation: { ...conversation, file: path } }), ...(rowEvals === undefined ? {} : { rowEvals }), ...(labels === undefined ? {} : { labels: { ...labels, file: path } }) });
     const entry = { path, errors: checked.errors.flatMap(flattenErrors), rows: checked.rows };
     this.datasets.set(key, entry);
     return entry;
@@ -95,7 +96,7 @@ export class ProjectState {
   async recheckDataset(path: string): Promise<void> {
     for (const [key, entry] of this.datasets) if (entry.path === path) this.datasets.delete(key);
     const users = [...this.prompts.values()].filter((p) => p.dataset?.path === path);
-    for (const user of users) await this.datasetCheck(path, user.dataset?.inputSchema, user.dataset?.conversation, user.binding);
+    for (const user of users) await this.datasetCheck(path, user.dataset?.inputSchema, user.dataset?.conversation, user.binding, user.dataset?.labels);
     if (users.length === 0 && this.documents.get(path)) await this.datasetCheck(path, undefined);
   }
 

@@ -1,6 +1,6 @@
 import type { Position, Range } from 'vscode-languageserver';
 import { wordAt } from './token-range.js';
-import { cursorContext } from './yaml-context.js';
+import { cursorContext, isModelKey } from './yaml-context.js';
 
 /** What the cursor is on in a prompt file, for hover, definition and rename. */
 export type PromptTarget =
@@ -31,7 +31,7 @@ export function promptTarget(text: string, position: Position): PromptTarget | u
   const key = cursor.path[cursor.path.length - 1];
   if (key === 'dataset') return { kind: 'dataset', value: word.word, range: word.range };
   if (key === 'evals' || key === 'turn_evals') return { kind: 'eval', name: word.word, range: word.range };
-  if (key === 'model_name') return { kind: 'model', id: word.word, range: word.range };
+  if (isModelKey(cursor.path)) return { kind: 'model', id: word.word, range: word.range };
   if (key === 'agent') return { kind: 'agent', name: word.word, range: word.range };
   return undefined;
 }

@@ -16,6 +16,7 @@ import { OpenDocuments, uriToPath, type DocumentSnapshot } from './open-document
 import { ProjectState, type ChangeSource } from './project-state.js';
 import { RunViewer, SERVER_COMMANDS } from './open-run.js';
 import { DiagnosticsPublisher } from './publish-diagnostics.js';
+import { RunStoreWatcher } from './run-store-watcher.js';
 import { SerialQueue } from './serial-queue.js';
 import type { ServerContext } from './server-context.js';
 
@@ -48,7 +49,15 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   let lensRefresh = false;
   let showDocument = false;
 
-  const load = (dir: string): Promise<unknown> => (loaded ??= queue.run(() => state.load(dir)));
+  const runWatcher = new RunStoreWatcher();
+  const refreshLenses = (): void => void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  const load = (dir: string): Promise<unknown> =>
+    (loaded ??= queue.run(async () => {
+      await state.load(dir);
+      // A client that watches no files for us still gets its lenses refreshed when a run ends.
+      const projectRoot = state.project?.root;
+      if (lensRefresh && !watchFiles && projectRoot !== undefined) await runWatcher.start(projectRoot, refreshLenses);
+    }));
   const context: ServerContext = { connection, documents, state, queue, ready: async () => void (await (root !== undefined ? load(root) : loaded)) };
 
   const check = (path: string, source: ChangeSource = 'buffer'): Promise<unknown> =>
@@ -127,7 +136,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     for (const change of changes) {
       const path = uriToPath(change.uri);
       if (path.endsWith(`${sep}manifest.json`) && path.includes(`${sep}.agentmark${sep}`)) {
-        if (lensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+        if (lensRefresh) refreshLenses();
       } else if (!documents.get(path) || fileKind(path) === 'config') recheck(path, 'disk');
     }
   });
@@ -147,9 +156,11 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
       shutdown = true;
       debouncer.cancelAll();
       await viewer.close();
+      await runWatcher.close();
     });
     connection.onExit(() => {
       setSourceOverlay(undefined);
+      void runWatcher.close();
       resolve(shutdown ? 0 : 1);
     });
     connection.listen();

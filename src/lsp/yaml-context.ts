@@ -8,6 +8,12 @@ export interface CursorContext {
   onKey: boolean;
 }
 
+/** A value naming a model: a config's `model_name`, or an entry of `test_settings.models` (the models a prompt runs against). */
+export function isModelKey(path: readonly string[]): boolean {
+  const key = path[path.length - 1];
+  return key === 'model_name' || (key === 'models' && path[path.length - 2] === 'test_settings');
+}
+
 const KEY_LINE = /^(\s*)([A-Za-z_$][\w$-]*)\s*:/;
 const ITEM_LINE = /^(\s*)-(\s|$)/;
 

@@ -4,6 +4,7 @@ import type { Scorer } from '../scoring/types.js';
 import { scorersFromRegistry } from './client-registry.js';
 import { collectLocalImports } from './config-imports.js';
 import { projectJiti } from './project-jiti.js';
+import { importFresh } from './import-fresh.js';
 
 /** AgentMark's TypeScript/JavaScript client files, looked for in this order (Python clients are not read). */
 export const CLIENT_FILES = ['agentmark.client.ts', 'agentmark.client.mts', 'agentmark.client.js', 'agentmark.client.mjs'];
@@ -46,7 +47,7 @@ export async function loadClient(root: string, options: { fsCache?: boolean } = 
   let mod: unknown;
   try {
     const jiti = projectJiti(file, root, options.fsCache ?? false);
-    mod = await jiti.import(file);
+    mod = await importFresh(jiti, file);
   } catch (error) {
     return failed(reasonOf(error));
   }

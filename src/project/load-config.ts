@@ -7,6 +7,7 @@ import type { Project } from './types.js';
 import { validateConfig } from './validate-config.js';
 import { withClientScorers } from './client-scorers.js';
 import { projectJiti } from './project-jiti.js';
+import { importFresh } from './import-fresh.js';
 
 /** Looked for in this order; the first present wins. */
 export const CONFIG_FILES = ['agentmark.config.ts', 'agentmark.config.mts', 'agentmark.config.js', 'agentmark.config.mjs'];
@@ -61,7 +62,7 @@ async function loadConfigFile(root: string, options: LoadConfigOptions): Promise
   const jiti = projectJiti(file, root, options.fsCache ?? false);
   let mod: unknown;
   try {
-    mod = await jiti.import(file);
+    mod = await importFresh(jiti, file);
   } catch (error) {
     throw configLoadError(error, file, files);
   }

@@ -37,6 +37,11 @@ export class LspClient {
   private readonly versions = new Map<string, number>();
   /** What the server asked the editor to open (`window/showDocument`). */
   readonly shown: Array<{ uri: string; external?: boolean }> = [];
+  /** The file watchers the server registered (`workspace/didChangeWatchedFiles`), their glob patterns. */
+  readonly watched: string[] = [];
+  /** How many times the server asked for the code lenses again (`workspace/codeLens/refresh`). */
+  lensRefreshes = 0;
+  private readonly refreshWaiters: Array<{ count: number; resolve: () => void }> = [];
   stderr = '';
 
   private constructor(
@@ -53,7 +58,21 @@ export class LspClient {
       }
     });
     // The server asks for watched-file registration and configuration; an editor says yes.
-    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('client/registerCapability', (params: { registrations: Array<{ method: string; registerOptions?: { watchers?: Array<{ globPattern: string }> } }> }) => {
+      for (const registration of params.registrations) {
+        if (registration.method === 'workspace/didChangeWatchedFiles') this.watched.push(...(registration.registerOptions?.watchers ?? []).map((w) => w.globPattern));
+      }
+      return null;
+    });
+    connection.onRequest('workspace/codeLens/refresh', () => {
+      this.lensRefreshes++;
+      for (const waiter of [...this.refreshWaiters]) {
+        if (this.lensRefreshes < waiter.count) continue;
+        this.refreshWaiters.splice(this.refreshWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+      return null;
+    });
     connection.onRequest('workspace/configuration', () => []);
     connection.onRequest('window/showDocument', (params: { uri: string; external?: boolean }) => {
       this.shown.push(params);
@@ -64,7 +83,8 @@ export class LspClient {
     });
   }
 
-  static async start(root: string, initializationOptions: Record<string, unknown> = { debounceMs: 0 }): Promise<LspClient> {
+  /** `capabilities.workspace` is merged over the default (dynamic watched-file registration), e.g. `{ codeLens: { refreshSupport: true } }`. */
+  static async start(root: string, initializationOptions: Record<string, unknown> = { debounceMs: 0 }, workspace: Record<string, unknown> = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     if (!child.stdout || !child.stdin) throw new Error('no stdio');
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -74,11 +94,22 @@ export class LspClient {
     await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(root).href,
-      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, window: { showDocument: { support: true } } },
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, ...workspace }, window: { showDocument: { support: true } } },
       initializationOptions,
     });
     await connection.sendNotification('initialized', {});
     return client;
+  }
+
+  /** Resolves once the server has asked for the code lenses again `count` times in all. */
+  lensRefreshed(count: number): Promise<void> {
+    if (this.lensRefreshes >= count) return Promise.resolve();
+    return new Promise((resolve) => this.refreshWaiters.push({ count, resolve }));
+  }
+
+  /** Tells the server that files changed on disk, as an editor's watcher does (`workspace/didChangeWatchedFiles`; 1 created, 2 changed). */
+  async filesChanged(relativePaths: string[], type: 1 | 2 = 2): Promise<void> {
+    await this.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: relativePaths.map((path) => ({ uri: this.uri(path), type })) });
   }
 
   uri(relativePath: string): string {

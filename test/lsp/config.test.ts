@@ -108,8 +108,28 @@ describe("agentmark lsp: the config's unsaved text", () => {
     expect(await lsp.change('agentmark.config.mjs', CONFIG)).toEqual([]);
   });
 
+  it('saved, an ES module config (.mjs) is loaded again: the new scorer binds the open prompt and is offered', async () => {
+    // node's import() caches an .mjs by URL for the life of the process: the server must load the new text.
+    const lsp = await start({ 'prompts/greet.prompt.mdx': PROMPT.replace('exact_mach', 'tone') });
+    const diagnostics = await lsp.open('prompts/greet.prompt.mdx');
+    expect(diagnostics.map((d) => [d.code, d.range])).toEqual([['EVAL_NOT_FOUND', line(11, 10, 14)]]);
+    const uri = lsp.uri('prompts/greet.prompt.mdx');
+    const offered = async () => (await lsp.request<Array<{ label: string; detail?: string }>>('textDocument/completion', { textDocument: { uri }, position: { line: 11, character: 10 } })).filter((i) => i.detail === 'config scorer').map((i) => i.label);
+    expect(await offered()).toEqual(['short_reply']);
+    const registered = CONFIG.replace('  scorers: {\n', '  scorers: {\n    tone: () => ({ passed: true }),\n');
+    await lsp.open('agentmark.config.mjs');
+    const prompt = lsp.diagnosticsWhen(uri, (d) => d.length === 0);
+    await lsp.save('agentmark.config.mjs', registered);
+    expect(await prompt).toEqual([]);
+    expect(await offered()).toEqual(['tone', 'short_reply']);
+    // And again: each save is a new load (a scorer removed is gone, and the eval no longer binds).
+    const removed = lsp.diagnosticsWhen(uri, (d) => d.length === 1);
+    await lsp.save('agentmark.config.mjs', CONFIG);
+    expect((await removed).map((d) => d.code)).toEqual(['EVAL_NOT_FOUND']);
+    expect(await offered()).toEqual(['short_reply']);
+  });
+
   it('saved, the config is loaded again: a scorer registered in it binds the open prompt', async () => {
-    // A TypeScript config: jiti evaluates a .mjs one by node's own import, whose cache keeps the first load.
     const lsp = await start({ 'agentmark.config.mjs': '', 'agentmark.config.ts': CONFIG, 'prompts/greet.prompt.mdx': PROMPT.replace('exact_mach', 'tone') });
     expect((await lsp.open('prompts/greet.prompt.mdx')).map((d) => d.code)).toEqual(['EVAL_NOT_FOUND']);
     const registered = CONFIG.replace('  scorers: {\n', '  scorers: {\n    tone: () => ({ passed: true }),\n');

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentmarkError, ConfigError, ErrorList } from '../../src/errors/index.js';
 import { defineConfig, loadConfig, loadProject } from '../../src/project/index.js';
@@ -98,6 +98,29 @@ describe('loadConfig', () => {
     expect((await loadConfig(project)).judgeModel).toBe('openai/two');
   });
 
+  it('picks up edits of an ES module config on reload in the same process: .mjs, and .js in a "type": "module" package', async () => {
+    // node's import() would cache these by URL for the life of the process.
+    for (const [file, extra] of [
+      ['agentmark.config.mjs', {}],
+      ['agentmark.config.js', { 'package.json': '{ "type": "module" }' }],
+    ] as const) {
+      const { project, write } = await tempProject({
+        ...extra,
+        [file]: "import { model } from './model.ts';\nexport default { judgeModel: model, baseURL: 'http://one' };",
+        'model.ts': "export const model: string = 'openai/one';",
+      });
+      expect(await loadConfig(project)).toMatchObject({ judgeModel: 'openai/one', baseURL: 'http://one' });
+      await write(file, "import { model } from './model.ts';\nexport default { judgeModel: model, baseURL: 'http://two' };");
+      expect(await loadConfig(project)).toMatchObject({ judgeModel: 'openai/one', baseURL: 'http://two' });
+      // Its TypeScript import is evaluated afresh too.
+      await write('model.ts', "export const model: string = 'openai/two';");
+      expect(await loadConfig(project)).toMatchObject({ judgeModel: 'openai/two', baseURL: 'http://two' });
+      // Top-level await and import.meta work as in a native module.
+      await write(file, "const url = await Promise.resolve(import.meta.url);\nexport default { baseURL: url };");
+      expect((await loadConfig(project)).baseURL).toBe(pathToFileURL(path.join(project.root, file)).href);
+    }
+  });
+
   it('reports a syntax error with file, line and column and no stack', async () => {
     const { error, dir } = await configError({ 'agentmark.config.ts': 'const x: number = 1;\nexport default { scorers: { a: ( } };\n' });
     expect(error).toBeInstanceOf(ConfigError);
@@ -116,6 +139,13 @@ describe('loadConfig', () => {
     expect(error.message).toBe('loading the config failed: no API key configured');
     expect(error.location).toEqual({ file: path.join(dir, 'boom.ts'), line: 2, column: 19 });
     expect(error.hint).toBe(`imported by ${path.join(dir, 'agentmark.config.ts')}`);
+  });
+
+  it('reports a runtime error of an .mjs config where it was thrown (transpiled, its lines kept)', async () => {
+    const { error, dir } = await configError({ 'agentmark.config.mjs': "const a = 1;\n\nif (a) throw new Error('no key');\nexport default {};\n" });
+    expect(error.code).toBe('CONFIG_LOAD_FAILED');
+    expect(error.message).toBe('loading the config failed: no key');
+    expect(error.location).toEqual({ file: path.join(dir, 'agentmark.config.mjs'), line: 3, column: 14 });
   });
 
   it('reports every shape problem, naming the file and the key', async () => {
