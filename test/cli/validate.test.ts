@@ -20,6 +20,12 @@ describe('agentmark validate', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'ok: 1 prompt, 1 dataset (3 rows) in .\n' });
   });
 
+  it('says row, not rows, for a dataset of one row', async () => {
+    project = await cliProject({ 'datasets/words.jsonl': '{"input":{"word":"a"},"expected_output":"a"}\n' });
+    const result = await project.run(['validate', 'prompts/echo.prompt.mdx']);
+    expect(result).toMatchObject({ code: 0, stdout: 'ok: 1 prompt, 1 dataset (1 row) in .\n' });
+  });
+
   it('lists every problem as file:line:col: message and exits 2', async () => {
     project = await cliProject({
       // a bare unknown identifier in the body

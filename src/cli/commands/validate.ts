@@ -30,7 +30,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const warning of report.warnings) io.stderr.write(`warning: ${warning}\n`);
   const problems = report.errors.flatMap(flattenErrors);
   for (const problem of problems) io.stdout.write(`${problem.format(io.cwd)}\n`);
-  const checked = `${report.prompts} prompt${report.prompts === 1 ? '' : 's'}, ${report.datasets} dataset${report.datasets === 1 ? '' : 's'} (${report.rows} rows)`;
+  const checked = `${report.prompts} prompt${report.prompts === 1 ? '' : 's'}, ${report.datasets} dataset${report.datasets === 1 ? '' : 's'} (${report.rows} row${report.rows === 1 ? '' : 's'})`;
   if (problems.length > 0) {
     io.stderr.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found in ${checked}\n`);
     return ExitCode.inputError;
