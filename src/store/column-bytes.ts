@@ -1,7 +1,6 @@
 const COMMA = 0x2c;
 const ZERO = 0x30;
 const MINUS = 0x2d;
-const NULL_VALUE = Buffer.from('null,');
 /** Integers below this are written digit by digit: exactly what `String` writes for them. */
 const DIGITS_BELOW = 1e15;
 /** The longest number text (`-1.2345678901234567e-308`) with its comma. */
@@ -35,8 +34,7 @@ export class ColumnBytes {
     this.#room(LONGEST);
     const bytes = this.#bytes;
     if (Number.isNaN(value)) {
-      NULL_VALUE.copy(bytes, this.#length);
-      this.#length += NULL_VALUE.length;
+      this.addNull();
       return;
     }
     if (Number.isInteger(value) && value < DIGITS_BELOW && value > -DIGITS_BELOW) {
@@ -65,6 +63,19 @@ export class ColumnBytes {
     for (let i = 0; i < text.length; i += 1) bytes[at++] = text.charCodeAt(i);
     bytes[at++] = COMMA;
     this.#length = at;
+  }
+
+  /** `null,`: a missing value. */
+  addNull(): void {
+    this.#room(5);
+    const bytes = this.#bytes;
+    const at = this.#length;
+    bytes[at] = 0x6e;
+    bytes[at + 1] = 0x75;
+    bytes[at + 2] = 0x6c;
+    bytes[at + 3] = 0x6c;
+    bytes[at + 4] = COMMA;
+    this.#length = at + 5;
   }
 
   /** Bytes as they are (the verdict characters). */

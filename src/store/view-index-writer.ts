@@ -235,7 +235,11 @@ function heldBytes(out: ColumnBytes, held: HeldRows, c: number, count: number, e
     return;
   }
   const labels = held.labels[c - 8 - evals] as Array<string | undefined>;
-  for (let i = 0; i < count; i += 1) out.addText(`${labels[i] ?? 'null'},`);
+  for (let i = 0; i < count; i += 1) {
+    const label = labels[i];
+    if (label === undefined) out.addNull();
+    else out.addText(`${label},`);
+  }
 }
 
 /** Removes a run folder's view index, if it has one. */
