@@ -1,5 +1,27 @@
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
 const isIndex = (key: string): boolean => ARRAY_INDEX.test(key) && Number(key) < 4294967295;
+/** isIndex, with the regular expression run only on keys that start with a digit (as every index does). */
+const isIndexKey = (key: string): boolean => {
+  const code = key.charCodeAt(0);
+  return code >= 0x30 && code <= 0x39 && isIndex(key);
+};
+
+/**
+ * Keys as JSON text, for keys seen before: a dataset's rows share their keys, and a native
+ * JSON.stringify call per key per row was a part of each row's identity. Bounded, so rows whose
+ * keys are all different (ids as keys) only fill it once.
+ */
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS_MAX = 4096;
+
+function quoted(key: string): string {
+  let text = quotedKeys.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (quotedKeys.size < QUOTED_KEYS_MAX) quotedKeys.set(key, text);
+  }
+  return text;
+}
 
 /** Not an object: JSON.stringify writes it the same wherever it sits (or leaves it out alike). */
 const isLeaf = (value: unknown): boolean => value === null || typeof value !== 'object';
@@ -25,7 +47,7 @@ function inCanonicalOrder(keys: readonly string[]): boolean {
  */
 function orderOfSortedCopy(keys: string[]): string[] {
   keys.sort();
-  if (!keys.some(isIndex)) return keys;
+  if (!keys.some(isIndexKey)) return keys;
   const indexes = keys.filter(isIndex).sort((a, b) => Number(a) - Number(b));
   return [...indexes, ...keys.filter((key) => !isIndex(key))];
 }
@@ -78,7 +100,7 @@ function write(value: unknown): string | undefined {
   for (const key of keys) {
     const item = write(record[key]);
     if (item === undefined) continue;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:${item}`;
+    text += `${first ? '' : ','}${quoted(key)}:${item}`;
     first = false;
   }
   return `${text}}`;

@@ -68,9 +68,7 @@ export class RunAccumulator {
     this.rows++;
     this.evals.add(row);
     this.flaky?.add(row);
-    if (row.error !== undefined || Object.values(row.evals).some((e) => e.error !== undefined || e.passed === false)) {
-      this.failed.push(row.index);
-    }
+    if (row.error !== undefined || anyFailed(row.evals)) this.failed.push(row.index);
     tallyRow(this.tally, row, this.ungated);
     const verdicts = rowVerdicts(row.metadata);
     if (verdicts) {
@@ -170,4 +168,13 @@ export class RunAccumulator {
     if (judge !== undefined && judge.costUsd === undefined) return undefined;
     return this.cost + (judge?.costUsd ?? 0);
   }
+}
+
+/** Whether an eval of the row errored or failed (for…in: no array per row, as Object.values made). */
+function anyFailed(evals: RowResult['evals']): boolean {
+  for (const name in evals) {
+    const result = evals[name];
+    if (result !== undefined && (result.error !== undefined || result.passed === false)) return true;
+  }
+  return false;
 }

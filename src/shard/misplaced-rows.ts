@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { RowResult } from '../experiment/types.js';
+import { contentPrefixLength } from './content-prefix.js';
 import { shardOf } from './shard-of.js';
 
 /** A shard's results file, and which shard of how many it says it is. */
@@ -50,7 +51,11 @@ export function firstMisplaced(file: ShardFile): Misplaced | undefined {
       const data = buffer.subarray(0, carry + read);
       let start = 0;
       for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
-        if (nl > start) check(data.toString('utf8', start, nl));
+        if (nl > start) {
+          // Only the row's index, repeat and content are needed: the line's start that holds them, when it can be told.
+          const prefix = contentPrefixLength(data, start, nl);
+          check(prefix === undefined ? data.toString('utf8', start, nl) : `${data.toString('utf8', start, start + prefix)}}`);
+        }
         start = nl + 1;
       }
       data.copy(buffer, 0, start);

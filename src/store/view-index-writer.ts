@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
+import { ColumnBytes } from './column-bytes.js';
 import { verdictOf } from './row-columns.js';
 import { ROW_CACHED, ROW_ERRORED, ROW_FAILED } from './row-index-types.js';
 import { VIEW_INDEX_DIR, VIEW_INDEX_META, VIEW_INDEX_VERSION, columnFiles, type ViewIndexMeta } from './view-index-format.js';
@@ -62,6 +63,8 @@ export class ViewIndexWriter {
   #held = 0;
   #rowsHeld: HeldRows | undefined;
   #broken = false;
+  /** Each column's bytes of a flush, one column at a time. */
+  readonly #out = new ColumnBytes();
 
   /** Removes a previous index of the run folder: it described another writing of the file. */
   constructor(runDir: string) {
@@ -147,11 +150,13 @@ export class ViewIndexWriter {
     try {
       const held = this.#rowsHeld;
       const evals = this.#evalNames.length;
+      const out = this.#out;
       this.#columns.forEach((column, c) => {
-        const text = column.text + (held === undefined || count === 0 ? '' : heldText(held, c, count, evals));
+        out.clear();
+        if (column.text !== '') out.addText(column.text);
         column.text = '';
-        if (text === '') return;
-        const bytes = Buffer.from(text, 'utf8');
+        if (held !== undefined && count > 0) heldBytes(out, held, c, count, evals);
+        const bytes = out.bytes;
         let offset = 0;
         while (offset < bytes.length) offset += writeSync(column.fd, bytes, offset, bytes.length - offset);
       });
@@ -216,24 +221,25 @@ function finite(value: number | null | undefined): number {
 }
 
 /**
- * Column `c`'s text for the first `count` held rows, as the columns have always been written:
+ * Column `c`'s bytes for the first `count` held rows, as the columns have always been written:
  * each value as JSON (`String(n)`, or `null`) followed by a comma; the verdicts as characters.
  */
-function heldText(held: HeldRows, c: number, count: number, evals: number): string {
-  if (c === 7) return Buffer.from(held.verdicts.buffer, held.verdicts.byteOffset, count * evals).toString('latin1');
+function heldBytes(out: ColumnBytes, held: HeldRows, c: number, count: number, evals: number): void {
+  if (c === 7) {
+    out.addBytes(held.verdicts.subarray(0, count * evals));
+    return;
+  }
   if (c < 8 + evals) {
     const values = held.numbers[c < 7 ? c : c - 1] as Float64Array;
-    let text = '';
-    for (let i = 0; i < count; i += 1) {
-      const value = values[i] as number;
-      text += Number.isNaN(value) ? 'null,' : `${value},`;
-    }
-    return text;
+    for (let i = 0; i < count; i += 1) out.addNumber(values[i] as number);
+    return;
   }
   const labels = held.labels[c - 8 - evals] as Array<string | undefined>;
-  let text = '';
-  for (let i = 0; i < count; i += 1) text += `${labels[i] ?? 'null'},`;
-  return text;
+  for (let i = 0; i < count; i += 1) {
+    const label = labels[i];
+    if (label === undefined) out.addNull();
+    else out.addText(`${label},`);
+  }
 }
 
 /** Removes a run folder's view index, if it has one. */
