@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { indexAndRepeat } from '../scan-results.js';
+import { batchOfLines, type LineBatch } from '../line-batch.js';
+import { lineKeys, type LineKeys } from '../line-keys.js';
 import type { ResultsIntegrity } from '../types.js';
 import { KeySeen } from './key-seen.js';
 
@@ -32,8 +33,6 @@ export class GivenLines {
   #rangeBytes = 0;
   #next = 0;
   #duplicate = false;
-  readonly #buffer = Buffer.allocUnsafe(1 << 20);
-  #at = 0;
 
   /** The place the next line given takes. */
   get next(): number {
@@ -46,45 +45,33 @@ export class GivenLines {
 
   /** Takes the lines at places next, next + 1, ...; false (and nothing taken) when one is not a result row. */
   add(lines: readonly string[]): boolean {
-    const keys: Array<[number, number]> = [];
-    for (const line of lines) {
-      const key = headKey(line);
-      if (key === undefined) return false;
-      keys.push(key);
-    }
-    for (const [index, repeat] of keys) if (this.#seen.mark(index, repeat)) this.#duplicate = true;
-    for (const line of lines) {
-      // Written into one reused buffer, hashed a buffer at a time by both hashes: a hash call a line cost more than the hashing.
-      if (this.#at + line.length * 3 + 1 > this.#buffer.length) this.#flush();
-      const before = this.#at;
-      if (line.length * 3 + 1 > this.#buffer.length) {
-        const bytes = Buffer.from(`${line}\n`, 'utf8');
-        this.#whole.update(bytes);
-        this.#range.update(bytes);
-        this.#rangeBytes += bytes.length;
-      } else {
-        this.#at += this.#buffer.write(line, this.#at, 'utf8');
-        this.#buffer[this.#at] = 0x0a;
-        this.#at += 1;
-        this.#rangeBytes += this.#at - before;
-      }
-      this.#rangeRows += 1;
-      if (this.#rangeRows >= RANGE_ROWS || this.#rangeBytes >= RANGE_BYTES) {
-        this.#flush();
-        this.#closeRange();
-      }
-    }
-    this.#flush();
-    this.#next += lines.length;
+    const batch = batchOfLines(lines, this.#next, '');
+    const keys = keysOrNone(batch);
+    if (keys === undefined) return false;
+    this.addBatch(batch, keys);
     return true;
   }
 
-  #flush(): void {
-    if (this.#at === 0) return;
-    const bytes = this.#buffer.subarray(0, this.#at);
-    this.#whole.update(bytes);
-    this.#range.update(bytes);
-    this.#at = 0;
+  /** Takes a batch of lines (its first at place next) with their keys: hashed as the bytes they are, a range at a time. */
+  addBatch(batch: LineBatch, keys: LineKeys): void {
+    for (let k = 0; k < batch.count; k += 1) if (this.#seen.mark(keys.index[k] as number, keys.repeat[k] as number)) this.#duplicate = true;
+    this.#whole.update(batch.bytes);
+    // Whole runs of lines go to the range's hash at once: a hash call a line cost more than the hashing.
+    let from = 0;
+    for (let k = 0; k < batch.count; k += 1) {
+      const end = (batch.ends[k] as number) + 1;
+      this.#rangeRows += 1;
+      if (this.#rangeRows >= RANGE_ROWS || this.#rangeBytes + end - from >= RANGE_BYTES) {
+        this.#range.update(batch.bytes.subarray(from, end));
+        from = end;
+        this.#closeRange();
+      }
+    }
+    if (from < batch.bytes.length) {
+      this.#range.update(batch.bytes.subarray(from));
+      this.#rangeBytes += batch.bytes.length - from;
+    }
+    this.#next += batch.count;
   }
 
   /** The count and sha256 of every line given. */
@@ -107,10 +94,10 @@ export class GivenLines {
   }
 }
 
-/** The line's (index, repeat), or undefined when it is not a result row (then the read-back decides what is wrong). */
-function headKey(line: string): [number, number] | undefined {
+/** The lines' keys, or undefined when one is not a result row (then the read-back decides what is wrong). */
+export function keysOrNone(batch: LineBatch): LineKeys | undefined {
   try {
-    return indexAndRepeat(line, '', 0);
+    return lineKeys(batch);
   } catch {
     return undefined;
   }

@@ -12,12 +12,14 @@ import type { StoredLine } from '../stored-run.js';
 import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
-import { duplicateKey, insertLines, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
+import { duplicateKey, insertBatch, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectLiveRun, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
 import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 import { readBackRows } from './pg-copy-lines.js';
-import { GivenLines } from './given-lines.js';
+import { GivenLines, keysOrNone } from './given-lines.js';
+import { batchOfLines, type LineBatch } from '../line-batch.js';
+import { lineKeys, type LineKeys } from '../line-keys.js';
 import { storedRangesMatch } from './pg-range-check.js';
 import { buildViewColumns, linesAtPlaces, runsChangedAfter, storeViewColumns, storedViewColumns } from './pg-view-index.js';
 import { getBlobRow, putBlobRow } from './pg-blobs.js';
@@ -135,18 +137,25 @@ export class PgStorage implements RunStorage {
     return lockGroup(this.#url, group);
   }
 
-  async appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
+  appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
+    return this.appendLineBatch(id, batchOfLines(lines, from, this.#where(id)));
+  }
+
+  async appendLineBatch(id: string, batch: LineBatch): Promise<number> {
+    const from = batch.first;
+    // Read before the first round trip: a line that is not a result row sends nothing.
+    const keys = lineKeys(batch);
     // The run's look-up refreshes its heartbeat: each batch says its writer is alive, in the same round trip.
     const { rows } = await this.pool.query<{ manifest: string }>('UPDATE agentmark_runs SET heartbeat_at = now() WHERE id = $1 RETURNING manifest', [id]);
     if (rows[0] === undefined) throw await unknownRun(this.pool, id, this.location);
     const manifest = parseManifest(rows[0].manifest);
     const stored = await storedCount(this.pool, id);
     if (from > stored) throw gapError(id, from, stored);
-    if (manifest.status === 'completed' && from + lines.length > stored) {
+    if (manifest.status === 'completed' && from + batch.count > stored) {
       throw new RunStoreError('STORE_RUN_ENDED', `run ${id} is completed: no rows can be added to it`, { location: { file: this.#where(id) } });
     }
-    const added = await insertLines(this.pool, id, from, lines, this.#where(id));
-    this.#give(id, from, lines);
+    const added = await insertBatch(this.pool, id, batch, keys, this.#where(id));
+    this.#give(id, batch, keys);
     return added;
   }
 
@@ -155,15 +164,20 @@ export class PgStorage implements RunStorage {
    * given so that the completion checks them in the database with the rest; nothing is sent.
    */
   noteStoredLines(id: string, from: number, lines: readonly string[]): void {
-    this.#give(id, from, lines);
+    this.noteStoredBatch(id, batchOfLines(lines, from, this.#where(id)));
+  }
+
+  noteStoredBatch(id: string, batch: LineBatch): void {
+    this.#give(id, batch, keysOrNone(batch));
   }
 
   /** Adds to the run's given lines; a run given lines out of order (or not result rows) is read back whole at its completion instead. */
-  #give(id: string, from: number, lines: readonly string[]): void {
-    if (from === 0) this.#given.set(id, new GivenLines());
+  #give(id: string, batch: LineBatch, keys: LineKeys | undefined): void {
+    if (batch.first === 0) this.#given.set(id, new GivenLines());
     const given = this.#given.get(id);
     if (given === undefined) return;
-    if (given.next !== from || !given.add(lines)) this.#given.delete(id);
+    if (given.next !== batch.first || keys === undefined) this.#given.delete(id);
+    else given.addBatch(batch, keys);
   }
 
   async rowCount(id: string): Promise<number> {
