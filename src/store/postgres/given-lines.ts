@@ -3,6 +3,7 @@ import { batchOfLines, type LineBatch } from '../line-batch.js';
 import { lineKeys, type LineKeys } from '../line-keys.js';
 import type { ResultsIntegrity } from '../types.js';
 import { KeySeen } from './key-seen.js';
+import { WrittenRows } from './written-rows.js';
 
 /** Places per range checked in the database: ~5 MB of 500-byte rows, well inside what one string_agg holds. */
 export const RANGE_ROWS = 10_000;
@@ -24,6 +25,8 @@ export interface LineRange {
  * reading them all back.
  */
 export class GivenLines {
+  /** Which of the lines this process itself COPYed in, and in which transactions. */
+  readonly written = new WrittenRows();
   readonly #whole: Hash = createHash('sha256');
   readonly #ranges: LineRange[] = [];
   readonly #seen = new KeySeen();

@@ -5,6 +5,7 @@ import { readBackRows } from './pg-copy-lines.js';
 import { batchFrom, batchUpTo, type LineBatch } from '../line-batch.js';
 import { keysSlice, type LineKeys } from '../line-keys.js';
 import { copyRowsIn } from './pg-copy-binary.js';
+import type { WrittenRows } from './written-rows.js';
 import { gapError } from '../run-query.js';
 import { RunStoreError } from '../store-error.js';
 import type { StoredLine } from '../stored-run.js';
@@ -24,15 +25,17 @@ export const PAGE = 10_000;
  * ... ON CONFLICT DO NOTHING wrote every row twice; a 1,000,000-row push took 27× psql \copy. The
  * text format built from decoded strings (escaped, a string a page) took 3.3×.
  */
-export async function insertBatch(pool: Pool, runId: string, batch: LineBatch, keys: LineKeys, where: string): Promise<number> {
+export async function insertBatch(pool: Pool, runId: string, batch: LineBatch, keys: LineKeys, where: string, written?: WrittenRows): Promise<number> {
   let added = 0;
+  const pages: Array<[number, number, string]> = [];
   for (let start = 0; start < batch.count; start += PAGE) {
     const first = batch.first + start;
     const count = Math.min(PAGE, batch.count - start);
     added += await inTransaction(pool, async (client) => {
       await lockRun(client, runId);
-      const { rows } = await client.query<{ n: number | null; run: boolean }>(
-        'SELECT (SELECT max(seq) + 1 FROM agentmark_rows WHERE run_id = $1) AS n, EXISTS (SELECT 1 FROM agentmark_runs WHERE id = $1) AS run',
+      // The transaction's id too: the xmin of the rows it inserts (WrittenRows).
+      const { rows } = await client.query<{ n: number | null; run: boolean; xid: string }>(
+        'SELECT (SELECT max(seq) + 1 FROM agentmark_rows WHERE run_id = $1) AS n, EXISTS (SELECT 1 FROM agentmark_runs WHERE id = $1) AS run, txid_current()::text AS xid',
         [runId],
       );
       // Removed meanwhile (rows have no foreign key: this check, under the lock, stands for it).
@@ -43,9 +46,12 @@ export async function insertBatch(pool: Pool, runId: string, batch: LineBatch, k
       if (skip >= count) return 0;
       const page = batchFrom(batchUpTo(batch, start + count), start + skip);
       await copyRowsIn(client, runId, page, keysSlice(keys, start + skip, count - skip));
+      pages.push([page.first, page.count, rows[0].xid]);
       return count - skip;
     });
   }
+  // Only once every page committed: a page rolled back wrote nothing.
+  for (const [first, count, xid] of pages) written?.add(first, count, xid);
   return added;
 }
 

@@ -20,7 +20,8 @@ import { readBackRows } from './pg-copy-lines.js';
 import { GivenLines, keysOrNone } from './given-lines.js';
 import { batchOfLines, type LineBatch } from '../line-batch.js';
 import { lineKeys, type LineKeys } from '../line-keys.js';
-import { storedRangesMatch } from './pg-range-check.js';
+import { storedRangesMatch, type RangeCheck } from './pg-range-check.js';
+import { WrittenRows } from './written-rows.js';
 import { buildViewColumns, linesAtPlaces, runsChangedAfter, storeViewColumns, storedViewColumns } from './pg-view-index.js';
 import { getBlobRow, putBlobRow } from './pg-blobs.js';
 import { replaceRows, storedLinesMatch } from './pg-stored-copy.js';
@@ -37,6 +38,9 @@ export class PgStorage implements RunStorage {
 
   /** For connections outside the pool (a shard group's lock). */
   readonly #url: string;
+
+  /** What the last `complete` found checking the rows where they are (undefined: it read them back instead); for tests. */
+  lastRangeCheck: RangeCheck | undefined;
 
   /** By run: the lines this process gave the store from place 0 on, so `complete` checks the rows where they are. */
   readonly #given = new Map<string, GivenLines>();
@@ -154,8 +158,9 @@ export class PgStorage implements RunStorage {
     if (manifest.status === 'completed' && from + batch.count > stored) {
       throw new RunStoreError('STORE_RUN_ENDED', `run ${id} is completed: no rows can be added to it`, { location: { file: this.#where(id) } });
     }
-    const added = await insertBatch(this.pool, id, batch, keys, this.#where(id));
-    this.#give(id, batch, keys);
+    const written = new WrittenRows();
+    const added = await insertBatch(this.pool, id, batch, keys, this.#where(id), written);
+    this.#give(id, batch, keys, written);
     return added;
   }
 
@@ -172,12 +177,16 @@ export class PgStorage implements RunStorage {
   }
 
   /** Adds to the run's given lines; a run given lines out of order (or not result rows) is read back whole at its completion instead. */
-  #give(id: string, batch: LineBatch, keys: LineKeys | undefined): void {
+  #give(id: string, batch: LineBatch, keys: LineKeys | undefined, written?: WrittenRows): void {
     if (batch.first === 0) this.#given.set(id, new GivenLines());
     const given = this.#given.get(id);
     if (given === undefined) return;
-    if (given.next !== batch.first || keys === undefined) this.#given.delete(id);
-    else given.addBatch(batch, keys);
+    if (given.next !== batch.first || keys === undefined) {
+      this.#given.delete(id);
+      return;
+    }
+    given.addBatch(batch, keys);
+    if (written !== undefined) given.written.merge(written);
   }
 
   async rowCount(id: string): Promise<number> {
@@ -210,7 +219,9 @@ export class PgStorage implements RunStorage {
       this.#given.delete(id);
       // Every line given here, matching the record: the database hashes its rows by ranges of places (no read-back).
       const record = given?.value();
-      if (given !== undefined && record?.rows === patch.integrity.rows && record.sha256 === patch.integrity.sha256 && (await storedRangesMatch(client, id, given.ranges(), record.rows))) {
+      const check = given !== undefined && record?.rows === patch.integrity.rows && record.sha256 === patch.integrity.sha256 ? await storedRangesMatch(client, id, given.ranges(), record.rows, given.written) : undefined;
+      this.lastRangeCheck = check;
+      if (given !== undefined && check?.match === true) {
         await this.#refuseDuplicate(id, current, given.duplicate);
         return this.#completed(client, current, id, patch);
       }

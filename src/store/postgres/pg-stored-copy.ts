@@ -29,7 +29,7 @@ export async function storedLinesMatch(pool: Pool, runId: string, lines: AsyncIt
   if (batch.length > 0 && !given.add(batch)) return false;
   const record = given.value();
   if (record.rows !== integrity.rows || record.sha256 !== integrity.sha256) return false;
-  return inTransaction(pool, (client) => storedRangesMatch(client, runId, given.ranges(), record.rows));
+  return inTransaction(pool, async (client) => (await storedRangesMatch(client, runId, given.ranges(), record.rows)).match);
 }
 
 /**
@@ -62,7 +62,7 @@ export async function replaceRows(pool: Pool, runId: string, lines: AsyncIterabl
     }
     if (page.length > 0) await load();
     const record = given.value();
-    if (record.rows !== integrity.rows || record.sha256 !== integrity.sha256 || !(await storedRangesMatch(client, runId, given.ranges(), record.rows))) {
+    if (record.rows !== integrity.rows || record.sha256 !== integrity.sha256 || !(await storedRangesMatch(client, runId, given.ranges(), record.rows)).match) {
       throw new RunStoreError('STORE_RESULTS_MISMATCH', `run ${runId}: the lines sent to replace its stored copy do not match its integrity record (${integrity.rows} rows); the stored copy is left as it was`, {
         location: { file: where },
       });
