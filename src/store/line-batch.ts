@@ -80,6 +80,7 @@ export async function* wholeLineBatches(path: string, from = 0, maxLines = 10_00
     let count = 0;
     let line = 0;
     for (;;) {
+      // Copied once, from the last chunk into this one: the last chunk is freed once its batches are.
       const buffer = Buffer.allocUnsafe(carry.length + CHUNK);
       carry.copy(buffer, 0);
       const { bytesRead } = await file.read(buffer, carry.length, CHUNK, null);
@@ -103,8 +104,7 @@ export async function* wholeLineBatches(path: string, from = 0, maxLines = 10_00
         line += 1;
         start = nl + 1;
       }
-      // A copy: the chunk it came from is freed once its batches are.
-      carry = Buffer.from(data.subarray(batchStart));
+      carry = data.subarray(batchStart);
     }
     if (count > 0) yield { bytes: carry.subarray(0, (ends[count - 1] as number) + 1), ends, count, first: line - count, file: path };
   } finally {

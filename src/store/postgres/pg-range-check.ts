@@ -43,7 +43,7 @@ export async function storedRangesMatch(client: PoolClient, runId: string, range
 
 /** Whether every row this process wrote is still there as inserted (by its xmin: see WrittenRows). */
 async function ownRowsIntact(client: PoolClient, runId: string, written: WrittenRows): Promise<boolean> {
-  // The xids as text: a parameter array of text compares as a hashed set, not a list per row.
-  const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM agentmark_rows WHERE run_id = $1 AND xmin::text = ANY($2::text[])', [runId, written.xids()]);
+  // A parameter array of 9 or more becomes a hashed set (PostgreSQL 14+), not a list tried per row.
+  const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM agentmark_rows WHERE run_id = $1 AND xmin = ANY($2::xid[])', [runId, written.xids()]);
   return rows[0]?.n === written.count;
 }
