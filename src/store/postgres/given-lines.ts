@@ -10,11 +10,11 @@ export const RANGE_ROWS = 10_000;
 /** Bytes per range at most, so a run of long rows never asks the server for a string near its 1 GB limit. */
 const RANGE_BYTES = 16 << 20;
 
-/** A range of places [first, first + rows) and the sha256 of its lines, each with its `\n`. */
+/** A range of places [first, first + rows) and the sha256 of its lines, each with its `\n` (none: not hashed, see addBatch). */
 export interface LineRange {
   first: number;
   rows: number;
-  sha256: string;
+  sha256?: string;
 }
 
 /**
@@ -34,6 +34,8 @@ export class GivenLines {
   #rangeFirst = 0;
   #rangeRows = 0;
   #rangeBytes = 0;
+  /** The range being filled holds lines given unhashed. */
+  #rangeUnhashed = false;
   #next = 0;
   #duplicate = false;
 
@@ -55,23 +57,31 @@ export class GivenLines {
     return true;
   }
 
-  /** Takes a batch of lines (its first at place next) with their keys: hashed as the bytes they are, a range at a time. */
-  addBatch(batch: LineBatch, keys: LineKeys): void {
+  /**
+   * Takes a batch of lines (its first at place next) with their keys: hashed as the bytes they are,
+   * a range at a time. Lines this process COPYed in itself may be given `unhashed` by range (their
+   * rows are checked by their xmin; a range holding one has no sha256, and a completion that finds
+   * them changed reads the rows back instead): half the hashing of a push.
+   */
+  addBatch(batch: LineBatch, keys: LineKeys, unhashed = false): void {
     for (let k = 0; k < batch.count; k += 1) if (this.#seen.mark(keys.index[k] as number, keys.repeat[k] as number)) this.#duplicate = true;
     this.#whole.update(batch.bytes);
+    // A range begun with hashed lines (noted: another push stored them) stays hashed whole, so the server can check it.
+    if (unhashed && this.#rangeRows === 0) this.#rangeUnhashed = true;
     // Whole runs of lines go to the range's hash at once: a hash call a line cost more than the hashing.
     let from = 0;
     for (let k = 0; k < batch.count; k += 1) {
       const end = (batch.ends[k] as number) + 1;
       this.#rangeRows += 1;
       if (this.#rangeRows >= RANGE_ROWS || this.#rangeBytes + end - from >= RANGE_BYTES) {
-        this.#range.update(batch.bytes.subarray(from, end));
+        if (!this.#rangeUnhashed) this.#range.update(batch.bytes.subarray(from, end));
         from = end;
         this.#closeRange();
+        if (unhashed && k + 1 < batch.count) this.#rangeUnhashed = true;
       }
     }
     if (from < batch.bytes.length) {
-      this.#range.update(batch.bytes.subarray(from));
+      if (!this.#rangeUnhashed) this.#range.update(batch.bytes.subarray(from));
       this.#rangeBytes += batch.bytes.length - from;
     }
     this.#next += batch.count;
@@ -84,16 +94,22 @@ export class GivenLines {
 
   /** Every range, the last one (fewer lines) included. */
   ranges(): LineRange[] {
-    const last = this.#rangeRows === 0 ? [] : [{ first: this.#rangeFirst, rows: this.#rangeRows, sha256: this.#range.copy().digest('hex') }];
+    const last = this.#rangeRows === 0 ? [] : [this.#rangeOf(this.#range.copy())];
     return [...this.#ranges, ...last];
   }
 
   #closeRange(): void {
-    this.#ranges.push({ first: this.#rangeFirst, rows: this.#rangeRows, sha256: this.#range.digest('hex') });
+    this.#ranges.push(this.#rangeOf(this.#range));
     this.#rangeFirst += this.#rangeRows;
     this.#rangeRows = 0;
     this.#rangeBytes = 0;
     this.#range = createHash('sha256');
+    this.#rangeUnhashed = false;
+  }
+
+  #rangeOf(hash: Hash): LineRange {
+    const range = { first: this.#rangeFirst, rows: this.#rangeRows };
+    return this.#rangeUnhashed ? range : { ...range, sha256: hash.digest('hex') };
   }
 }
 

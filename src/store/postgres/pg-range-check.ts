@@ -20,7 +20,8 @@ export interface RangeCheck {
  * Rows this process wrote (`written`) need no hashing when every one of them is still there as
  * inserted: the count of the run's rows whose xmin is one of the writing transactions equals what
  * was written (one scan, no hashing of ~500 MB). Then only ranges holding other rows (noted lines,
- * stored by another push) are hashed; else every range is.
+ * stored by another push) are hashed; else every range is, and a range given unhashed (GivenLines)
+ * is no match.
  */
 export async function storedRangesMatch(client: PoolClient, runId: string, ranges: readonly LineRange[], rows: number, written?: WrittenRows): Promise<RangeCheck> {
   await client.query("SELECT set_config('max_parallel_workers_per_gather', '0', true), set_config('enable_sort', 'off', true)");
@@ -30,6 +31,8 @@ export async function storedRangesMatch(client: PoolClient, runId: string, range
   let hashed = 0;
   for (const range of ranges) {
     if (trusted && written.covers(range.first, range.first + range.rows)) continue;
+    // Lines given unhashed (this process's own rows, found changed): the caller reads the rows back.
+    if (range.sha256 === undefined) return { match: false, hashed };
     hashed += 1;
     const { rows: found } = await client.query<{ n: number; sha256: string | null }>(
       `SELECT count(*)::int AS n, encode(sha256(convert_to(string_agg(line, E'\\n') || E'\\n', 'UTF8')), 'hex') AS sha256
