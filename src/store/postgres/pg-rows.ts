@@ -7,6 +7,8 @@ import { keysSlice, type LineKeys } from '../line-keys.js';
 import { copyRowsIn } from './pg-copy-binary.js';
 import type { WrittenRows } from './written-rows.js';
 import { gapError } from '../run-query.js';
+import { parseManifest } from '../parse-manifest.js';
+import { unknownRun } from './pg-runs.js';
 import { RunStoreError } from '../store-error.js';
 import type { StoredLine } from '../stored-run.js';
 import type { ResultsIntegrity } from '../types.js';
@@ -53,6 +55,22 @@ export async function insertBatch(pool: Pool, runId: string, batch: LineBatch, k
   // Only once every page committed: a page rolled back wrote nothing.
   for (const [first, count, xid] of pages) written?.add(first, count, xid);
   return added;
+}
+
+/**
+ * Before lines `from` to `from + count` - 1 are added: the run exists (its look-up refreshes its
+ * heartbeat: each batch says its writer is alive, in the same round trip), the lines leave no gap
+ * (STORE_ROWS_GAP), and a completed run takes none beyond its own (STORE_RUN_ENDED).
+ */
+export async function checkAppend(pool: Pool, runId: string, from: number, count: number, location: string, where: string): Promise<void> {
+  const { rows } = await pool.query<{ manifest: string }>('UPDATE agentmark_runs SET heartbeat_at = now() WHERE id = $1 RETURNING manifest', [runId]);
+  if (rows[0] === undefined) throw await unknownRun(pool, runId, location);
+  const manifest = parseManifest(rows[0].manifest);
+  const stored = await storedCount(pool, runId);
+  if (from > stored) throw gapError(runId, from, stored);
+  if (manifest.status === 'completed' && from + count > stored) {
+    throw new RunStoreError('STORE_RUN_ENDED', `run ${runId} is completed: no rows can be added to it`, { location: { file: where } });
+  }
 }
 
 /** Holds the run's advisory lock until the transaction ends: whoever adds or removes its rows takes it. */

@@ -6,13 +6,12 @@ import { blobHashesOf } from '../run-blobs.js';
 import { checkResults, duplicateRowError } from '../results-integrity.js';
 import type { RowIndex } from '../row-index-types.js';
 import { isValidRunId } from '../run-id.js';
-import { gapError } from '../run-query.js';
 import { RunStoreError } from '../store-error.js';
 import type { StoredLine } from '../stored-run.js';
 import type { RunQuery, RunStorage } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
-import { duplicateKey, insertBatch, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
+import { checkAppend, duplicateKey, insertBatch, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectLiveRun, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
 import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
@@ -149,15 +148,7 @@ export class PgStorage implements RunStorage {
     const from = batch.first;
     // Read before the first round trip: a line that is not a result row sends nothing.
     const keys = lineKeys(batch);
-    // The run's look-up refreshes its heartbeat: each batch says its writer is alive, in the same round trip.
-    const { rows } = await this.pool.query<{ manifest: string }>('UPDATE agentmark_runs SET heartbeat_at = now() WHERE id = $1 RETURNING manifest', [id]);
-    if (rows[0] === undefined) throw await unknownRun(this.pool, id, this.location);
-    const manifest = parseManifest(rows[0].manifest);
-    const stored = await storedCount(this.pool, id);
-    if (from > stored) throw gapError(id, from, stored);
-    if (manifest.status === 'completed' && from + batch.count > stored) {
-      throw new RunStoreError('STORE_RUN_ENDED', `run ${id} is completed: no rows can be added to it`, { location: { file: this.#where(id) } });
-    }
+    await checkAppend(this.pool, id, from, batch.count, this.location, this.#where(id));
     const written = new WrittenRows();
     const added = await insertBatch(this.pool, id, batch, keys, this.#where(id), written);
     this.#give(id, batch, keys, written);
