@@ -27,7 +27,7 @@ export async function copyRowsIn(client: PoolClient, runId: string, batch: LineB
   }
   // The server has read it all (finish comes after its CommandComplete): the next page reuses the
   // memory (a fresh 5 MB Buffer a page kept the garbage collector busy for seconds a million rows).
-  const reused = room !== undefined && input.buffer === room.buffer;
+  const reused = room !== undefined && input.buffer === room.buffer && input.byteOffset === room.byteOffset;
   if (spare.length < SPARE) spare.push(reused ? room : input);
 }
 
