@@ -83,6 +83,14 @@ export async function scanResults(path: string): Promise<ScannedResults> {
   return { offsets, ...hash.value(), missing: false, torn };
 }
 
+/**
+ * `[index, repeat]` of the line at data[start, end) (its `\n` at `end`): read from its bytes when
+ * the runner wrote it, else decoded and parsed; the error names `file` and `line` (1-based).
+ */
+export function keyOfLine(data: Buffer, start: number, end: number, file: string, line: number): [number, number] {
+  return (data[start] === OPEN_BRACE ? headOf(data, start) : undefined) ?? indexAndRepeat(data.toString('utf8', start, end), file, line);
+}
+
 /** `[index, repeat]` read from the bytes of a row as the runner writes it, or undefined. */
 function headOf(data: Buffer, start: number): [number, number] | undefined {
   let at = start;

@@ -1,4 +1,5 @@
 import type { AnnotationLine } from '../review/types.js';
+import type { LineBatch } from './line-batch.js';
 import type { RowIndex } from './row-index-types.js';
 import type { StoredLine } from './stored-run.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest, RunStatus } from './types.js';
@@ -102,6 +103,18 @@ export interface RunStorage extends AsyncDisposable {
    * back end without it checks every stored line itself at the completion.
    */
   noteStoredLines?(id: string, from: number, lines: readonly string[]): void;
+  /**
+   * appendRows of lines as bytes (`batch.first` is `from`): what `runs push` sends from a results
+   * file, never decoded to strings. Optional: a copy to a back end without it sends strings.
+   */
+  appendLineBatch?(id: string, batch: LineBatch): Promise<number>;
+  /** noteStoredLines of lines as bytes. Optional, beside appendLineBatch. */
+  noteStoredBatch?(id: string, batch: LineBatch): void;
+  /**
+   * readLines as batches of whole lines' bytes, read from the results file as they are (none
+   * decoded). Optional: a source without it is copied line by line.
+   */
+  readLineBatches?(id: string, from?: number): AsyncGenerator<LineBatch>;
   /** How many lines are stored (what the next `appendRows` starts from). */
   rowCount(id: string): Promise<number>;
   /**

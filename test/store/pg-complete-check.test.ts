@@ -37,6 +37,19 @@ test('a 25,000-row run completes; a row edited, added or removed by hand before 
   await storage.createRun(manifest(ID));
   await storage.appendRows(ID, 0, lines25k);
   expect((await storage.complete(ID, record(lines25k))).status).toBe('completed');
+  // Every row was COPYed by this process and is still as inserted (its xmin): no range hashed on the server.
+  expect(storage.lastRangeCheck).toEqual({ match: true, hashed: 0 });
+  await storage.checkRun(ID);
+}, 120_000);
+
+test('a row rewritten by hand with its own text (a new row version, another xmin) makes the completion read the rows back; it still completes', async () => {
+  const { storage } = db;
+  await storage.createRun(manifest(ID));
+  await storage.appendRows(ID, 0, lines25k);
+  await storage.pool.query(`UPDATE agentmark_rows SET line = line WHERE run_id = '${ID}' AND seq = 15000`);
+  expect((await storage.complete(ID, record(lines25k))).status).toBe('completed');
+  // The lines written here were not hashed by range (their xmin stands for that): no range could be checked.
+  expect(storage.lastRangeCheck).toEqual({ match: false, hashed: 0 });
   await storage.checkRun(ID);
 }, 120_000);
 
@@ -58,6 +71,25 @@ test('lines another connection stored are noted, not sent: the completion checks
   storage.noteStoredLines(ID, 0, lines25k.slice(0, 20_000));
   expect(await storage.appendRows(ID, 20_000, lines25k.slice(20_000))).toBe(0);
   expect((await storage.complete(ID, record(lines25k))).status).toBe('completed');
+  // Nothing here was written by this process: all three ranges (10,000 places each) hashed.
+  expect(storage.lastRangeCheck).toEqual({ match: true, hashed: 3 });
+  await storage.checkRun(ID);
+}, 120_000);
+
+test('a push that goes on after another stored the first rows: only the ranges holding rows it did not write are hashed', async () => {
+  const { storage, url } = db;
+  await storage.createRun(manifest(ID));
+  const other = await PgStorage.connect(url);
+  try {
+    expect(await other.appendRows(ID, 0, lines25k.slice(0, 12_000))).toBe(12_000);
+  } finally {
+    await other.close();
+  }
+  storage.noteStoredLines(ID, 0, lines25k.slice(0, 12_000));
+  expect(await storage.appendRows(ID, 12_000, lines25k.slice(12_000))).toBe(13_000);
+  expect((await storage.complete(ID, record(lines25k))).status).toBe('completed');
+  // Ranges [0, 10,000) and [10,000, 20,000) hold the other's rows; [20,000, 25,000) is this process's own.
+  expect(storage.lastRangeCheck).toEqual({ match: true, hashed: 2 });
   await storage.checkRun(ID);
 }, 120_000);
 

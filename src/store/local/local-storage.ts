@@ -19,6 +19,7 @@ import { readViewIndex } from '../view-index-reader.js';
 import { readViewIndexJson } from '../view-index-json.js';
 import { gapError, matchesQuery } from '../run-query.js';
 import { wholeLines } from './whole-lines.js';
+import { wholeLineBatches, type LineBatch } from '../line-batch.js';
 import { lockLocalGroup } from './local-group-lock.js';
 
 /** A run this process writes: its handle (holding the run's lock) and how many lines its file has. */
@@ -138,6 +139,11 @@ export class LocalStorage implements RunStorage {
   async *readLines(id: string, from = 0): AsyncGenerator<string> {
     await this.store.manifest(id);
     yield* wholeLines(join(this.store.runDir(id), RESULTS_FILE), from);
+  }
+
+  async *readLineBatches(id: string, from = 0): AsyncGenerator<LineBatch> {
+    await this.store.manifest(id);
+    yield* wholeLineBatches(join(this.store.runDir(id), RESULTS_FILE), from);
   }
 
   async *readRows(id: string): AsyncGenerator<StoredLine> {

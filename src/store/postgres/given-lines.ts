@@ -1,18 +1,20 @@
 import { createHash, type Hash } from 'node:crypto';
-import { indexAndRepeat } from '../scan-results.js';
+import { batchOfLines, type LineBatch } from '../line-batch.js';
+import { lineKeys, type LineKeys } from '../line-keys.js';
 import type { ResultsIntegrity } from '../types.js';
 import { KeySeen } from './key-seen.js';
+import { WrittenRows } from './written-rows.js';
 
 /** Places per range checked in the database: ~5 MB of 500-byte rows, well inside what one string_agg holds. */
 export const RANGE_ROWS = 10_000;
 /** Bytes per range at most, so a run of long rows never asks the server for a string near its 1 GB limit. */
 const RANGE_BYTES = 16 << 20;
 
-/** A range of places [first, first + rows) and the sha256 of its lines, each with its `\n`. */
+/** A range of places [first, first + rows) and the sha256 of its lines, each with its `\n` (none: not hashed, see addBatch). */
 export interface LineRange {
   first: number;
   rows: number;
-  sha256: string;
+  sha256?: string;
 }
 
 /**
@@ -23,6 +25,8 @@ export interface LineRange {
  * reading them all back.
  */
 export class GivenLines {
+  /** Which of the lines this process itself COPYed in, and in which transactions. */
+  readonly written = new WrittenRows();
   readonly #whole: Hash = createHash('sha256');
   readonly #ranges: LineRange[] = [];
   readonly #seen = new KeySeen();
@@ -30,10 +34,10 @@ export class GivenLines {
   #rangeFirst = 0;
   #rangeRows = 0;
   #rangeBytes = 0;
+  /** The range being filled holds lines given unhashed. */
+  #rangeUnhashed = false;
   #next = 0;
   #duplicate = false;
-  readonly #buffer = Buffer.allocUnsafe(1 << 20);
-  #at = 0;
 
   /** The place the next line given takes. */
   get next(): number {
@@ -46,45 +50,41 @@ export class GivenLines {
 
   /** Takes the lines at places next, next + 1, ...; false (and nothing taken) when one is not a result row. */
   add(lines: readonly string[]): boolean {
-    const keys: Array<[number, number]> = [];
-    for (const line of lines) {
-      const key = headKey(line);
-      if (key === undefined) return false;
-      keys.push(key);
-    }
-    for (const [index, repeat] of keys) if (this.#seen.mark(index, repeat)) this.#duplicate = true;
-    for (const line of lines) {
-      // Written into one reused buffer, hashed a buffer at a time by both hashes: a hash call a line cost more than the hashing.
-      if (this.#at + line.length * 3 + 1 > this.#buffer.length) this.#flush();
-      const before = this.#at;
-      if (line.length * 3 + 1 > this.#buffer.length) {
-        const bytes = Buffer.from(`${line}\n`, 'utf8');
-        this.#whole.update(bytes);
-        this.#range.update(bytes);
-        this.#rangeBytes += bytes.length;
-      } else {
-        this.#at += this.#buffer.write(line, this.#at, 'utf8');
-        this.#buffer[this.#at] = 0x0a;
-        this.#at += 1;
-        this.#rangeBytes += this.#at - before;
-      }
-      this.#rangeRows += 1;
-      if (this.#rangeRows >= RANGE_ROWS || this.#rangeBytes >= RANGE_BYTES) {
-        this.#flush();
-        this.#closeRange();
-      }
-    }
-    this.#flush();
-    this.#next += lines.length;
+    const batch = batchOfLines(lines, this.#next, '');
+    const keys = keysOrNone(batch);
+    if (keys === undefined) return false;
+    this.addBatch(batch, keys);
     return true;
   }
 
-  #flush(): void {
-    if (this.#at === 0) return;
-    const bytes = this.#buffer.subarray(0, this.#at);
-    this.#whole.update(bytes);
-    this.#range.update(bytes);
-    this.#at = 0;
+  /**
+   * Takes a batch of lines (its first at place next) with their keys: hashed as the bytes they are,
+   * a range at a time. Lines this process COPYed in itself may be given `unhashed` by range (their
+   * rows are checked by their xmin; a range holding one has no sha256, and a completion that finds
+   * them changed reads the rows back instead): half the hashing of a push.
+   */
+  addBatch(batch: LineBatch, keys: LineKeys, unhashed = false): void {
+    for (let k = 0; k < batch.count; k += 1) if (this.#seen.mark(keys.index[k] as number, keys.repeat[k] as number)) this.#duplicate = true;
+    this.#whole.update(batch.bytes);
+    // A range begun with hashed lines (noted: another push stored them) stays hashed whole, so the server can check it.
+    if (unhashed && this.#rangeRows === 0) this.#rangeUnhashed = true;
+    // Whole runs of lines go to the range's hash at once: a hash call a line cost more than the hashing.
+    let from = 0;
+    for (let k = 0; k < batch.count; k += 1) {
+      const end = (batch.ends[k] as number) + 1;
+      this.#rangeRows += 1;
+      if (this.#rangeRows >= RANGE_ROWS || this.#rangeBytes + end - from >= RANGE_BYTES) {
+        if (!this.#rangeUnhashed) this.#range.update(batch.bytes.subarray(from, end));
+        from = end;
+        this.#closeRange();
+        if (unhashed && k + 1 < batch.count) this.#rangeUnhashed = true;
+      }
+    }
+    if (from < batch.bytes.length) {
+      if (!this.#rangeUnhashed) this.#range.update(batch.bytes.subarray(from));
+      this.#rangeBytes += batch.bytes.length - from;
+    }
+    this.#next += batch.count;
   }
 
   /** The count and sha256 of every line given. */
@@ -94,23 +94,29 @@ export class GivenLines {
 
   /** Every range, the last one (fewer lines) included. */
   ranges(): LineRange[] {
-    const last = this.#rangeRows === 0 ? [] : [{ first: this.#rangeFirst, rows: this.#rangeRows, sha256: this.#range.copy().digest('hex') }];
+    const last = this.#rangeRows === 0 ? [] : [this.#rangeOf(this.#range.copy())];
     return [...this.#ranges, ...last];
   }
 
   #closeRange(): void {
-    this.#ranges.push({ first: this.#rangeFirst, rows: this.#rangeRows, sha256: this.#range.digest('hex') });
+    this.#ranges.push(this.#rangeOf(this.#range));
     this.#rangeFirst += this.#rangeRows;
     this.#rangeRows = 0;
     this.#rangeBytes = 0;
     this.#range = createHash('sha256');
+    this.#rangeUnhashed = false;
+  }
+
+  #rangeOf(hash: Hash): LineRange {
+    const range = { first: this.#rangeFirst, rows: this.#rangeRows };
+    return this.#rangeUnhashed ? range : { ...range, sha256: hash.digest('hex') };
   }
 }
 
-/** The line's (index, repeat), or undefined when it is not a result row (then the read-back decides what is wrong). */
-function headKey(line: string): [number, number] | undefined {
+/** The lines' keys, or undefined when one is not a result row (then the read-back decides what is wrong). */
+export function keysOrNone(batch: LineBatch): LineKeys | undefined {
   try {
-    return indexAndRepeat(line, '', 0);
+    return lineKeys(batch);
   } catch {
     return undefined;
   }

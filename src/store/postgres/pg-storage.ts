@@ -6,19 +6,21 @@ import { blobHashesOf } from '../run-blobs.js';
 import { checkResults, duplicateRowError } from '../results-integrity.js';
 import type { RowIndex } from '../row-index-types.js';
 import { isValidRunId } from '../run-id.js';
-import { gapError } from '../run-query.js';
 import { RunStoreError } from '../store-error.js';
 import type { StoredLine } from '../stored-run.js';
 import type { ChangeCursor, RunQuery, RunStorage, StoreChanges } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
-import { duplicateKey, insertLines, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
+import { checkAppend, duplicateKey, insertBatch, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectLiveRun, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
 import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
 import { readBackRows } from './pg-copy-lines.js';
-import { GivenLines } from './given-lines.js';
-import { storedRangesMatch } from './pg-range-check.js';
+import { GivenLines, keysOrNone } from './given-lines.js';
+import { batchOfLines, type LineBatch } from '../line-batch.js';
+import { lineKeys, type LineKeys } from '../line-keys.js';
+import { storedRangesMatch, type RangeCheck } from './pg-range-check.js';
+import { WrittenRows } from './written-rows.js';
 import { buildViewColumns, linesAtPlaces, storeViewColumns, storedViewColumns } from './pg-view-index.js';
 import { runsChangedAfter } from './pg-changes.js';
 import { readRunSnapshot } from './pg-snapshot-read.js';
@@ -37,6 +39,9 @@ export class PgStorage implements RunStorage {
 
   /** For connections outside the pool (a shard group's lock). */
   readonly #url: string;
+
+  /** What the last `complete` found checking the rows where they are (undefined: it read them back instead); for tests. */
+  lastRangeCheck: RangeCheck | undefined;
 
   /** By run: the lines this process gave the store from place 0 on, so `complete` checks the rows where they are. */
   readonly #given = new Map<string, GivenLines>();
@@ -137,18 +142,18 @@ export class PgStorage implements RunStorage {
     return lockGroup(this.#url, group);
   }
 
-  async appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
-    // The run's look-up refreshes its heartbeat: each batch says its writer is alive, in the same round trip.
-    const { rows } = await this.pool.query<{ manifest: string }>('UPDATE agentmark_runs SET heartbeat_at = now() WHERE id = $1 RETURNING manifest', [id]);
-    if (rows[0] === undefined) throw await unknownRun(this.pool, id, this.location);
-    const manifest = parseManifest(rows[0].manifest);
-    const stored = await storedCount(this.pool, id);
-    if (from > stored) throw gapError(id, from, stored);
-    if (manifest.status === 'completed' && from + lines.length > stored) {
-      throw new RunStoreError('STORE_RUN_ENDED', `run ${id} is completed: no rows can be added to it`, { location: { file: this.#where(id) } });
-    }
-    const added = await insertLines(this.pool, id, from, lines, this.#where(id));
-    this.#give(id, from, lines);
+  appendRows(id: string, from: number, lines: readonly string[]): Promise<number> {
+    return this.appendLineBatch(id, batchOfLines(lines, from, this.#where(id)));
+  }
+
+  async appendLineBatch(id: string, batch: LineBatch): Promise<number> {
+    const from = batch.first;
+    // Read before the first round trip: a line that is not a result row sends nothing.
+    const keys = lineKeys(batch);
+    await checkAppend(this.pool, id, from, batch.count, this.location, this.#where(id));
+    const written = new WrittenRows();
+    const added = await insertBatch(this.pool, id, batch, keys, this.#where(id), written);
+    this.#give(id, batch, keys, written);
     return added;
   }
 
@@ -157,15 +162,25 @@ export class PgStorage implements RunStorage {
    * given so that the completion checks them in the database with the rest; nothing is sent.
    */
   noteStoredLines(id: string, from: number, lines: readonly string[]): void {
-    this.#give(id, from, lines);
+    this.noteStoredBatch(id, batchOfLines(lines, from, this.#where(id)));
+  }
+
+  noteStoredBatch(id: string, batch: LineBatch): void {
+    this.#give(id, batch, keysOrNone(batch));
   }
 
   /** Adds to the run's given lines; a run given lines out of order (or not result rows) is read back whole at its completion instead. */
-  #give(id: string, from: number, lines: readonly string[]): void {
-    if (from === 0) this.#given.set(id, new GivenLines());
+  #give(id: string, batch: LineBatch, keys: LineKeys | undefined, written?: WrittenRows): void {
+    if (batch.first === 0) this.#given.set(id, new GivenLines());
     const given = this.#given.get(id);
     if (given === undefined) return;
-    if (given.next !== from || !given.add(lines)) this.#given.delete(id);
+    if (given.next !== batch.first || keys === undefined) {
+      this.#given.delete(id);
+      return;
+    }
+    // A batch written here whole is checked by its rows' xmin: its ranges need no hash of their own.
+    given.addBatch(batch, keys, written !== undefined && written.count === batch.count);
+    if (written !== undefined) given.written.merge(written);
   }
 
   async rowCount(id: string): Promise<number> {
@@ -198,7 +213,9 @@ export class PgStorage implements RunStorage {
       this.#given.delete(id);
       // Every line given here, matching the record: the database hashes its rows by ranges of places (no read-back).
       const record = given?.value();
-      if (given !== undefined && record?.rows === patch.integrity.rows && record.sha256 === patch.integrity.sha256 && (await storedRangesMatch(client, id, given.ranges(), record.rows))) {
+      const check = given !== undefined && record?.rows === patch.integrity.rows && record.sha256 === patch.integrity.sha256 ? await storedRangesMatch(client, id, given.ranges(), record.rows, given.written) : undefined;
+      this.lastRangeCheck = check;
+      if (given !== undefined && check?.match === true) {
         await this.#refuseDuplicate(id, current, given.duplicate);
         return this.#completed(client, current, id, patch);
       }

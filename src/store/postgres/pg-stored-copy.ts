@@ -1,12 +1,14 @@
 import type { Pool } from 'pg';
 import { duplicateRowError } from '../results-integrity.js';
-import { indexAndRepeat } from '../scan-results.js';
+import { batchOfLines } from '../line-batch.js';
+import { lineKeys } from '../line-keys.js';
 import { RunStoreError } from '../store-error.js';
 import type { ResultsIntegrity, RunManifest } from '../types.js';
 import { GivenLines, RANGE_ROWS } from './given-lines.js';
 import { inTransaction } from './pg-client.js';
 import { storedRangesMatch } from './pg-range-check.js';
-import { copyText, lockRun, PAGE } from './pg-rows.js';
+import { copyRowsIn } from './pg-copy-binary.js';
+import { lockRun, PAGE } from './pg-rows.js';
 import { storeViewColumns } from './pg-view-index.js';
 
 /**
@@ -28,7 +30,7 @@ export async function storedLinesMatch(pool: Pool, runId: string, lines: AsyncIt
   if (batch.length > 0 && !given.add(batch)) return false;
   const record = given.value();
   if (record.rows !== integrity.rows || record.sha256 !== integrity.sha256) return false;
-  return inTransaction(pool, (client) => storedRangesMatch(client, runId, given.ranges(), record.rows));
+  return inTransaction(pool, async (client) => (await storedRangesMatch(client, runId, given.ranges(), record.rows)).match);
 }
 
 /**
@@ -41,8 +43,6 @@ export async function storedLinesMatch(pool: Pool, runId: string, lines: AsyncIt
  * Lines that do not match `integrity` are STORE_RESULTS_MISMATCH and nothing changes.
  */
 export async function replaceRows(pool: Pool, runId: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity, where: string, viewColumnsJson?: string): Promise<void> {
-  const { from: copyFrom } = await import('pg-copy-streams');
-  const id = copyText(runId);
   await inTransaction(pool, async (client) => {
     await lockRun(client, runId);
     const { rows: found } = await client.query<{ manifest: string }>('SELECT manifest FROM agentmark_runs WHERE id = $1 FOR UPDATE', [runId]);
@@ -52,21 +52,11 @@ export async function replaceRows(pool: Pool, runId: string, lines: AsyncIterabl
     const given = new GivenLines();
     let page: string[] = [];
     const load = async (): Promise<void> => {
-      const first = given.next;
-      let text = '';
-      for (let k = 0; k < page.length; k += 1) {
-        const line = page[k] as string;
-        const [index, repeat] = indexAndRepeat(line, where, first + k + 1);
-        text += `${id}\t${first + k}\t${index}\t${repeat}\t${copyText(line)}\n`;
-      }
-      given.add(page);
+      const batch = batchOfLines(page, given.next, where);
+      const keys = lineKeys(batch);
+      given.addBatch(batch, keys);
       page = [];
-      const stream = client.query(copyFrom('COPY agentmark_rows (run_id, seq, idx, rep, line) FROM STDIN'));
-      await new Promise<void>((resolve, reject) => {
-        stream.on('error', reject);
-        stream.on('finish', () => resolve());
-        stream.end(text);
-      });
+      await copyRowsIn(client, runId, batch, keys);
     };
     for await (const line of lines) {
       page.push(line);
@@ -74,7 +64,7 @@ export async function replaceRows(pool: Pool, runId: string, lines: AsyncIterabl
     }
     if (page.length > 0) await load();
     const record = given.value();
-    if (record.rows !== integrity.rows || record.sha256 !== integrity.sha256 || !(await storedRangesMatch(client, runId, given.ranges(), record.rows))) {
+    if (record.rows !== integrity.rows || record.sha256 !== integrity.sha256 || !(await storedRangesMatch(client, runId, given.ranges(), record.rows)).match) {
       throw new RunStoreError('STORE_RESULTS_MISMATCH', `run ${runId}: the lines sent to replace its stored copy do not match its integrity record (${integrity.rows} rows); the stored copy is left as it was`, {
         location: { file: where },
       });

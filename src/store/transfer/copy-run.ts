@@ -3,6 +3,7 @@ import { RunStoreError } from '../store-error.js';
 import type { RunStorage } from '../storage.js';
 import type { ResultsIntegrity, RunManifest } from '../types.js';
 import { copyBlobs } from './copy-blobs.js';
+import { sendBatches, sendsBatches } from './send-batches.js';
 
 /** Lines sent in one `appendRows`: one statement of ~3 MB for 300-byte rows, memory stays flat. */
 export const COPY_BATCH = 10_000;
@@ -78,6 +79,33 @@ export async function copyRun(from: RunStorage, to: RunStorage, id: string, opti
 async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, integrity: ResultsIntegrity, options: CopyOptions, again: boolean): Promise<CopyResult> {
   const id = manifest.id;
   const start = await to.rowCount(id);
+  // Bytes from the results file straight into the database's COPY where both ends can (a local run pushed to PostgreSQL).
+  const onSent = (held: number): void => options.onProgress?.(held, integrity.rows);
+  const stored = sendsBatches(from, to) ? await sendBatches(from, to, id, start, onSent) : await sendLines(from, to, id, start, onSent);
+  await copyBlobs(from, to, manifest);
+  if ((await to.readAnnotations(id)).length === 0) {
+    const labels = await from.readAnnotations(id);
+    if (labels.length > 0) await to.appendAnnotations(id, labels);
+  }
+  await copyViewColumns(from, to, id, integrity);
+  const { id: _id, ...rest } = manifest;
+  try {
+    await to.complete(id, { ...rest, integrity });
+  } catch (error) {
+    // The lines found there were not all this run's: either the source is damaged (named by the
+    // caller's check) or an unfinished copy was damaged in the table. The latter is removed with its
+    // rows, labels and blobs, and the run sent whole, once.
+    const code = (error as { code?: string }).code ?? '';
+    if (again || start === 0 || !(code.startsWith('STORE_RESULTS_') || code === 'STORE_DUPLICATE_ROW')) throw error;
+    await from.checkRun(id);
+    await to.removeRun(id);
+    return { ...(await copyRun(from, to, id, options, true)), replaced: true };
+  }
+  return { id, rows: integrity.rows, sent: stored - start, already: false };
+}
+
+/** Sends the run's lines from place `start` on as strings (either end lacks the batches of bytes); returns how many the target holds after. */
+async function sendLines(from: RunStorage, to: RunStorage, id: string, start: number, onSent: (stored: number) => void): Promise<number> {
   let stored = start;
   // One batch in flight while the next is read: the reading and the database's loading overlap.
   let inFlight: Promise<void> = Promise.resolve();
@@ -88,7 +116,7 @@ async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, 
     batch = [];
     inFlight = to.appendRows(id, stored, lines).then(() => {
       stored += lines.length;
-      options.onProgress?.(stored, integrity.rows);
+      onSent(stored);
     });
     // A failed batch fails the copy as soon as it is awaited; never an unhandled rejection meanwhile.
     inFlight.catch(() => undefined);
@@ -114,26 +142,7 @@ async function sendRun(from: RunStorage, to: RunStorage, manifest: RunManifest, 
   }
   if (batch.length > 0) await send();
   await inFlight;
-  await copyBlobs(from, to, manifest);
-  if ((await to.readAnnotations(id)).length === 0) {
-    const labels = await from.readAnnotations(id);
-    if (labels.length > 0) await to.appendAnnotations(id, labels);
-  }
-  await copyViewColumns(from, to, id, integrity);
-  const { id: _id, ...rest } = manifest;
-  try {
-    await to.complete(id, { ...rest, integrity });
-  } catch (error) {
-    // The lines found there were not all this run's: either the source is damaged (named by the
-    // caller's check) or an unfinished copy was damaged in the table. The latter is removed with its
-    // rows, labels and blobs, and the run sent whole, once.
-    const code = (error as { code?: string }).code ?? '';
-    if (again || start === 0 || !(code.startsWith('STORE_RESULTS_') || code === 'STORE_DUPLICATE_ROW')) throw error;
-    await from.checkRun(id);
-    await to.removeRun(id);
-    return { ...(await copyRun(from, to, id, options, true)), replaced: true };
-  }
-  return { id, rows: integrity.rows, sent: stored - start, already: false };
+  return stored;
 }
 
 /**
