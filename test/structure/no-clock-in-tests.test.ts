@@ -37,6 +37,10 @@ const ALLOWED: Record<string, Allowed> = {
     sleep: 1,
     reason: '`until` polls a condition every 20 ms; the deadline only turns a hang into a failure naming what never happened',
   },
+  'test/serve/serve-store-changes.test.ts': {
+    sleep: 1,
+    reason: '`until` asks serve\'s API again every 100 ms for a change another process made in the store, which serve sees at its next look (once a second); no deadline, nothing timed',
+  },
   'test/watch/change-batcher.test.ts': {
     clock: 1,
     reason: 'fake timers: it moves the faked clock past a deadline to stage a stalled process',
