@@ -1,23 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { LspClient } from '../helpers/lsp-client.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { DATASET, lspProject, PROMPT, PROJECT } from './lsp-project.js';
+import { DATASET, PROMPT, PROJECT } from './lsp-project.js';
+import { useLspSession } from './lsp-session.js';
 
-let cleanup: (() => Promise<void>) | undefined;
-let client: LspClient | undefined;
-afterEach(async () => {
-  await client?.stop();
-  await cleanup?.();
-  client = undefined;
-  cleanup = undefined;
-});
+const { start } = useLspSession();
 
-async function start(files: Record<string, string> = {}): Promise<LspClient> {
-  const project = await lspProject(files);
-  cleanup = project.cleanup;
-  client = await LspClient.start(project.dir);
-  return client;
-}
 
 const line = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
 

@@ -1,22 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { LspClient, type Diagnostic, type Range } from '../helpers/lsp-client.js';
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic, Range } from '../helpers/lsp-client.js';
 import { applyEdits, type TextEdit } from './apply-edits.js';
 import { lspProject, PROMPT } from './lsp-project.js';
+import { useLspSession } from './lsp-session.js';
 
-let cleanup: (() => Promise<void>) | undefined;
-let client: LspClient | undefined;
-afterEach(async () => {
-  await client?.stop();
-  await cleanup?.();
-  client = undefined;
-  cleanup = undefined;
-});
+const { attach } = useLspSession();
 
 describe('agentmark lsp: the done-when of issue 42, over stdio', () => {
   it('exact_mach: a diagnostic at the word with the did-you-mean; the quick fix makes it exact_match and the diagnostic goes', async () => {
     const project = await lspProject();
-    cleanup = project.cleanup;
-    const lsp = (client = await LspClient.start(project.dir));
+    const lsp = await attach(project);
     const uri = lsp.uri('prompts/greet.prompt.mdx');
     const [diagnostic] = (await lsp.open('prompts/greet.prompt.mdx')) as [Diagnostic];
     expect(diagnostic.range).toEqual({ start: { line: 11, character: 10 }, end: { line: 11, character: 20 } });
@@ -46,8 +39,7 @@ describe('agentmark lsp: the done-when of issue 42, over stdio', () => {
         },
       }),
     });
-    cleanup = project.cleanup;
-    const lsp = (client = await LspClient.start(project.dir));
+    const lsp = await attach(project);
     const text = PROMPT.replace('  evals: [exact_mach, polite]', '  evals: [');
     await lsp.open('prompts/greet.prompt.mdx', text);
     const items = await lsp.request<Array<{ label: string; detail: string; documentation: { value: string } }>>('textDocument/completion', {
@@ -64,8 +56,7 @@ describe('agentmark lsp: the done-when of issue 42, over stdio', () => {
 
   it('hover on the dataset path shows its row count; definition on it opens the dataset file', async () => {
     const project = await lspProject();
-    cleanup = project.cleanup;
-    const lsp = (client = await LspClient.start(project.dir));
+    const lsp = await attach(project);
     await lsp.open('prompts/greet.prompt.mdx');
     const at = { textDocument: { uri: lsp.uri('prompts/greet.prompt.mdx') }, position: { line: 10, character: 20 } };
     const hover = await lsp.request<{ contents: { value: string }; range: Range }>('textDocument/hover', at);

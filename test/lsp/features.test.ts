@@ -1,26 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LspClient, type Diagnostic, type Range } from '../helpers/lsp-client.js';
+import type { Diagnostic, Range } from '../helpers/lsp-client.js';
 import { runCli } from '../helpers/run-cli.js';
 import { applyEdits, type TextEdit } from './apply-edits.js';
-import { lspProject, PROMPT, PROJECT } from './lsp-project.js';
+import { PROMPT, PROJECT } from './lsp-project.js';
+import { useLspSession } from './lsp-session.js';
 
-let cleanup: (() => Promise<void>) | undefined;
-let client: LspClient | undefined;
-afterEach(async () => {
-  await client?.stop();
-  await cleanup?.();
-  client = undefined;
-  cleanup = undefined;
-});
+const { start } = useLspSession();
 
-async function start(files: Record<string, string> = {}): Promise<LspClient> {
-  const project = await lspProject(files);
-  cleanup = project.cleanup;
-  client = await LspClient.start(project.dir);
-  return client;
-}
 
 type Item = { label: string; detail?: string; documentation?: { value: string } };
 const pos = (line: number, character: number) => ({ line, character });

@@ -1,22 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { LspClient } from '../helpers/lsp-client.js';
-import { lspProject, PROMPT } from './lsp-project.js';
+import { describe, expect, it } from 'vitest';
+import { PROMPT } from './lsp-project.js';
+import { useLspSession } from './lsp-session.js';
 
-let cleanup: (() => Promise<void>) | undefined;
-let client: LspClient | undefined;
-afterEach(async () => {
-  await client?.stop();
-  await cleanup?.();
-  client = undefined;
-  cleanup = undefined;
-});
+const { start } = useLspSession();
 
-async function start(files: Record<string, string> = {}): Promise<LspClient> {
-  const project = await lspProject(files);
-  cleanup = project.cleanup;
-  client = await LspClient.start(project.dir);
-  return client;
-}
 
 type Item = { label: string; detail?: string; insertText?: string; documentation?: { value: string } };
 const pos = (line: number, character: number) => ({ line, character });

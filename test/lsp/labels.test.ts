@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LABEL_PROJECT } from '../cli/label-project.js';
-import { LspClient } from '../helpers/lsp-client.js';
 import { tempProject } from '../helpers/temp-project.js';
+import { useLspSession } from './lsp-session.js';
 
-let cleanup: (() => Promise<void>) | undefined;
-let client: LspClient | undefined;
-afterEach(async () => {
-  await client?.stop();
-  await cleanup?.();
-  client = undefined;
-  cleanup = undefined;
-});
+const { attach } = useLspSession();
 
 const range = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
 const HINT = '\nhint: a label is the verdict a person gave: fix it to fit the score schema, or remove it';
@@ -18,8 +11,7 @@ const HINT = '\nhint: a label is the verdict a person gave: fix it to fit the sc
 describe('agentmark lsp: dataset labels against the score schemas', () => {
   it("a label that does not fit is a diagnostic at its value, validate's message; fixed in the buffer, it goes", async () => {
     const project = await tempProject(LABEL_PROJECT);
-    cleanup = project.cleanup;
-    const lsp = (client = await LspClient.start(project.dir));
+    const lsp = await attach(project);
     await lsp.open('prompts/greet.prompt.mdx');
     const diagnostics = await lsp.open('datasets/names.jsonl');
     expect(diagnostics.map((d) => [d.code, d.range, d.severity, d.message])).toEqual([

@@ -1,19 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LspClient, type Range } from '../helpers/lsp-client.js';
+import type { Range } from '../helpers/lsp-client.js';
 import { useOpenAIServer } from '../helpers/openai-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { lspProject, PROMPT } from './lsp-project.js';
+import { useLspSession } from './lsp-session.js';
 
-let cleanup: (() => Promise<void>) | undefined;
-let client: LspClient | undefined;
-afterEach(async () => {
-  await client?.stop();
-  await cleanup?.();
-  client = undefined;
-  cleanup = undefined;
-});
+const { attach } = useLspSession();
 
 // The model says "please" to the names in `polite`: the pass rate of the `polite` eval (contains "please") follows it.
 const polite = new Set<string>();
@@ -25,8 +19,7 @@ describe('agentmark lsp: code lenses follow the run store', () => {
   it('a run made by the CLI while the server runs: the server asks for the lenses again, and the pass rate above evals: is the new run\'s', async () => {
     const prompt = PROMPT.replace('evals: [exact_mach, polite]', 'evals: [polite]');
     const project = await lspProject({ 'prompts/greet.prompt.mdx': prompt, 'datasets/names.jsonl': '{"input": {"name": "Ada"}}\n{"input": {"name": "Bob"}}\n{"input": {"name": "Cy"}}\n{"input": {"name": "Di"}}\n' });
-    cleanup = project.cleanup;
-    const lsp = (client = await LspClient.start(project.dir, { debounceMs: 0 }, { codeLens: { refreshSupport: true } }));
+    const lsp = await attach(project, { debounceMs: 0 }, { codeLens: { refreshSupport: true } });
     expect(await lsp.open('prompts/greet.prompt.mdx')).toEqual([]);
     // An editor watches what the server registered: the run store's manifests among them.
     expect(lsp.watched).toContain('**/.agentmark/runs/*/manifest.json');
@@ -66,8 +59,7 @@ describe('agentmark lsp: code lenses follow the run store', () => {
   it('a client that watches no files for the server: the server watches the run store itself', async () => {
     const prompt = PROMPT.replace('evals: [exact_mach, polite]', 'evals: [polite]');
     const project = await lspProject({ 'prompts/greet.prompt.mdx': prompt, 'datasets/names.jsonl': '{"input": {"name": "Ada"}}\n{"input": {"name": "Bob"}}\n' });
-    cleanup = project.cleanup;
-    const lsp = (client = await LspClient.start(project.dir, { debounceMs: 0 }, { didChangeWatchedFiles: { dynamicRegistration: false }, codeLens: { refreshSupport: true } }));
+    const lsp = await attach(project, { debounceMs: 0 }, { didChangeWatchedFiles: { dynamicRegistration: false }, codeLens: { refreshSupport: true } });
     expect(await lsp.open('prompts/greet.prompt.mdx')).toEqual([]);
     expect(lsp.watched).toEqual([]);
     const uri = lsp.uri('prompts/greet.prompt.mdx');

@@ -1,27 +1,16 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { cliProject, type CliProject } from '../cli/cli-project.js';
-import { commitAllOnMain } from '../helpers/git-repo.js';
-import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
+import { expect, test } from 'vitest';
+import type { CliProject } from '../cli/cli-project.js';
 import { usePostgresStore } from '../helpers/store-test.js';
+import { useEchoClones } from './echo-clones.js';
 
 const db = usePostgresStore('store_only_refs');
-let server: OpenAIServer;
-const projects: CliProject[] = [];
-
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  for (const project of projects.splice(0)) await project.cleanup();
-});
+const clones = useEchoClones();
+const { clone } = clones;
 
 /** A clone on main with one run of the echo prompt made without a store. */
 async function cloneWithARun(): Promise<CliProject> {
-  const project = await cliProject();
-  projects.push(project);
-  commitAllOnMain(project.dir);
-  expect((await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server })).code).toBe(1);
+  const project = await clone();
+  expect((await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server: clones.server })).code).toBe(1);
   return project;
 }
 

@@ -1,29 +1,13 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { cliProject, type CliProject } from '../cli/cli-project.js';
-import { commitAllOnMain } from '../helpers/git-repo.js';
+import { expect, test } from 'vitest';
 import { pgTlsProxy } from '../helpers/pg-tls-proxy.js';
-import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.js';
 import { usePostgresStore } from '../helpers/store-test.js';
+import { useEchoClones } from './echo-clones.js';
 
 // The tests' PostgreSQL has no TLS: a URL asking for it (`sslmode=require`) fails its handshake.
 const db = usePostgresStore('store_tls');
-let server: OpenAIServer;
-const projects: CliProject[] = [];
+const clones = useEchoClones();
+const { clone } = clones;
 
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  for (const project of projects.splice(0)) await project.cleanup();
-});
-
-async function clone(): Promise<CliProject> {
-  const project = await cliProject();
-  projects.push(project);
-  commitAllOnMain(project.dir);
-  return project;
-}
 
 const tlsUrl = (): string => `${db.url}?sslmode=require`;
 const masked = (): string => tlsUrl().replace(`:${encodeURIComponent(db.server.password)}@`, ':***@');
@@ -46,7 +30,7 @@ function expectNoSecret(stderr: string): void {
 
 test('runs push and serve with TLS the server lacks: exit 2 naming host and port, the password masked, a hint about sslmode', async () => {
   const project = await clone();
-  const made = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server });
+  const made = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server: clones.server });
   expect(made.code).toBe(1);
   const expected = `error: ${masked()}: ${reason()}\n  ${HINT}\n`;
   const pushed = await project.run(['runs', 'push'], { env: { AGENTMARK_STORE_URL: tlsUrl() } });
@@ -62,7 +46,7 @@ test('runs push and serve with TLS the server lacks: exit 2 naming host and port
 
 test('run-experiment with TLS the server lacks goes on locally with one warning, as with a store that is down', async () => {
   const project = await clone();
-  const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server, env: { AGENTMARK_STORE_URL: tlsUrl() } });
+  const result = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server: clones.server, env: { AGENTMARK_STORE_URL: tlsUrl() } });
   // The fixture's third row expects GAMMA: the echo fails it, so the gate fails (exit 1), as without a store.
   expect(result.code).toBe(1);
   const [id] = await project.runIds();
@@ -83,7 +67,7 @@ test('a certificate the client does not trust is STORE_TLS_FAILED with a hint ab
   const proxy = await pgTlsProxy(db.server.port, project.dir);
   try {
     const through = db.url.replace(`:${db.server.port}/`, `:${proxy.port}/`);
-    const made = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server });
+    const made = await project.run(['run-experiment', 'prompts/echo.prompt.mdx', '--quiet'], { server: clones.server });
     expect(made.code).toBe(1);
     const [id] = await project.runIds();
     const untrusted = await project.run(['runs', 'push', id as string], { env: { AGENTMARK_STORE_URL: `${through}?sslmode=verify-full` } });
