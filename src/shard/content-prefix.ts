@@ -7,6 +7,8 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
+const INDEX = Buffer.from('index');
+const REPEAT = Buffer.from('repeat');
 const INPUT = Buffer.from('input');
 const EXPECTED = Buffer.from('expectedOutput');
 const METADATA = Buffer.from('metadata');
@@ -30,6 +32,8 @@ const METADATA = Buffer.from('metadata');
 export function contentPrefixLength(bytes: Uint8Array, from: number, end: number): number | undefined {
   if (end - from < 2 || bytes[from] !== OPEN_OBJECT) return undefined;
   let at = from + 1;
+  let index = false;
+  let repeat = false;
   let input = false;
   let expected = false;
   let prefix: number | undefined;
@@ -41,15 +45,18 @@ export function contentPrefixLength(bytes: Uint8Array, from: number, end: number
     const valueEnd = skipValue(bytes, keyEnd + 2, end);
     if (valueEnd === undefined) return undefined;
     if (prefix === undefined) {
-      if (isKey(bytes, keyStart, keyEnd, INPUT)) input = true;
+      if (isKey(bytes, keyStart, keyEnd, INDEX)) index = true;
+      else if (isKey(bytes, keyStart, keyEnd, REPEAT)) repeat = true;
+      else if (isKey(bytes, keyStart, keyEnd, INPUT)) input = true;
       else if (isKey(bytes, keyStart, keyEnd, EXPECTED)) expected = true;
       else if (isKey(bytes, keyStart, keyEnd, METADATA)) {
-        // The runner's order put `input` first; one without it before is not a row to take apart.
-        if (!input) return undefined;
+        // The runner's order put `index`, `repeat` and `input` first; a line without them before
+        // is not a row to take apart (a prefix lacking its index would pass the check unchecked).
+        if (!index || !repeat || !input) return undefined;
         if (expected) return valueEnd - from;
         prefix = valueEnd - from;
       }
-    } else if (isKey(bytes, keyStart, keyEnd, EXPECTED) || isKey(bytes, keyStart, keyEnd, INPUT) || isKey(bytes, keyStart, keyEnd, METADATA)) {
+    } else if ([EXPECTED, INPUT, METADATA, INDEX, REPEAT].some((key) => isKey(bytes, keyStart, keyEnd, key))) {
       return undefined;
     }
     const next = bytes[valueEnd];

@@ -42,13 +42,17 @@ describe('contentPrefixLength', () => {
 
   it('leaves to the whole parse a line not written the runner\'s way', () => {
     const lines = [
-      '{"index":0, "input":1,"expectedOutput":2,"metadata":{}}',
-      '{"index":0,"in\\u0070ut":1,"expectedOutput":2,"metadata":{}}',
-      '{"index":0,"metadata":{},"input":1,"expectedOutput":2}',
-      '{"index":0,"input":1,"metadata":{}}\r',
-      '{"index":0,"input":"open,"metadata":{}',
-      '{"index":0,"input":1,"metadata":{"a":[}',
-      '{"index":0,"input":,"expectedOutput":2,"metadata":{}}',
+      // index or repeat after metadata (or missing): a prefix without them would skip the check.
+      '{"repeat":0,"input":1,"expectedOutput":2,"metadata":{},"index":0}',
+      '{"index":0,"input":1,"expectedOutput":2,"metadata":{},"repeat":0}',
+      '{"index":0,"repeat":0,"input":1,"metadata":{},"index":1}',
+      '{"index":0,"repeat":0, "input":1,"expectedOutput":2,"metadata":{}}',
+      '{"index":0,"repeat":0,"in\\u0070ut":1,"expectedOutput":2,"metadata":{}}',
+      '{"index":0,"repeat":0,"metadata":{},"input":1,"expectedOutput":2}',
+      '{"index":0,"repeat":0,"input":1,"metadata":{}}\r',
+      '{"index":0,"repeat":0,"input":"open,"metadata":{}',
+      '{"index":0,"repeat":0,"input":1,"metadata":{"a":[}',
+      '{"index":0,"repeat":0,"input":,"expectedOutput":2,"metadata":{}}',
       '[1,2]',
       '',
       '{',
