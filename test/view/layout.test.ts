@@ -187,7 +187,10 @@ describe('every page is laid out: rows in one line, columns aligned, nothing ove
 
     it('the row page: the evals table has no tall empty rows, its verdicts on screen', async () => {
       await page.goto(`${server.url}#/runs/${support}/rows/1`);
-      await page.waitForSelector('.row-page table.evals');
+      // Only the hash changes: the previous test's row page (another run's row 0, with an evals
+      // table of its own) stays until this one replaces it, so wait for this row's heading too.
+      await page.waitForFunction(() => document.querySelector('[data-testid="row-index"]')?.textContent === '1');
+      await page.waitForSelector('.row-page table.evals .chip');
       expect(await onScreen('table.evals .chip')).toEqual(NONE);
       // A row is as tall as its text needs: a line for the eval, its verdict and score (two when a
       // long name wraps), then its reason at no fewer than 30 characters a line (22 px each).
