@@ -1,10 +1,10 @@
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowResult } from '../experiment/types.js';
-import { ANNOTATIONS_FILE } from '../review/annotations-file.js';
 import { MANIFEST_FILE, RESULTS_FILE, RunLock, ViewIndexWriter, type RunStorage } from '../store/index.js';
 import { ResultsHash } from '../store/results-integrity.js';
 import type { RunManifest } from '../store/types.js';
+import { writeStoreLabels } from './copy-labels.js';
 
 /** Lines appended to a copy in one write (~3 MB of 300-byte rows). */
 const WRITE_EVERY = 10_000;
@@ -88,13 +88,6 @@ export async function writeCopiedManifest(dir: string, manifest: RunManifest): P
   await writeFile(join(dir, `${MANIFEST_FILE}.tmp`), `${JSON.stringify(manifest, null, 2)}\n`);
   await rename(join(dir, `${MANIFEST_FILE}.tmp`), join(dir, MANIFEST_FILE));
   await writeFile(join(dir, COPIED_FILE), text);
-}
-
-/** The folder's labels made the store's; returns how many the store has. */
-export async function writeStoreLabels(storage: RunStorage, id: string, dir: string): Promise<number> {
-  const lines = await storage.readAnnotations(id);
-  await writeFile(join(dir, ANNOTATIONS_FILE), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-  return lines.length;
 }
 
 /** The change number a folder's rows were copied at; undefined: not known (an older serve's copy, or rows read from the store). */

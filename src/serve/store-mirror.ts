@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RESULTS_FILE, isValidRunId, type ChangeCursor, type ChangedRun, type RunStorage } from '../store/index.js';
-import { readViewIndexJson } from '../store/view-index-json.js';
 import type { ResultsIntegrity, RunManifest } from '../store/types.js';
 import type { StoreRun, StoreRuns } from '../view/run-catalog.js';
-import { appendStoreLines, copiedChange, copiedManifest, finishCopy, startCopy, writeCopiedManifest, writeStoreLabels, type RunCopy } from './run-copy.js';
+import { appendStoreLines, copiedChange, copiedManifest, finishCopy, startCopy, writeCopiedManifest, type RunCopy } from './run-copy.js';
+import { pushCopyLabels, writeStoreLabels } from './copy-labels.js';
+import { keepViewIndex } from './keep-view-index.js';
+import { BackgroundCopies } from './background-copies.js';
 import { copyCompletedRun, OneAtATime } from './snapshot-copy.js';
 import { openStoreRun } from './store-run-reader.js';
 
@@ -54,8 +56,7 @@ export class StoreMirror implements StoreRuns {
   #timer: NodeJS.Timeout | undefined;
   #stale = false;
   /** Large completed runs being copied (or waiting to be) while the server answers. */
-  readonly #queued = new Set<string>();
-  #background: Promise<void> = Promise.resolve();
+  readonly #background = new BackgroundCopies();
   readonly #snapshots = new OneAtATime();
   /** Where the store's changes were last read up to (undefined: not yet, the first sync sees every run). */
   #cursor: ChangeCursor | undefined;
@@ -206,7 +207,7 @@ export class StoreMirror implements StoreRuns {
     // checked against its record as any finished run's is; a change since (a repair) copies it again.
     const fromStore = this.#fromStore.delete(manifest.id);
     if (!fromStore && copied === JSON.stringify(manifest) && !(await this.#rowsChanged(dir, change))) return;
-    if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#copyInBackground(manifest);
+    if (manifest.status === 'completed' && (manifest.integrity?.rows ?? 0) > AWAITED_ROWS) return this.#background.add(manifest.id, () => this.#copyRun(manifest));
     if (manifest.status === 'completed') return this.#copyRun(manifest);
     return this.#follow(manifest, await this.#startFollowing(manifest, dir));
   }
@@ -234,19 +235,9 @@ export class StoreMirror implements StoreRuns {
     this.#fromStore.set(manifest.id, same ? known : { manifest, ...(change === undefined ? {} : { change }) });
   }
 
-  /** One large copy at a time, after the others; the next sync tries again after a failure. */
-  #copyInBackground(manifest: RunManifest): void {
-    if (this.#queued.has(manifest.id)) return;
-    this.#queued.add(manifest.id);
-    this.#background = this.#background
-      .then(() => this.#copyRun(manifest))
-      .catch(() => undefined)
-      .finally(() => this.#queued.delete(manifest.id));
-  }
-
   /** Resolves once the large copies queued so far are done (or failed). */
   settled(): Promise<void> {
-    return this.#background;
+    return this.#background.settled();
   }
 
   /** A copy of a running run, followed by each sync until it ends. */
@@ -266,7 +257,7 @@ export class StoreMirror implements StoreRuns {
     finishCopy(copy);
     this.#copies.delete(manifest.id);
     // A run streamed into the store has no index there: the one this copy wrote serves the next servers.
-    if (manifest.status === 'completed') await this.#keepViewIndex(manifest);
+    if (manifest.status === 'completed') await keepViewIndex(this.storage, join(this.runsDir, manifest.id), manifest);
   }
 
   /** A completed run copied whole beside the old copy (in one snapshot: snapshot-copy.ts), which it then replaces. */
@@ -283,20 +274,7 @@ export class StoreMirror implements StoreRuns {
     // A run read from the store is served from there still (this copy is for whole reads).
     if (this.#fromStore.has(manifest.id)) return;
     this.#restamp(manifest.id);
-    await this.#keepViewIndex(manifest);
-  }
-
-  /**
-   * The view index written with a whole copy, kept in the store for the servers after this one
-   * (which then read the run from there). Only an index of lines matching the run's integrity
-   * record: a copy of edited rows has none to give.
-   */
-  async #keepViewIndex(manifest: RunManifest): Promise<void> {
-    const integrity = manifest.integrity;
-    if (integrity === undefined || this.storage.putViewColumns === undefined) return;
-    const dir = join(this.runsDir, manifest.id);
-    const text = await readViewIndexJson(dir, { resultsPath: join(dir, RESULTS_FILE), integrity });
-    if (text !== undefined) await this.storage.putViewColumns(manifest.id, text, integrity).catch(() => undefined);
+    await keepViewIndex(this.storage, join(this.runsDir, manifest.id), manifest);
   }
 
   /** The copy's labels made the store's again; returns how many the store has. */
@@ -305,10 +283,8 @@ export class StoreMirror implements StoreRuns {
   }
 
   /** Sends the store the labels the viewer appended to the copy after the first `known`. */
-  async pushLabels(id: string, known: number): Promise<void> {
-    const { readAnnotations } = await import('../review/annotations-file.js');
-    const lines = await readAnnotations(join(this.runsDir, id));
-    if (lines.length > known) await this.storage.appendAnnotations(id, lines.slice(known));
+  pushLabels(id: string, known: number): Promise<void> {
+    return pushCopyLabels(this.storage, id, join(this.runsDir, id), known);
   }
 }
 

@@ -1,8 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { AnnotationLine } from '../../review/types.js';
 import { maskUrl } from '../mask-url.js';
-import { parseManifest } from '../parse-manifest.js';
-import { blobHashesOf } from '../run-blobs.js';
 import { checkResults, duplicateRowError } from '../results-integrity.js';
 import type { RowIndex } from '../row-index-types.js';
 import { isValidRunId } from '../run-id.js';
@@ -11,7 +9,7 @@ import type { StoredLine } from '../stored-run.js';
 import type { ChangeCursor, RunQuery, RunStorage, StoreChanges } from '../storage.js';
 import type { ManifestPatch, ResultsIntegrity, RunManifest } from '../types.js';
 import { connectionError, createPool, inTransaction } from './pg-client.js';
-import { checkAppend, duplicateKey, insertBatch, lockRun, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
+import { checkAppend, duplicateKey, insertBatch, integrityOfRows, linesBySeq, linesInOrder, storedCount } from './pg-rows.js';
 import { runColumns, selectLiveRun, selectRun, selectRuns, unknownRun, updateRunRow } from './pg-runs.js';
 import { checkSchema, migrate } from './schema.js';
 import { lockGroup, selectMerged, selectShards } from './pg-shard-groups.js';
@@ -26,6 +24,8 @@ import { runsChangedAfter } from './pg-changes.js';
 import { readRunSnapshot } from './pg-snapshot-read.js';
 import { getBlobRow, putBlobRow } from './pg-blobs.js';
 import { replaceRows, storedLinesMatch } from './pg-stored-copy.js';
+import { deleteRun } from './pg-remove-run.js';
+import { insertAnnotations, selectAnnotations } from './pg-annotations.js';
 
 /**
  * The PostgreSQL back end: runs, their rows (one table row per result line, keyed by its place in
@@ -111,23 +111,8 @@ export class PgStorage implements RunStorage {
   }
 
   async removeRun(id: string): Promise<boolean> {
-    return inTransaction(this.pool, async (client) => {
-      // Rows have no foreign key to cascade (migration 10): deleted here, under the lock that adding them takes.
-      this.#given.delete(id);
-      await lockRun(client, id);
-      const { rows } = await client.query<{ manifest: string }>('DELETE FROM agentmark_runs WHERE id = $1 RETURNING manifest', [id]);
-      await client.query('DELETE FROM agentmark_rows WHERE run_id = $1', [id]);
-      // Their foreign key would cascade; said here so the run's removal does not rest on it.
-      await client.query('DELETE FROM agentmark_annotations WHERE run_id = $1', [id]);
-      if (rows[0] === undefined) return false;
-      // Its blobs that no other run's manifest names (a 64-digit hash in a manifest is that run's file).
-      await client.query(
-        'DELETE FROM agentmark_blobs b WHERE b.hash = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM agentmark_runs r WHERE strpos(r.manifest, b.hash) > 0)',
-        [blobHashesOf(parseManifest(rows[0].manifest))],
-      );
-      // Its stored view index goes by its foreign key's cascade (migration 30).
-      return true;
-    });
+    this.#given.delete(id);
+    return inTransaction(this.pool, (client) => deleteRun(client, id));
   }
 
   listShards(group: string): Promise<RunManifest[]> {
@@ -299,16 +284,12 @@ export class PgStorage implements RunStorage {
 
   async appendAnnotations(id: string, lines: readonly AnnotationLine[]): Promise<void> {
     await this.#manifest(id);
-    await this.pool.query(
-      'INSERT INTO agentmark_annotations (run_id, line) SELECT $1, l FROM unnest($2::text[]) WITH ORDINALITY AS t (l, n) ORDER BY n',
-      [id, lines.map((line) => JSON.stringify(line))],
-    );
+    await insertAnnotations(this.pool, id, lines);
   }
 
   async readAnnotations(id: string): Promise<AnnotationLine[]> {
     await this.#manifest(id);
-    const { rows } = await this.pool.query<{ line: string }>('SELECT line FROM agentmark_annotations WHERE run_id = $1 ORDER BY id', [id]);
-    return rows.map((row) => JSON.parse(row.line) as AnnotationLine);
+    return selectAnnotations(this.pool, id);
   }
 
   async close(): Promise<void> {
