@@ -19,7 +19,7 @@ import { batchOfLines, type LineBatch } from '../line-batch.js';
 import { lineKeys, type LineKeys } from '../line-keys.js';
 import { storedRangesMatch, type RangeCheck } from './pg-range-check.js';
 import { WrittenRows } from './written-rows.js';
-import { buildViewColumns, linesAtPlaces, storeViewColumns, storedViewColumns } from './pg-view-index.js';
+import { linesAtPlaces, storeViewColumns, storedViewColumns, viewColumnsOf } from './pg-view-index.js';
 import { runsChangedAfter } from './pg-changes.js';
 import { readRunSnapshot } from './pg-snapshot-read.js';
 import { getBlobRow, putBlobRow } from './pg-blobs.js';
@@ -241,16 +241,10 @@ export class PgStorage implements RunStorage {
     if (twice !== undefined) throw duplicateRowError(this.#where(id), manifest, twice[0], twice[1]);
   }
 
-  /**
-   * The index kept for the run's rows (pushed with it, or stored by `serve`); else built from the
-   * rows in finish order as the local view index is, and trusted only when they match the record.
-   */
+  /** The run's view index, kept or built from its rows (pg-view-index.ts); none for a run without its integrity record. */
   async viewColumns(id: string): Promise<RowIndex | undefined> {
     const manifest = await this.#manifest(id);
-    if (manifest.integrity === undefined) return undefined;
-    const kept = await storedViewColumns(this.pool, id, manifest.integrity);
-    if (kept !== undefined) return JSON.parse(kept) as RowIndex;
-    return buildViewColumns(this.pool, id, manifest.integrity);
+    return manifest.integrity === undefined ? undefined : viewColumnsOf(this.pool, id, manifest.integrity);
   }
 
   async putViewColumns(id: string, columnsJson: string, integrity: ResultsIntegrity): Promise<void> {

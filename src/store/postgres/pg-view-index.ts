@@ -76,3 +76,13 @@ function rebuild(previous: RowIndex | undefined, names: string[]): RowIndex {
   // Rows before the first scored one (errored before scoring) keep their place with no verdicts.
   return { ...previous, evalNames: columns.evalNames, scores: names.map(() => previous.index.map(() => null)), labels: names.map(() => []), verdicts: '-'.repeat(previous.index.length * names.length) };
 }
+
+/**
+ * The index kept for the run's rows (pushed with it, or stored by `serve`); else built from the
+ * rows in finish order as the local view index is, and trusted only when they match the record.
+ */
+export async function viewColumnsOf(pool: Pool, id: string, integrity: ResultsIntegrity): Promise<RowIndex | undefined> {
+  const kept = await storedViewColumns(pool, id, integrity);
+  if (kept !== undefined) return JSON.parse(kept) as RowIndex;
+  return buildViewColumns(pool, id, integrity);
+}
