@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { PgStorage } from '../../src/store/postgres/pg-storage.js';
@@ -101,6 +101,38 @@ test('a run pushed from one clone is pulled into another folder with no shared f
     const manifest = JSON.parse(await readFile(join(other.dir, '.agentmark', 'runs', ID, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ id: ID, status: 'completed', integrity });
     expect((await cli(['runs', 'pull', ID], other.dir)).stdout).toBe(`${ID}: already in ${join(other.dir, '.agentmark', 'runs')} (5 rows)\n`);
+  } finally {
+    await other.cleanup();
+  }
+});
+
+test('runs pull of a run already here whose results file was edited, or cut short, repairs it from the store and keeps its labels', async () => {
+  await makeLocalRun(project.dir, ID, 5);
+  expect((await cli(['runs', 'push'])).code).toBe(0);
+  const source = await readFile(join(project.dir, '.agentmark', 'runs', ID, 'results.jsonl'), 'utf8');
+  const other = await tempProject({ 'agentmark.json': '{ "version": "2.0.0" }\n' });
+  try {
+    const runs = join(other.dir, '.agentmark', 'runs');
+    const results = join(runs, ID, 'results.jsonl');
+    expect((await cli(['runs', 'pull', ID], other.dir)).code).toBe(0);
+    expect((await cli(['annotate', ID, '2', 'exact', '--pass', '--reviewer', 'ana'], other.dir)).code).toBe(0);
+    const labels = await readFile(join(runs, ID, 'annotations.jsonl'), 'utf8');
+    const manifest = await readFile(join(runs, ID, 'manifest.json'), 'utf8');
+    const files = (await readdir(join(runs, ID))).sort();
+
+    await writeFile(results, source.replace('"answer 1"', '"answer one"'));
+    const edited = await cli(['runs', 'pull', ID], other.dir);
+    expect([edited.code, edited.stdout, edited.stderr]).toEqual([0, `repaired ${ID} in ${runs}: its results did not match its integrity record; 5 rows brought again\n`, '']);
+    expect(await readFile(results, 'utf8')).toBe(source);
+
+    await writeFile(results, source.slice(0, source.indexOf('\n') + 1));
+    expect((await cli(['runs', 'pull', ID], other.dir)).stdout).toBe(`repaired ${ID} in ${runs}: its results did not match its integrity record; 5 rows brought again\n`);
+    expect(await readFile(results, 'utf8')).toBe(source);
+    expect(await readFile(join(runs, ID, 'annotations.jsonl'), 'utf8')).toBe(labels);
+    expect(await readFile(join(runs, ID, 'manifest.json'), 'utf8')).toBe(manifest);
+    expect((await cli(['runs', 'pull', ID], other.dir)).stdout).toBe(`${ID}: already in ${runs} (5 rows)\n`);
+    // Nothing left beside the run's files by the repairs.
+    expect((await readdir(join(runs, ID))).sort()).toEqual(files);
   } finally {
     await other.cleanup();
   }

@@ -21,7 +21,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(
       renderHelp({
         usage: 'agentmark runs pull <run> [--prompt <path>]',
-        summary: 'Brings one run of the team store into .agentmark/runs/ (its rows, manifest, prompt files and\nlabels), checked against its integrity record. A run is named by its id or a prefix, latest,\n@<branch> or branch:<name>, commit:<sha>.',
+        summary: 'Brings one run of the team store into .agentmark/runs/ (its rows, manifest, prompt files and\nlabels), checked against its integrity record; a copy already here is checked too, and one\nwhose results no longer match the record is repaired from the store (its labels kept). A run is\nnamed by its id or a prefix, latest, @<branch> or branch:<name>, commit:<sha>.',
         options,
       }),
     );
@@ -40,7 +40,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const labels = await copyMissingLabels(source, local, manifest.id);
     const got = labels === 0 ? '' : `; ${labels} label${labels === 1 ? '' : 's'} brought`;
     const rows = `${result.rows} row${result.rows === 1 ? '' : 's'}`;
-    io.stdout.write(result.already ? `${manifest.id}: already in ${local.location} (${rows})${got}\n` : `pulled ${manifest.id}: ${rows} into ${local.location}${got}\n`);
+    if (result.repaired === true) io.stdout.write(`repaired ${manifest.id} in ${local.location}: its results did not match its integrity record; ${rows} brought again${got}\n`);
+    else io.stdout.write(result.already ? `${manifest.id}: already in ${local.location} (${rows})${got}\n` : `pulled ${manifest.id}: ${rows} into ${local.location}${got}\n`);
     return ExitCode.ok;
   } finally {
     await local.close();

@@ -21,6 +21,7 @@ import { gapError, matchesQuery } from '../run-query.js';
 import { wholeLines } from './whole-lines.js';
 import { wholeLineBatches, type LineBatch } from '../line-batch.js';
 import { lockLocalGroup } from './local-group-lock.js';
+import { replaceResults } from './replace-results.js';
 
 /** A run this process writes: its handle (holding the run's lock) and how many lines its file has. */
 interface Writing {
@@ -176,6 +177,22 @@ export class LocalStorage implements RunStorage {
   async checkRun(id: string): Promise<void> {
     const manifest = await this.store.manifest(id);
     await checkStoredResults(this.store.runDir(id), manifest);
+  }
+
+  /**
+   * Whether the folder's results file is the run `integrity` records (hashed here: a local copy's
+   * lines are its file's, so the source's `lines` need not be read to compare).
+   */
+  async storedLinesMatch(id: string, _lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<boolean> {
+    await this.store.manifest(id);
+    const found = await scanResults(join(this.store.runDir(id), RESULTS_FILE));
+    return !found.missing && !found.torn && found.rows === integrity.rows && found.sha256 === integrity.sha256;
+  }
+
+  /** A completed copy found damaged (`runs pull` of a run already here), repaired in place: replace-results.ts. */
+  async replaceLines(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void> {
+    await this.store.manifest(id);
+    await replaceResults(this.store.runDir(id), id, lines, integrity);
   }
 
   async viewColumns(id: string): Promise<RowIndex | undefined> {
