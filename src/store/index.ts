@@ -37,4 +37,5 @@ export { maskUrl } from './mask-url.js';
 export { migrateStore, type MigrateResult } from './open-storage.js';
 export { storeSetting, STORE_URL_ENV, type StoreSetting } from './store-config.js';
 export { copyRun, COPY_BATCH, type CopyOptions, type CopyResult } from './transfer/copy-run.js';
+export { pullRun } from './transfer/pull-run.js';
 export { ABANDONED_AFTER_MS, HEARTBEAT_EVERY_MS } from './heartbeat.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors/index.js';
 import { resolveStoreRef } from '../../history/index.js';
-import { copyRun, LocalStorage, openStorage } from '../../store/index.js';
+import { LocalStorage, openStorage, pullRun } from '../../store/index.js';
 import { copyMissingLabels } from '../../review/index.js';
 import { openProject } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -35,7 +35,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const local = new LocalStorage(project.root);
   try {
     const manifest = await resolveStoreRef(source, ref, flags.prompt === undefined ? undefined : projectPath(project, io.cwd, flags.prompt));
-    const result = await copyRun(source, local, manifest.id);
+    const result = await pullRun(source, local, manifest.id);
     // Labels written in the store since an earlier pull (serve, other clones) come too.
     const labels = await copyMissingLabels(source, local, manifest.id);
     const got = labels === 0 ? '' : `; ${labels} label${labels === 1 ? '' : 's'} brought`;

@@ -179,18 +179,15 @@ export class LocalStorage implements RunStorage {
     await checkStoredResults(this.store.runDir(id), manifest);
   }
 
-  /**
-   * Whether the folder's results file is the run `integrity` records (hashed here: a local copy's
-   * lines are its file's, so the source's `lines` need not be read to compare).
-   */
-  async storedLinesMatch(id: string, _lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<boolean> {
+  /** Whether the run's results file is still what `integrity` records (hashed whole: a local copy's check before `runs pull` trusts it). */
+  async resultsMatch(id: string, integrity: ResultsIntegrity): Promise<boolean> {
     await this.store.manifest(id);
     const found = await scanResults(join(this.store.runDir(id), RESULTS_FILE));
     return !found.missing && !found.torn && found.rows === integrity.rows && found.sha256 === integrity.sha256;
   }
 
-  /** A completed copy found damaged (`runs pull` of a run already here), repaired in place: replace-results.ts. */
-  async replaceLines(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void> {
+  /** A completed copy found damaged, its results replaced by `lines` that match `integrity` (replace-results.ts). */
+  async replaceResults(id: string, lines: AsyncIterable<string>, integrity: ResultsIntegrity): Promise<void> {
     await this.store.manifest(id);
     await replaceResults(this.store.runDir(id), id, lines, integrity);
   }

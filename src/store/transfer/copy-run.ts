@@ -148,11 +148,11 @@ async function sendLines(from: RunStorage, to: RunStorage, id: string, start: nu
 /**
  * A finished copy there with this run's record (`already in`): its blobs the target lacks are sent
  * (a run streamed by an older agentmark had none), and its stored rows are checked against the
- * source's lines where they are (the database hashes them by ranges: no read-back; a local folder
- * hashes its file, `runs pull`). Rows that differ (edited in the table, or in the file) are
- * replaced in one transaction (a file renamed over the old one), its manifest and labels kept,
- * and its view index put back; a damaged source is refused with its own error, the copy left as it
- * is. A target that cannot check so (a server) is taken at its record.
+ * source's lines where they are (the database hashes them by ranges: no read-back). Rows that
+ * differ (edited in the table) are replaced in one transaction, its manifest and labels kept, and
+ * its view index put back; a damaged source is refused with its own error, the copy left as it is.
+ * A target that cannot check so (the local folder, a server) is taken at its record: a command
+ * reading the local copy checks it there (`runs pull` checks it at once: pull-run.ts).
  */
 async function alreadyThere(from: RunStorage, to: RunStorage, manifest: RunManifest, integrity: ResultsIntegrity): Promise<CopyResult> {
   const id = manifest.id;
