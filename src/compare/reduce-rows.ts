@@ -20,7 +20,7 @@ export interface ReducedRow {
    * The row's content (input, expected output, metadata) as canonical JSON: its identity across
    * runs (the text rowIdentity hashes; unhashed, as rows are only matched within this process).
    */
-  key: string;
+  readonly key: string;
   index: number;
   evals: Map<string, ReducedEval>;
   /** The first repeat, for showing the row when its verdict changed. */
@@ -70,7 +70,19 @@ function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
       ...(tally.scores > 0 ? { score: tally.scoreSum / tally.scores } : {}),
     });
   }
-  return { key: rowContentText(first), index: first.index, evals, first };
+  return new Reduced(first.index, evals, first);
+}
+
+/** A reduced row whose identity text is written the first time it is asked for (pairing in step compares rows without it). */
+class Reduced implements ReducedRow {
+  #key: string | undefined;
+
+  constructor(readonly index: number, readonly evals: Map<string, ReducedEval>, readonly first: RowResult) {}
+
+  get key(): string {
+    this.#key ??= rowContentText(this.first);
+    return this.#key;
+  }
 }
 
 /**
