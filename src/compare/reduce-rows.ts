@@ -35,8 +35,28 @@ interface Tally {
   scores: number;
 }
 
-function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
+/**
+ * One eval of a row with one repeat, as reduce's tally would give it without the tally: an
+ * error is one verdict not passed, a skipped or absent eval nothing, else its verdict and score.
+ */
+function single(row: RowResult, name: string): ReducedEval {
+  const result = row.evals[name];
+  if (result === undefined ? row.error !== undefined : result.error !== undefined) return { hasVerdict: false, verdicts: 1, passed: 0, verdict: 0 };
+  if (!result || result.skipped) return { hasVerdict: false, verdicts: 0, passed: 0 };
+  // As the tally sums it: 0 + the score, over one.
+  const normalized = result.normalized;
+  if (result.passed === undefined) return normalized === undefined ? { hasVerdict: false, verdicts: 0, passed: 0 } : { hasVerdict: false, verdicts: 0, passed: 0, score: (0 + normalized) / 1 };
+  const passed = result.passed ? 1 : 0;
+  return normalized === undefined ? { hasVerdict: true, verdicts: 1, passed, verdict: passed } : { hasVerdict: true, verdicts: 1, passed, verdict: passed, score: (0 + normalized) / 1 };
+}
+
+function reduce(group: RowResult[], evalNames: readonly string[], distinct: boolean): ReducedRow {
   const first = group[0] as RowResult;
+  if (group.length === 1 && distinct) {
+    const evals = new Map<string, ReducedEval>();
+    for (const name of evalNames) evals.set(name, single(first, name));
+    return new Reduced(first.index, evals, first);
+  }
   const tallies = new Map<string, Tally>();
   for (const row of group) {
     for (const name of evalNames) {
@@ -90,13 +110,15 @@ class Reduced implements ReducedRow {
  * per dataset row, as a stream.
  */
 export async function* reduceRows(rows: AsyncIterable<RowResult>, evalNames: readonly string[]): AsyncGenerator<ReducedRow> {
+  // A name listed twice is tallied twice (as reduce always did): only the general path does that.
+  const distinct = new Set(evalNames).size === evalNames.length;
   let group: RowResult[] = [];
   for await (const row of rows) {
     if (group.length > 0 && (group[0] as RowResult).index !== row.index) {
-      yield reduce(group, evalNames);
+      yield reduce(group, evalNames, distinct);
       group = [];
     }
     group.push(row);
   }
-  if (group.length > 0) yield reduce(group, evalNames);
+  if (group.length > 0) yield reduce(group, evalNames, distinct);
 }
