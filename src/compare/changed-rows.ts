@@ -28,9 +28,15 @@ export class ChangedRowCollector {
 
   constructor(private readonly limit: number) {}
 
+  /** `changes` is read here only, not kept: the caller may reuse it for the next pair. */
   add(pair: PairedRows, changes: Map<string, RowChange>): void {
-    const values = [...changes.values()];
-    const change = values.includes('regressed') ? 'regressed' : values.includes('improved') ? 'improved' : undefined;
+    let regressed = false;
+    let improved = false;
+    for (const value of changes.values()) {
+      if (value === 'regressed') regressed = true;
+      else if (value === 'improved') improved = true;
+    }
+    const change = regressed ? 'regressed' : improved ? 'improved' : undefined;
     if (change === undefined) return;
     const list = change === 'regressed' ? this.regressions : this.improvements;
     if (change === 'regressed') this.regressed++;

@@ -77,9 +77,11 @@ export async function compareRuns(baseSource: RunSource, headSource: RunSource, 
   let paired = 0;
   const baseRows = reduceRows(base.rowsInOrder(), baseEvals);
   const headRows = reduceRows(head.rowsInOrder(), headEvals);
+  // One map for every pair: the collector reads it and keeps what it lists.
+  const changes = new Map<string, RowChange>();
   for await (const pair of pairRows(baseRows, headRows, unpaired, options.maxUnpairedRows ?? 10)) {
     paired++;
-    const changes = new Map<string, RowChange>();
+    changes.clear();
     for (const [name, pairs] of pairsByEval) {
       const b = pair.base.evals.get(name);
       const h = pair.head.evals.get(name);

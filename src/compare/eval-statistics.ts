@@ -29,7 +29,7 @@ function sideStats(verdicts: Float64Array | undefined, passed: Float64Array | un
   }
   // Compare pairs normalised scores, always in [0, 1]: the interval is clipped to it as a
   // run's own is to its score's range.
-  const stats = meanStats(Array.from(scores), [0, 1]);
+  const stats = meanStats(scores, [0, 1]);
   if (stats) {
     side.meanScore = stats.mean;
     if (stats.ci95) side.meanScoreCi95 = stats.ci95;

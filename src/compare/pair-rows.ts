@@ -1,4 +1,5 @@
 import type { ReducedRow } from './reduce-rows.js';
+import { sameContent } from './same-content.js';
 
 export interface PairedRows {
   base: ReducedRow;
@@ -14,6 +15,10 @@ export interface Unpaired {
 /** A FIFO of waiting rows per identity: the k-th copy of a duplicated row pairs with the k-th. */
 class Waiting {
   private readonly byKey = new Map<string, ReducedRow[]>();
+
+  get size(): number {
+    return this.byKey.size;
+  }
 
   take(key: string): ReducedRow | undefined {
     const queue = this.byKey.get(key);
@@ -52,6 +57,29 @@ export async function* pairRows(
   let baseDone = false;
   let headDone = false;
   while (!baseDone || !headDone) {
+    if (!baseDone && !headDone && waitingBase.size === 0 && waitingHead.size === 0) {
+      // In step, nothing waiting: the two rows pair when their contents are equal, as the
+      // steps below would pair them, without writing either row's identity text.
+      const b = await base.next();
+      const h = await head.next();
+      if (!b.done && !h.done && sameContent(b.value.first, h.value.first)) {
+        yield { base: b.value, head: h.value };
+        continue;
+      }
+      if (b.done) baseDone = true;
+      else {
+        const partner = waitingHead.take(b.value.key);
+        if (partner) yield { base: b.value, head: partner };
+        else waitingBase.put(b.value);
+      }
+      if (h.done) headDone = true;
+      else {
+        const partner = waitingBase.take(h.value.key);
+        if (partner) yield { base: partner, head: h.value };
+        else waitingHead.put(h.value);
+      }
+      continue;
+    }
     if (!baseDone) {
       const next = await base.next();
       if (next.done) baseDone = true;

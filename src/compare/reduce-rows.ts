@@ -20,7 +20,7 @@ export interface ReducedRow {
    * The row's content (input, expected output, metadata) as canonical JSON: its identity across
    * runs (the text rowIdentity hashes; unhashed, as rows are only matched within this process).
    */
-  key: string;
+  readonly key: string;
   index: number;
   evals: Map<string, ReducedEval>;
   /** The first repeat, for showing the row when its verdict changed. */
@@ -35,8 +35,28 @@ interface Tally {
   scores: number;
 }
 
-function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
+/**
+ * One eval of a row with one repeat, as reduce's tally would give it without the tally: an
+ * error is one verdict not passed, a skipped or absent eval nothing, else its verdict and score.
+ */
+function single(row: RowResult, name: string): ReducedEval {
+  const result = row.evals[name];
+  if (result === undefined ? row.error !== undefined : result.error !== undefined) return { hasVerdict: false, verdicts: 1, passed: 0, verdict: 0 };
+  if (!result || result.skipped) return { hasVerdict: false, verdicts: 0, passed: 0 };
+  // As the tally sums it: 0 + the score, over one.
+  const normalized = result.normalized;
+  if (result.passed === undefined) return normalized === undefined ? { hasVerdict: false, verdicts: 0, passed: 0 } : { hasVerdict: false, verdicts: 0, passed: 0, score: (0 + normalized) / 1 };
+  const passed = result.passed ? 1 : 0;
+  return normalized === undefined ? { hasVerdict: true, verdicts: 1, passed, verdict: passed } : { hasVerdict: true, verdicts: 1, passed, verdict: passed, score: (0 + normalized) / 1 };
+}
+
+function reduce(group: RowResult[], evalNames: readonly string[], distinct: boolean): ReducedRow {
   const first = group[0] as RowResult;
+  if (group.length === 1 && distinct) {
+    const evals = new Map<string, ReducedEval>();
+    for (const name of evalNames) evals.set(name, single(first, name));
+    return new Reduced(first.index, evals, first);
+  }
   const tallies = new Map<string, Tally>();
   for (const row of group) {
     for (const name of evalNames) {
@@ -70,7 +90,19 @@ function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
       ...(tally.scores > 0 ? { score: tally.scoreSum / tally.scores } : {}),
     });
   }
-  return { key: rowContentText(first), index: first.index, evals, first };
+  return new Reduced(first.index, evals, first);
+}
+
+/** A reduced row whose identity text is written the first time it is asked for (pairing in step compares rows without it). */
+class Reduced implements ReducedRow {
+  #key: string | undefined;
+
+  constructor(readonly index: number, readonly evals: Map<string, ReducedEval>, readonly first: RowResult) {}
+
+  get key(): string {
+    this.#key ??= rowContentText(this.first);
+    return this.#key;
+  }
 }
 
 /**
@@ -78,13 +110,15 @@ function reduce(group: RowResult[], evalNames: readonly string[]): ReducedRow {
  * per dataset row, as a stream.
  */
 export async function* reduceRows(rows: AsyncIterable<RowResult>, evalNames: readonly string[]): AsyncGenerator<ReducedRow> {
+  // A name listed twice is tallied twice (as reduce always did): only the general path does that.
+  const distinct = new Set(evalNames).size === evalNames.length;
   let group: RowResult[] = [];
   for await (const row of rows) {
     if (group.length > 0 && (group[0] as RowResult).index !== row.index) {
-      yield reduce(group, evalNames);
+      yield reduce(group, evalNames, distinct);
       group = [];
     }
     group.push(row);
   }
-  if (group.length > 0) yield reduce(group, evalNames);
+  if (group.length > 0) yield reduce(group, evalNames, distinct);
 }
