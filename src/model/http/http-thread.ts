@@ -22,20 +22,18 @@ export class HttpThread {
   readonly #pending = new Map<number, Done>();
   #nextId = 1;
   #queued: Array<ExchangeRequest & { id: number }> = [];
+  /** Answers received and not yet handed to their callers, and the next one's place. */
+  #inbox: FromHttpThread['results'] = [];
+  #next = 0;
   #dead = false;
 
   private constructor(file: string) {
     this.#worker = new Worker(file);
     this.#worker.unref();
     this.#worker.on('message', (message: FromHttpThread) => {
-      for (const result of message.results) {
-        const done = this.#pending.get(result.id);
-        if (done === undefined) continue;
-        this.#pending.delete(result.id);
-        if ('answer' in result) done(result.answer);
-        else done(undefined, result.failure);
-      }
-      if (this.#pending.size === 0) this.#worker.unref();
+      const idle = this.#inbox.length === 0;
+      for (const result of message.results) this.#inbox.push(result);
+      if (idle) this.#deliver();
     });
     this.#worker.on('error', (error) => this.#die(error.message));
     this.#worker.on('exit', (code) => this.#die(`the HTTP thread exited (code ${code})`));
@@ -93,6 +91,36 @@ export class HttpThread {
     this.#die('the HTTP thread was closed');
     await this.#worker.terminate();
   }
+
+  /**
+   * Hands the received answers to their callers one at a time: each row's promise chain runs
+   * until it waits again (for its next request, usually) before the next answer is handed over,
+   * and the requests queued by then are posted first. Resolved all together, the rows' chains
+   * would run interleaved, step by step, and every row's next request would leave only once all
+   * of them were handled: a latency-bound run's answers arrive together, so each round of
+   * requests waited for the whole previous round's handling (50 rows at c=50), round after round.
+   */
+  readonly #deliver = (): void => {
+    this.#post();
+    while (this.#next < this.#inbox.length) {
+      const result = this.#inbox[this.#next] as FromHttpThread['results'][number];
+      this.#next += 1;
+      const done = this.#pending.get(result.id);
+      if (done === undefined) continue;
+      this.#pending.delete(result.id);
+      if ('answer' in result) done(result.answer);
+      else done(undefined, result.failure);
+      if (this.#next < this.#inbox.length) {
+        // A tick queued from a microtask runs once the microtask queue is empty: after this
+        // row's chain has run as far as it can.
+        queueMicrotask(() => process.nextTick(this.#deliver));
+        return;
+      }
+    }
+    this.#inbox = [];
+    this.#next = 0;
+    if (this.#pending.size === 0) this.#worker.unref();
+  };
 
   #post(): void {
     const requests = this.#queued;
