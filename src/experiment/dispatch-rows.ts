@@ -10,7 +10,7 @@ import { processRow, RowAborted, RowUnreachable, type RowPipeline } from './row-
 import type { RowResult } from './types.js';
 import type { WorkItem } from './work-items.js';
 import { availableParallelism } from 'node:os';
-import { useHttpThread } from '../model/index.js';
+import { useHttpThread, warmHttpThread } from '../model/index.js';
 
 /**
  * Live runs of at least this many rows send their requests from a worker thread
@@ -26,6 +26,28 @@ export const HTTP_THREAD_MIN_ROWS = 200;
  */
 export function wantsHttpThread(run: { expectedRows: number | undefined; scoreOnly: boolean; cacheOnly: boolean; cores: number }): boolean {
   return (run.expectedRows ?? 0) >= HTTP_THREAD_MIN_ROWS && !run.scoreOnly && !run.cacheOnly && run.cores > 1;
+}
+
+/**
+ * For a run certain to send every row of its dataset live (`--no-cache`, no row selection, no
+ * shard, resume or batch), a count of the rows the dataset check sees that starts the HTTP thread
+ * at the HTTP_THREAD_MIN_ROWS-th: the worker then loads while the rest of the dataset is checked
+ * and the run opens, instead of after the run's first request (which waited for it). Undefined
+ * for any other run: the thread starts with its first request, if it wants one.
+ */
+export function httpThreadWarmer(
+  options: Pick<RunExperimentOptions, 'cacheMode' | 'scoreOnly' | 'batch' | 'shard' | 'resume' | 'selection' | 'filter' | 'onlyIndexes' | 'httpThread'>,
+  cores = availableParallelism(),
+): (() => void) | undefined {
+  const everyRowLive =
+    options.cacheMode === 'off' && options.scoreOnly !== true && options.batch === undefined && options.shard === undefined && options.resume === undefined;
+  const everyRow = (options.selection === undefined || options.selection.kind === 'all') && options.filter === undefined && options.onlyIndexes === undefined;
+  if (!everyRowLive || !everyRow || options.httpThread === false || cores < 2) return undefined;
+  let rows = 0;
+  return () => {
+    rows += 1;
+    if (rows === HTTP_THREAD_MIN_ROWS) warmHttpThread();
+  };
 }
 
 export interface DispatchContext {

@@ -9,6 +9,7 @@ import { fileHasher, gitInfo, RunStore } from '../store/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { RunListener } from './events.js';
 import { planRows } from './plan-rows.js';
+import { httpThreadWarmer } from './dispatch-rows.js';
 import { createModelCaller } from './model-caller.js';
 import { openRun } from './open-run.js';
 import type { RunExperimentOptions } from './options.js';
@@ -111,12 +112,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   // config registers: a calibration set shared by prompts is not wrong for naming the others'.
   const verdicts = verdictCheck(relative(project.root, datasetPath), [...(prompt.testSettings.evals ?? []), ...Object.keys(config.scorers ?? {})], project.scores);
   const missing = new MissingProps(prompt);
+  const countRow = httpThreadWarmer(options);
   const plan = await planRows({
     datasetPath,
     projectRoot: project.root,
     inputSchema: prompt.inputSchema,
     checkRow: bothChecks(
       (row) => {
+        countRow?.();
         missing.add(row);
         return verdicts(row);
       },

@@ -15,7 +15,7 @@ export { cachedCall, type CacheMode, type CachedCallOptions } from './cached-cal
 export { BUILT_IN_PRICES, costOf, priceOf } from './prices.js';
 export type { CallSettings, ModelPrice, ModelRequest, ModelResponse, TokenUsage, ToolCallRecord } from './types.js';
 export { findUnreachableFailure, baseUrlOf, type ConnectionHealth, type UnreachableFailure } from './network-errors.js';
-export { nodeFetch, useHttpThread, sendingFromThread } from './node-fetch.js';
+export { nodeFetch, useHttpThread, sendingFromThread, warmHttpThread } from './node-fetch.js';
 export { attemptGuard, type AttemptLog, type AttemptPolicy } from './attempt-guard.js';
 export { toModelCallError } from './model-call-error.js';
 export { loadAiSdk, type AiSdk } from './ai-sdk.js';

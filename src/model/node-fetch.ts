@@ -55,6 +55,22 @@ export function useHttpThread(): () => void {
   };
 }
 
+/**
+ * Starts the thread ahead of a run that will ask for it (useHttpThread), so that the worker loads
+ * while the run is still getting ready rather than after its first request. Unless a run takes
+ * it within IDLE_THREAD_CLOSE_MS, it is closed as an idle one is.
+ */
+export function warmHttpThread(): void {
+  if (users > 0 || threadStarted) return;
+  threadStarted = true;
+  thread = HttpThread.start();
+  idleClose = setTimeout(() => {
+    idleClose = undefined;
+    stopThread();
+  }, IDLE_THREAD_CLOSE_MS);
+  idleClose.unref();
+}
+
 function stopThread(): void {
   const stopping = thread;
   thread = undefined;

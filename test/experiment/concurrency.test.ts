@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EvalBindingError } from '../../src/errors/index.js';
-import { HTTP_THREAD_MIN_ROWS, wantsHttpThread } from '../../src/experiment/dispatch-rows.js';
+import { HTTP_THREAD_MIN_ROWS, httpThreadWarmer, wantsHttpThread } from '../../src/experiment/dispatch-rows.js';
 import { sendingFromThread } from '../../src/model/index.js';
 import type { RowResult } from '../../src/experiment/types.js';
 import { echoResponder, useOpenAIServer, type OpenAIReply, type OpenAIResponder } from '../helpers/openai-server.js';
@@ -143,5 +143,29 @@ describe('wantsHttpThread: when a run sends from the HTTP thread by default', ()
     ['--cache-only', { ...run, cacheOnly: true }, false],
   ])('%s', (_name, input, expected) => {
     expect(wantsHttpThread(input)).toBe(expected);
+  });
+});
+
+describe('httpThreadWarmer: which runs start the HTTP thread during the dataset check', () => {
+  const live = { cacheMode: 'off' as const };
+  it.each([
+    ['--no-cache, every row', live, true],
+    ['the cache on (a rerun may make no call)', { cacheMode: 'use' as const }, false],
+    ['--cache-only', { cacheMode: 'only' as const }, false],
+    ['scoring pre-generated outputs', { ...live, scoreOnly: true }, false],
+    ['--batch', { ...live, batch: {} }, false],
+    ['a shard', { ...live, shard: { index: 1, count: 2 } }, false],
+    ['--resume', { ...live, resume: 'latest' }, false],
+    ['--limit', { ...live, selection: { kind: 'limit' as const, count: 10 } }, false],
+    ['every row selected', { ...live, selection: { kind: 'all' as const } }, true],
+    ['a name filter', { ...live, filter: { names: ['a'], tags: [], flags: '--name a' } }, false],
+    ['watch mode\'s failed rows', { ...live, onlyIndexes: new Set([1]) }, false],
+    ['the thread turned off', { ...live, httpThread: false }, false],
+  ])('%s', (_name, options, expected) => {
+    expect(httpThreadWarmer(options, 2) !== undefined).toBe(expected);
+  });
+
+  it('a single core never', () => {
+    expect(httpThreadWarmer(live, 1)).toBeUndefined();
   });
 });
