@@ -10,10 +10,11 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 
 /**
  * What a test file uses to start a process or a server (the CLI, git, PostgreSQL, a browser, the
- * loopback model, the language server) or to change the worker's process: such a file runs in a
- * worker of its own, as vitest runs every file by default.
+ * loopback model, the language server), to change the worker's process, or to measure its heap
+ * (what other files left in a shared worker's heap would count against the bound): such a file
+ * runs in a worker of its own, as vitest runs every file by default.
  */
-const STARTS_PROCESSES = /run-cli|cli-project|spawn|execFile|postgres|chromium|playwright|startOpenAIServer|useOpenAIServer|lsp-session|nvim|fresh-clone|conversationProject|fault-project|git-repo|process\.env/;
+const STARTS_PROCESSES = /run-cli|cli-project|spawn|execFile|postgres|chromium|playwright|startOpenAIServer|useOpenAIServer|lsp-session|nvim|fresh-clone|conversationProject|fault-project|git-repo|process\.env|memoryUsage|heapUsed|getHeapStatistics|\bgc\(/;
 
 /**
  * The other test files (about half of them: in-process units) share their workers' module graph
