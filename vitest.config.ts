@@ -11,7 +11,8 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 /**
  * What a test file uses to start a process or a server (the CLI, git, PostgreSQL, a browser, the
  * loopback model, the language server), to change the worker's process, or to measure its heap
- * (what other files left in a shared worker's heap would count against the bound): such a file
+ * (what other files left in a shared worker's heap would count against the bound; so does any file
+ * with "memory" in its name): such a file
  * runs in a worker of its own, as vitest runs every file by default.
  */
 const STARTS_PROCESSES = /run-cli|cli-project|spawn|execFile|postgres|chromium|playwright|startOpenAIServer|useOpenAIServer|lsp-session|nvim|fresh-clone|conversationProject|fault-project|git-repo|process\.env|memoryUsage|heapUsed|getHeapStatistics|\bgc\(/;
@@ -24,7 +25,7 @@ const STARTS_PROCESSES = /run-cli|cli-project|spawn|execFile|postgres|chromium|p
  */
 function sharedModuleFiles(): string[] {
   const files = readdirSync('test', { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.test.ts')).map((name) => join('test', name));
-  return files.filter((file) => !STARTS_PROCESSES.test(readFileSync(file, 'utf8'))).sort();
+  return files.filter((file) => !/memory/i.test(file) && !STARTS_PROCESSES.test(readFileSync(file, 'utf8'))).sort();
 }
 const SHARED = sharedModuleFiles();
 
