@@ -47,12 +47,17 @@ export function useHttpThread(): () => void {
       stopThread();
       return;
     }
-    idleClose = setTimeout(() => {
-      idleClose = undefined;
-      stopThread();
-    }, IDLE_THREAD_CLOSE_MS);
-    idleClose.unref();
+    closeWhenIdle();
   };
+}
+
+/** Closes the thread IDLE_THREAD_CLOSE_MS from now unless a run takes it first (useHttpThread). */
+function closeWhenIdle(): void {
+  idleClose = setTimeout(() => {
+    idleClose = undefined;
+    stopThread();
+  }, IDLE_THREAD_CLOSE_MS);
+  idleClose.unref();
 }
 
 /**
@@ -64,11 +69,7 @@ export function warmHttpThread(): void {
   if (users > 0 || threadStarted) return;
   threadStarted = true;
   thread = HttpThread.start();
-  idleClose = setTimeout(() => {
-    idleClose = undefined;
-    stopThread();
-  }, IDLE_THREAD_CLOSE_MS);
-  idleClose.unref();
+  closeWhenIdle();
 }
 
 function stopThread(): void {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeFetch, useHttpThread, sendingFromThread } from '../../src/model/node-fetch.js';
+import { nodeFetch, useHttpThread, sendingFromThread, warmHttpThread } from '../../src/model/node-fetch.js';
 import { sendRequestsFromThread } from '../helpers/http-thread.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -177,6 +177,40 @@ describe.each([false, true])('nodeFetch (worker thread: %s)', (threaded) => {
 });
 
 describe('the HTTP worker thread', () => {
+  it('a thread started ahead of a run (warmHttpThread) is the one the run sends from', async () => {
+    warmHttpThread();
+    // No run has asked for it yet: requests still go out from the main thread.
+    expect(sendingFromThread()).toBe(false);
+    const release = useHttpThread();
+    try {
+      expect(sendingFromThread()).toBe(true);
+      handler = (_req, body, res) => res.end(`warm ${body}`);
+      expect(await (await nodeFetch(url, { method: 'POST', body: '1' })).text()).toBe('warm 1');
+      expect(sendingFromThread()).toBe(true);
+    } finally {
+      release();
+    }
+  });
+
+  it('rows whose answers come back together after a slow round each get their own answer, round after round', async () => {
+    // A slow model (30 ms): each round's answers reach the thread together, after a wait, and
+    // are handed over one row at a time, each row sending its next request before the next answer.
+    handler = (_req, body, res) => void setTimeout(() => res.end(`echo ${body}`), 30);
+    const release = useHttpThread();
+    try {
+      const chain = async (row: number): Promise<string[]> => {
+        const answers: string[] = [];
+        for (let round = 0; round < 4; round += 1) answers.push(await (await nodeFetch(url, { method: 'POST', body: `${row}.${round}` })).text());
+        return answers;
+      };
+      const rows = await Promise.all(Array.from({ length: 20 }, (_, row) => chain(row)));
+      expect(rows).toEqual(Array.from({ length: 20 }, (_, row) => [0, 1, 2, 3].map((round) => `echo ${row}.${round}`)));
+      expect(sendingFromThread()).toBe(true);
+    } finally {
+      release();
+    }
+  });
+
   it('fails the requests in flight as a dropped connection when it stops, and later requests go out from the main thread', async () => {
     let arrived: () => void = () => {};
     const inFlight = new Promise<void>((resolve) => (arrived = resolve));
